@@ -1,0 +1,317 @@
+package dev.lambdaoutbox.writer;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.writer.internal.JsonSupport;
+import dev.lambdaoutbox.writer.internal.MessageAttributeRules;
+import dev.lambdaoutbox.writer.internal.UuidV7;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * One event to publish, immutable and valid by construction: {@link Builder#build()} refuses bad
+ * input with an {@link InvalidOutboxEventException} that names the field.
+ *
+ * <pre>{@code
+ * OutboxEvent event = OutboxEvent.builder()
+ *     .aggregateType("reservation")
+ *     .aggregateId(reservationId)
+ *     .eventType("reservation.created")
+ *     .payload(new ReservationCreated(reservationId, shopId))   // or .payload("{\"id\":42}")
+ *     .header("traceparent", traceparent)
+ *     .build();
+ * }</pre>
+ */
+public final class OutboxEvent {
+  /** Longest aggregate type, aggregate id, event type or idempotency key the tables hold. */
+  public static final int MAX_NAME_LENGTH = 255;
+
+  /** Longest destination (topic ARN or queue URL) the tables hold. */
+  public static final int MAX_DESTINATION_LENGTH = 2048;
+
+  private final UUID id;
+  private final String aggregateType;
+  private final String aggregateId;
+  private final String eventType;
+  private final String payload;
+  private final Map<String, String> headers;
+  private final String destination;
+  private final String idempotencyKey;
+  private final Instant occurredAt;
+
+  private OutboxEvent(Builder b) {
+    this.id = b.id != null ? b.id : UuidV7.generate();
+    this.aggregateType = requireName("aggregateType", b.aggregateType);
+    this.aggregateId = requireName("aggregateId", b.aggregateId);
+    this.eventType = requireName("eventType", b.eventType);
+    this.payload = requirePayload(b);
+    this.headers = Collections.unmodifiableMap(validHeaders(b.headers));
+    this.destination = validDestination(b.destination);
+    this.idempotencyKey =
+        b.idempotencyKey == null ? null : requireName("idempotencyKey", b.idempotencyKey);
+    this.occurredAt =
+        (b.occurredAt != null ? b.occurredAt : Instant.now()).truncatedTo(ChronoUnit.MICROS);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this event's values, to make a changed copy. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.id = id;
+    b.aggregateType = aggregateType;
+    b.aggregateId = aggregateId;
+    b.eventType = eventType;
+    b.payloadJson = payload;
+    b.headers.putAll(headers);
+    b.destination = destination;
+    b.idempotencyKey = idempotencyKey;
+    b.occurredAt = occurredAt;
+    return b;
+  }
+
+  /**
+   * The event id: a UUIDv7 unless one was given. Consumers see it as the {@code eventId} attribute.
+   */
+  public UUID id() {
+    return id;
+  }
+
+  public String aggregateType() {
+    return aggregateType;
+  }
+
+  public String aggregateId() {
+    return aggregateId;
+  }
+
+  public String eventType() {
+    return eventType;
+  }
+
+  /** The payload as JSON text, exactly as it will be published. */
+  public String payload() {
+    return payload;
+  }
+
+  /** Headers, published as message attributes; {@code traceparent} carries W3C trace context. */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /** An SNS topic ARN or SQS queue URL that overrides routing for this event. */
+  public Optional<String> destination() {
+    return Optional.ofNullable(destination);
+  }
+
+  public Optional<String> idempotencyKey() {
+    return Optional.ofNullable(idempotencyKey);
+  }
+
+  /** When the business fact happened; microsecond precision, as stored. */
+  public Instant occurredAt() {
+    return occurredAt;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof OutboxEvent e
+        && id.equals(e.id)
+        && aggregateType.equals(e.aggregateType)
+        && aggregateId.equals(e.aggregateId)
+        && eventType.equals(e.eventType)
+        && payload.equals(e.payload)
+        && headers.equals(e.headers)
+        && Objects.equals(destination, e.destination)
+        && Objects.equals(idempotencyKey, e.idempotencyKey)
+        && occurredAt.equals(e.occurredAt);
+  }
+
+  @Override
+  public int hashCode() {
+    return id.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "OutboxEvent{id="
+        + id
+        + ", eventType="
+        + eventType
+        + ", aggregate="
+        + aggregateType
+        + "/"
+        + aggregateId
+        + ", payloadChars="
+        + payload.length()
+        + "}";
+  }
+
+  private static String requireName(String field, String value) {
+    if (value == null || value.isBlank()) {
+      throw new InvalidOutboxEventException(field, "must not be blank");
+    }
+    if (value.length() > MAX_NAME_LENGTH) {
+      throw new InvalidOutboxEventException(
+          field,
+          "has " + value.length() + " characters; at most " + MAX_NAME_LENGTH + " are allowed");
+    }
+    return value;
+  }
+
+  private static String requirePayload(Builder b) {
+    if (b.payloadJson == null) {
+      throw new InvalidOutboxEventException("payload", "must be set (JSON text or an object)");
+    }
+    String problem = JsonSupport.problemWith(b.payloadJson);
+    if (problem != null) {
+      throw new InvalidOutboxEventException("payload", problem);
+    }
+    return b.payloadJson;
+  }
+
+  private static Map<String, String> validHeaders(Map<String, String> headers) {
+    if (headers.size() > OutboxMessageAttributes.MAX_HEADERS) {
+      throw new InvalidOutboxEventException(
+          "headers",
+          "has "
+              + headers.size()
+              + " entries; at most "
+              + OutboxMessageAttributes.MAX_HEADERS
+              + " fit beside the outbox's own message attributes (SNS/SQS allow 10)");
+    }
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      String nameProblem = MessageAttributeRules.problemWithName(h.getKey());
+      if (nameProblem != null) {
+        throw new InvalidOutboxEventException("headers." + h.getKey(), nameProblem);
+      }
+      String valueProblem = MessageAttributeRules.problemWithValue(h.getValue());
+      if (valueProblem != null) {
+        throw new InvalidOutboxEventException("headers." + h.getKey(), valueProblem);
+      }
+    }
+    return new LinkedHashMap<>(headers);
+  }
+
+  private static String validDestination(String destination) {
+    if (destination == null) {
+      return null;
+    }
+    if (destination.length() > MAX_DESTINATION_LENGTH) {
+      throw new InvalidOutboxEventException(
+          "destination", "has more than " + MAX_DESTINATION_LENGTH + " characters");
+    }
+    String problem = Destinations.problemWith(destination);
+    if (problem != null) {
+      throw new InvalidOutboxEventException("destination", problem);
+    }
+    return destination;
+  }
+
+  /** Builds an {@link OutboxEvent}; not thread-safe. */
+  public static final class Builder {
+    private UUID id;
+    private String aggregateType;
+    private String aggregateId;
+    private String eventType;
+    private String payloadJson;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private String destination;
+    private String idempotencyKey;
+    private Instant occurredAt;
+
+    private Builder() {}
+
+    /** The event id; a UUIDv7 is generated when none is given. */
+    public Builder id(UUID id) {
+      this.id = id;
+      return this;
+    }
+
+    public Builder aggregateType(String aggregateType) {
+      this.aggregateType = aggregateType;
+      return this;
+    }
+
+    public Builder aggregateId(String aggregateId) {
+      this.aggregateId = aggregateId;
+      return this;
+    }
+
+    public Builder eventType(String eventType) {
+      this.eventType = eventType;
+      return this;
+    }
+
+    /** The payload as JSON text, published byte for byte as given. */
+    public Builder payload(String json) {
+      this.payloadJson = json;
+      return this;
+    }
+
+    /** The payload as an object, serialized with a default Jackson {@link ObjectMapper}. */
+    public Builder payload(Object value) {
+      return payload(value, JsonSupport.MAPPER);
+    }
+
+    /** The payload as an object, serialized with the given {@link ObjectMapper}. */
+    public Builder payload(Object value, ObjectMapper mapper) {
+      Objects.requireNonNull(mapper, "mapper");
+      if (value == null) {
+        throw new InvalidOutboxEventException("payload", "must not be null");
+      }
+      try {
+        this.payloadJson = mapper.writeValueAsString(value);
+      } catch (JsonProcessingException e) {
+        throw new InvalidOutboxEventException(
+            "payload", "could not be serialized to JSON: " + e.getOriginalMessage(), e);
+      }
+      return this;
+    }
+
+    /** Adds one header (replacing one of the same name). */
+    public Builder header(String name, String value) {
+      this.headers.put(name, value);
+      return this;
+    }
+
+    /** Replaces all headers. */
+    public Builder headers(Map<String, String> headers) {
+      this.headers.clear();
+      this.headers.putAll(headers);
+      return this;
+    }
+
+    /** An SNS topic ARN or SQS queue URL for this event, overriding the poller's routing. */
+    public Builder destination(String destination) {
+      this.destination = destination;
+      return this;
+    }
+
+    /**
+     * A key that no other pending event may share; see {@link DuplicateIdempotencyKeyException}.
+     */
+    public Builder idempotencyKey(String idempotencyKey) {
+      this.idempotencyKey = idempotencyKey;
+      return this;
+    }
+
+    /** When the business fact happened; now when not given. */
+    public Builder occurredAt(Instant occurredAt) {
+      this.occurredAt = occurredAt;
+      return this;
+    }
+
+    public OutboxEvent build() {
+      return new OutboxEvent(this);
+    }
+  }
+}

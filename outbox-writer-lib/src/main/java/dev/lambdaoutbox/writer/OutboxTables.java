@@ -1,0 +1,64 @@
+package dev.lambdaoutbox.writer;
+
+import java.util.regex.Pattern;
+
+/**
+ * The names of the outbox tables, all sharing one validated prefix. The prefix is spliced into SQL,
+ * so it must be a plain SQL identifier fragment: letters, digits and underscores, starting with a
+ * letter or underscore.
+ */
+public record OutboxTables(String prefix) {
+  /**
+   * Longest prefix that keeps every table and index name within PostgreSQL's 63-character limit.
+   */
+  public static final int MAX_PREFIX_LENGTH = 24;
+
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final OutboxTables DEFAULT = new OutboxTables("");
+
+  public OutboxTables {
+    if (prefix == null) {
+      throw new IllegalArgumentException("tablePrefix: must not be null (use \"\" for no prefix)");
+    }
+    if (!prefix.isEmpty() && !IDENTIFIER.matcher(prefix).matches()) {
+      throw new IllegalArgumentException(
+          "tablePrefix: '"
+              + prefix
+              + "' is not a valid SQL identifier prefix; use letters, digits and underscores, starting"
+              + " with a letter or underscore");
+    }
+    if (prefix.length() > MAX_PREFIX_LENGTH) {
+      throw new IllegalArgumentException(
+          "tablePrefix: '" + prefix + "' is longer than " + MAX_PREFIX_LENGTH + " characters");
+    }
+  }
+
+  /** The tables without a prefix: {@code outbox_messages}, {@code outbox_dead_letters}, ... */
+  public static OutboxTables defaults() {
+    return DEFAULT;
+  }
+
+  public static OutboxTables withPrefix(String prefix) {
+    return new OutboxTables(prefix);
+  }
+
+  public String messages() {
+    return prefix + "outbox_messages";
+  }
+
+  public String deadLetters() {
+    return prefix + "outbox_dead_letters";
+  }
+
+  public String deadLetterAudit() {
+    return prefix + "outbox_dead_letter_audit";
+  }
+
+  public String inbox() {
+    return prefix + "inbox_processed_messages";
+  }
+
+  public String schemaHistory() {
+    return prefix + "outbox_schema_history";
+  }
+}

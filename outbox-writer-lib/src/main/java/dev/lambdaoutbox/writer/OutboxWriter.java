@@ -1,0 +1,98 @@
+package dev.lambdaoutbox.writer;
+
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Appends events to the outbox inside the caller's open transaction. Build one, once, and share it:
+ * it is thread-safe and holds no connection.
+ *
+ * <pre>{@code
+ * OutboxWriter outbox = OutboxWriter.create();
+ * jdbi.useTransaction(handle -> {
+ *   handle.execute("INSERT INTO reservations ...");
+ *   outbox.append(handle, event);   // commits or rolls back with the reservation
+ * });
+ * }</pre>
+ *
+ * <p>The writer never begins, commits or rolls back. It refuses a connection in auto-commit with a
+ * {@link TransactionRequiredException}, an oversized payload with an {@link
+ * InvalidOutboxEventException}, and a taken idempotency key with a {@link
+ * DuplicateIdempotencyKeyException}; in each case it writes nothing and leaves the transaction
+ * usable.
+ */
+public interface OutboxWriter {
+  /** SNS and SQS refuse messages over 256 KiB. */
+  int DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
+
+  /** A writer for the default table names, detecting the SQL dialect from each connection. */
+  static OutboxWriter create() {
+    return builder().build();
+  }
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Appends one event in the handle's open transaction. */
+  void append(Handle handle, OutboxEvent event);
+
+  /** Appends one event in the connection's open transaction. */
+  void append(Connection connection, OutboxEvent event);
+
+  /** Appends events in the handle's open transaction: all of them, or, on any refusal, none. */
+  void appendAll(Handle handle, List<OutboxEvent> events);
+
+  /** Appends events in the connection's open transaction: all of them, or, on any refusal, none. */
+  void appendAll(Connection connection, List<OutboxEvent> events);
+
+  /** Configures an {@link OutboxWriter}. */
+  final class Builder {
+    OutboxTables tables = OutboxTables.defaults();
+    SqlDialect dialect;
+    int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+    Clock clock = Clock.systemUTC();
+
+    private Builder() {}
+
+    /** Prefix for every outbox table name; validated as an SQL identifier. Default: none. */
+    public Builder tablePrefix(String prefix) {
+      this.tables = OutboxTables.withPrefix(prefix);
+      return this;
+    }
+
+    public Builder tables(OutboxTables tables) {
+      this.tables = Objects.requireNonNull(tables, "tables");
+      return this;
+    }
+
+    /** Fixes the dialect instead of detecting it from each connection's metadata. */
+    public Builder dialect(SqlDialect dialect) {
+      this.dialect = Objects.requireNonNull(dialect, "dialect");
+      return this;
+    }
+
+    /** Largest payload accepted, in UTF-8 bytes. Default 262,144 (256 KiB, the SNS/SQS limit). */
+    public Builder maxPayloadBytes(int maxPayloadBytes) {
+      if (maxPayloadBytes <= 0) {
+        throw new IllegalArgumentException(
+            "maxPayloadBytes: must be positive, was " + maxPayloadBytes);
+      }
+      this.maxPayloadBytes = maxPayloadBytes;
+      return this;
+    }
+
+    /** The clock that stamps {@code created_at}; the system UTC clock by default. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public OutboxWriter build() {
+      return new JdbcOutboxWriter(this);
+    }
+  }
+}

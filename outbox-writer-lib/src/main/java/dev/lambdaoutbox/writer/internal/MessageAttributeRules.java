@@ -1,0 +1,69 @@
+package dev.lambdaoutbox.writer.internal;
+
+import dev.lambdaoutbox.writer.OutboxMessageAttributes;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * What SNS and SQS accept as a String message attribute. Headers become message attributes, so a
+ * header the broker would refuse is refused when the event is built, not hours later in the poller.
+ */
+public final class MessageAttributeRules {
+  public static final int MAX_NAME_LENGTH = 256;
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
+
+  private MessageAttributeRules() {}
+
+  /** Null when {@code name} is acceptable as a header name, otherwise why not. */
+  public static String problemWithName(String name) {
+    if (name == null || name.isEmpty()) {
+      return "a header name must not be empty";
+    }
+    if (name.length() > MAX_NAME_LENGTH) {
+      return "a header name may have at most " + MAX_NAME_LENGTH + " characters";
+    }
+    if (!NAME.matcher(name).matches()) {
+      return "a header name may contain only letters, digits, '_', '-' and '.'";
+    }
+    if (name.startsWith(".") || name.endsWith(".") || name.contains("..")) {
+      return "a header name may not start or end with '.' nor contain '..'";
+    }
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("aws.") || lower.startsWith("amazon.")) {
+      return "names starting with 'AWS.' or 'Amazon.' are reserved by AWS";
+    }
+    if (OutboxMessageAttributes.RESERVED.contains(name)) {
+      return "'" + name + "' is set by the outbox itself";
+    }
+    return null;
+  }
+
+  /** Null when {@code value} is acceptable as a String attribute value, otherwise why not. */
+  public static String problemWithValue(String value) {
+    if (value == null || value.isEmpty()) {
+      return "a header value must not be empty (SNS and SQS refuse empty attribute values)";
+    }
+    for (int i = 0; i < value.length(); ) {
+      int cp = value.codePointAt(i);
+      if (!isXmlChar(cp)) {
+        return String.format(
+            Locale.ROOT,
+            "contains the character U+%04X at index %d, which SNS and SQS do not accept",
+            cp,
+            i);
+      }
+      i += Character.charCount(cp);
+    }
+    return null;
+  }
+
+  /** The characters allowed in SNS/SQS message text: those of XML 1.0. */
+  public static boolean isXmlChar(int cp) {
+    return cp == 0x9
+        || cp == 0xA
+        || cp == 0xD
+        || (cp >= 0x20 && cp <= 0xD7FF)
+        || (cp >= 0xE000 && cp <= 0xFFFD)
+        || (cp >= 0x10000 && cp <= 0x10FFFF);
+  }
+}
