@@ -1,0 +1,104 @@
+package dev.lambdaoutbox.store.config;
+
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.SqlDialect;
+import java.util.Optional;
+
+/**
+ * Where the outbox tables are and how to log in, read once from the environment:
+ *
+ * <ul>
+ *   <li>{@code OUTBOX_STORE}: {@code jdbc} (the default).
+ *   <li>{@code OUTBOX_JDBC_URL}: {@code jdbc:postgresql://...} or {@code jdbc:mysql://...}.
+ *   <li>{@code OUTBOX_DB_SECRET_ARN}: a Secrets Manager secret whose JSON holds {@code username}
+ *       and {@code password}; or, running locally, {@code OUTBOX_DB_USER} and {@code
+ *       OUTBOX_DB_PASSWORD}.
+ *   <li>{@code OUTBOX_TABLE_PREFIX}: prefix of the outbox table names (default none).
+ * </ul>
+ */
+public record DatabaseSettings(
+    String jdbcUrl,
+    SqlDialect dialect,
+    Optional<String> secretArn,
+    Optional<String> user,
+    Optional<String> password,
+    OutboxTables tables) {
+
+  public static final String STORE = "OUTBOX_STORE";
+  public static final String JDBC_URL = "OUTBOX_JDBC_URL";
+  public static final String SECRET_ARN = "OUTBOX_DB_SECRET_ARN";
+  public static final String USER = "OUTBOX_DB_USER";
+  public static final String PASSWORD = "OUTBOX_DB_PASSWORD";
+  public static final String TABLE_PREFIX = "OUTBOX_TABLE_PREFIX";
+
+  public static DatabaseSettings fromEnvironment(EnvironmentReader env) {
+    String store = env.string(STORE, "jdbc");
+    if (store.equals("data-api")) {
+      throw new ConfigurationException(
+          STORE, "'data-api' is not available in this release; use 'jdbc' with " + JDBC_URL);
+    }
+    if (!store.equals("jdbc")) {
+      throw new ConfigurationException(STORE, "'" + store + "' is not a known store; use 'jdbc'");
+    }
+    String url =
+        env.required(JDBC_URL, "the database's JDBC URL, e.g. jdbc:postgresql://host:5432/app");
+    SqlDialect dialect;
+    if (url.startsWith("jdbc:postgresql:")) {
+      dialect = SqlDialect.POSTGRESQL;
+    } else if (url.startsWith("jdbc:mysql:") || url.startsWith("jdbc:mariadb:")) {
+      dialect = SqlDialect.MYSQL;
+    } else {
+      throw new ConfigurationException(
+          JDBC_URL,
+          "'"
+              + url
+              + "' is not a PostgreSQL or MySQL JDBC URL (jdbc:postgresql://... or jdbc:mysql://...)");
+    }
+    Optional<String> secret = env.optional(SECRET_ARN);
+    Optional<String> user = env.optional(USER);
+    Optional<String> password = env.optional(PASSWORD);
+    if (secret.isPresent()) {
+      if (!secret.get().startsWith("arn:") || !secret.get().contains(":secretsmanager:")) {
+        throw new ConfigurationException(
+            SECRET_ARN,
+            "'"
+                + secret.get()
+                + "' is not a Secrets Manager secret ARN (arn:aws:secretsmanager:...)");
+      }
+      if (user.isPresent() || password.isPresent()) {
+        throw new ConfigurationException(
+            SECRET_ARN,
+            "is set together with " + USER + "/" + PASSWORD + "; set only one of the two");
+      }
+    } else if (user.isEmpty() || password.isEmpty()) {
+      throw new ConfigurationException(
+          user.isEmpty() ? USER : PASSWORD,
+          "is not set; give the database login as "
+              + SECRET_ARN
+              + " (a Secrets Manager secret with username and password) or as "
+              + USER
+              + " and "
+              + PASSWORD);
+    }
+    OutboxTables tables;
+    try {
+      tables = OutboxTables.withPrefix(env.string(TABLE_PREFIX, ""));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(TABLE_PREFIX, e.getMessage(), e);
+    }
+    return new DatabaseSettings(url, dialect, secret, user, password, tables);
+  }
+
+  @Override
+  public String toString() { // never print the password
+    return "DatabaseSettings[jdbcUrl="
+        + jdbcUrl
+        + ", dialect="
+        + dialect
+        + ", login="
+        + (secretArn.isPresent() ? "secret " + secretArn.get() : "user " + user.orElse("?"))
+        + ", tables="
+        + tables.prefix()
+        + "*]";
+  }
+}
