@@ -1,0 +1,111 @@
+package dev.lambdaoutbox.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A function's packaged Lambda jar (the {@code -lambda.jar} the build shades for deployment)
+ * running in its own JVM under AWS's runtime interface client, fed by a {@link
+ * LambdaRuntimeEmulator}. Only the jar and the runtime client are on that JVM's class path, as in
+ * the managed runtime.
+ */
+public final class PackagedFunction implements AutoCloseable {
+  private static final String RUNTIME_CLIENT_MAIN =
+      "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
+
+  private final Process process;
+  private final Path log;
+
+  private PackagedFunction(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  /**
+   * Starts {@code handler} from the module's shaded jar with {@code environment} (plus the
+   * runtime's own variables), polling {@code runtime} for invocations.
+   */
+  public static PackagedFunction start(
+      String module, String handler, Map<String, String> environment, LambdaRuntimeEmulator runtime)
+      throws IOException {
+    Path jar = lambdaJar(module);
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("-cp");
+    command.add(jar + File.pathSeparator + runtimeClientClassPath());
+    command.add(RUNTIME_CLIENT_MAIN);
+    command.add(handler);
+    Path log = Files.createTempFile(module + "-", ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    Map<String, String> env = builder.environment();
+    env.putAll(environment);
+    env.put("AWS_LAMBDA_RUNTIME_API", runtime.runtimeApi());
+    env.put("AWS_LAMBDA_FUNCTION_NAME", module);
+    env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+    env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024");
+    env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + module);
+    env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
+    env.put("_HANDLER", handler);
+    return new PackagedFunction(builder.start(), log);
+  }
+
+  /** What the function printed so far (its JSON logs and EMF lines). */
+  public String output() throws IOException {
+    return Files.readString(log);
+  }
+
+  /** {@code <module>/target/<module>-<version>-lambda.jar}, which {@code mvn package} builds. */
+  public static Path lambdaJar(String module) throws IOException {
+    Path target = Paths.get("..", module, "target").toAbsolutePath().normalize();
+    try (Stream<Path> files = Files.exists(target) ? Files.list(target) : Stream.empty()) {
+      return files
+          .filter(p -> p.getFileName().toString().endsWith("-lambda.jar"))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new IllegalStateException(
+                      "no *-lambda.jar in "
+                          + target
+                          + "; build it first with ./mvnw package (make test does)"));
+    }
+  }
+
+  /** The runtime interface client and its own dependencies, taken from this JVM's class path. */
+  private static String runtimeClientClassPath() {
+    List<String> entries = new ArrayList<>();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      String name = Paths.get(entry).getFileName().toString();
+      if (name.startsWith("aws-lambda-java-runtime-interface-client")
+          || name.startsWith("aws-lambda-java-serialization")
+          || name.startsWith("aws-lambda-java-core")) {
+        entries.add(entry);
+      }
+    }
+    if (entries.stream().noneMatch(e -> e.contains("runtime-interface-client"))) {
+      throw new IllegalStateException(
+          "aws-lambda-java-runtime-interface-client is not on the test class path");
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+}
