@@ -1,0 +1,24 @@
+# Build and test entry points. `make test` brings up the local AWS test bed
+# (scripts/local-aws: PostgreSQL, MariaDB, moto, Data API emulator on
+# 127.0.0.1) and runs the Maven build against it.
+SHELL := /bin/bash
+
+.PHONY: test testbed-up testbed-down testbed-status format
+
+test:
+	set -euo pipefail; \
+	scripts/local-aws up; \
+	eval "$$(scripts/local-aws env)"; \
+	./mvnw -B verify
+
+testbed-up:
+	scripts/local-aws up
+
+testbed-down:
+	scripts/local-aws down
+
+testbed-status:
+	scripts/local-aws status
+
+format:
+	./mvnw -B spotless:apply

@@ -1,0 +1,118 @@
+# shellcheck shell=bash disable=SC2034
+# The RDS Data API emulator data-api-local, on 127.0.0.1, against the test
+# bed's PostgreSQL database outbox.
+#
+# Requests: POST http://127.0.0.1:<port>/Execute with a JSON body such as
+#   {"resourceArn": "<DATA_API_RESOURCE_ARN>", "secretArn": "<DATA_API_SECRET_ARN>",
+#    "database": "outbox", "sql": "select 1"}
+# (other routes: /BatchExecute, /BeginTransaction, /CommitTransaction,
+# /RollbackTransaction). The emulator ignores both ARNs; these are the values
+# the test bed hands out, well-formed so that AWS SDKs accept them.
+#
+# Known differences from the real Data API (data-api-local 1.0.0-alpha.2):
+# - longValue parameters are cast to int (int4): values beyond 2^31-1 fail;
+#   send them as stringValue (with a cast in the SQL) instead.
+# - timestamp results come back as ISO-8601 strings ending in Z, cut to whole
+#   seconds, instead of "YYYY-MM-DD HH:MM:SS[.ffffff]".
+# - only the text before the first ';' of sql is run; numberOfRecordsUpdated is
+#   set for UPDATE only; generatedFields is never returned.
+
+DATA_API_VERSION=1.0.0-alpha.2
+# data-api-local asks for pg ^7, which hangs on Node 20; force a current pg.
+DATA_API_PG_VERSION=8.16.3
+DATA_API_DEFAULT_PORT=8089
+DATA_API_RESOURCE_ARN=arn:aws:rds:us-east-1:123456789012:cluster:outbox-testbed
+DATA_API_SECRET_ARN=arn:aws:secretsmanager:us-east-1:123456789012:secret:outbox-testbed
+DATA_API_DIR="$TESTBED_HOME/data-api"
+
+data_api_package_json() {
+  cat <<EOF
+{
+  "name": "outbox-testbed-data-api",
+  "version": "0.0.0",
+  "private": true,
+  "description": "RDS Data API emulator for the outbox test bed (managed by scripts/local-aws)",
+  "dependencies": {
+    "data-api-local": "$DATA_API_VERSION"
+  },
+  "overrides": {
+    "pg": "$DATA_API_PG_VERSION"
+  }
+}
+EOF
+}
+
+# Version of pg as data-api-local itself resolves it.
+data_api_pg_version() {
+  (cd "$DATA_API_DIR" && node -e '
+    const path = require.resolve("pg/package.json",
+      { paths: [require.resolve("data-api-local/package.json")] });
+    console.log(require(path).version);' 2>/dev/null)
+}
+
+data_api_install() {
+  local log="$LOG_DIR/npm.log" stamp="$DATA_API_DIR/.installed-package.json" wanted
+  wanted="$(data_api_package_json)"
+  if [[ -f $stamp && -d $DATA_API_DIR/node_modules/data-api-local ]] &&
+    [[ "$(cat -- "$stamp")" == "$wanted" ]] && command -v node >/dev/null; then
+    return 0
+  fi
+  need_command node nodejs
+  need_command npm npm
+  need_command curl curl
+  info "installing data-api-local@$DATA_API_VERSION (pg $DATA_API_PG_VERSION) into $DATA_API_DIR (log: $log)"
+  mkdir -p -- "$DATA_API_DIR"
+  printf '%s\n' "$wanted" >"$DATA_API_DIR/package.json"
+  (cd "$DATA_API_DIR" && npm install --omit=dev --no-audit --no-fund --loglevel=warn) >>"$log" 2>&1 ||
+    die_with_log "$log" "npm install of data-api-local failed"
+  if [[ "$(data_api_pg_version)" != "$DATA_API_PG_VERSION" ]]; then
+    die_with_log "$log" "data-api-local resolves pg $(data_api_pg_version), not $DATA_API_PG_VERSION"
+  fi
+  printf '%s\n' "$wanted" >"$stamp"
+}
+
+data_api_pid() {
+  local pid
+  pid="$(read_pid "$RUN_DIR/data_api.pid")"
+  if pid_matches "$pid" "$DATA_API_DIR/server.js"; then printf '%s\n' "$pid"; fi
+}
+
+# data_api_execute PORT SQL: ExecuteStatement as an AWS SDK sends it.
+data_api_execute() {
+  curl -s --max-time 10 -X POST "http://$LOOPBACK:$1/Execute" \
+    -H 'content-type: application/json' \
+    -d "{\"resourceArn\":\"$DATA_API_RESOURCE_ARN\",\"secretArn\":\"$DATA_API_SECRET_ARN\",\"database\":\"$DB_NAME\",\"sql\":\"$2\"}"
+}
+
+data_api_healthy() {
+  local answer
+  answer="$(data_api_execute "$1" 'select 1' 2>/dev/null)" &&
+    [[ $answer == *'"records":[[{"longValue":1}]]'* ]]
+}
+
+# Restart when PostgreSQL moved or the launcher changed since it started.
+data_api_stale() {
+  [[ "$(cat -- "$RUN_DIR/data_api.pg-port" 2>/dev/null)" != "$(port_get postgres)" ]] ||
+    ! cmp -s -- "$LIB_DIR/data-api-server.js" "$DATA_API_DIR/server.js"
+}
+
+data_api_start() {
+  local port=$1 pg_port pid log="$LOG_DIR/data-api.log"
+  pg_port="$(port_get postgres)"
+  [[ -n $pg_port ]] || die "PostgreSQL has no port yet; the Data API emulator needs it"
+  cp -- "$LIB_DIR/data-api-server.js" "$DATA_API_DIR/server.js"
+  pid="$(cd "$DATA_API_DIR" && start_detached "$log" env \
+    DATA_API_HOST="$LOOPBACK" DATA_API_PORT="$port" \
+    DATA_API_DB_HOST="$LOOPBACK" DATA_API_DB_PORT="$pg_port" \
+    DATA_API_DB_USER="$DB_USER" DATA_API_DB_PASSWORD="$DB_PASSWORD" DATA_API_DB_NAME="$DB_NAME" \
+    node "$DATA_API_DIR/server.js")"
+  printf '%s\n' "$pid" >"$RUN_DIR/data_api.pid"
+  printf '%s\n' "$pg_port" >"$RUN_DIR/data_api.pg-port"
+  wait_for 30 data_api_healthy "$port" ||
+    die_with_log "$log" "the Data API emulator did not answer ExecuteStatement on port $port"
+}
+
+data_api_stop() {
+  stop_pid "$(data_api_pid)" "Data API emulator"
+  rm -f -- "$RUN_DIR/data_api.pid"
+}

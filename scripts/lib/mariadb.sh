@@ -1,0 +1,152 @@
+# shellcheck shell=bash disable=SC2034
+# MariaDB 10.11 (Debian bookworm's mariadb-server), standing in for Aurora
+# MySQL 3: its own datadir, TCP on 127.0.0.1 only, user/database outbox.
+
+MARIADB_DEFAULT_PORT=3306
+MARIADB_MAX_CONNECTIONS=300
+# MySQL 8.0's (and so Aurora MySQL 3's) default sql_mode.
+MARIADB_SQL_MODE=ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION
+MARIADBD=
+MARIADB_INSTALL_DB=
+
+mariadb_dir() {
+  local dir="$TESTBED_HOME/mariadb"
+  if [[ -L $dir ]]; then readlink -f -- "$dir"; else printf '%s\n' "$dir"; fi
+}
+
+# first_executable NAME...: first NAME found on the PATH or in the sbin dirs.
+first_executable() {
+  local name dir
+  for name in "$@"; do
+    if command -v "$name" 2>/dev/null; then return 0; fi
+    for dir in /usr/sbin /usr/local/sbin /usr/libexec; do
+      if [[ -x $dir/$name ]]; then
+        printf '%s\n' "$dir/$name"
+        return 0
+      fi
+    done
+  done
+  return 1
+}
+
+mariadb_client_bin() { first_executable mariadb mysql; }
+
+mariadb_find_bins() {
+  MARIADBD="$(first_executable mariadbd mysqld)" &&
+    MARIADB_INSTALL_DB="$(first_executable mariadb-install-db mysql_install_db)" &&
+    mariadb_client_bin >/dev/null
+}
+
+# A package install may have started the stock server (/var/lib/mysql on
+# port 3306) where no policy-rc.d prevented it; it would compete for the port.
+mariadb_stop_system_server() {
+  local pid
+  pid="$(read_pid /run/mysqld/mysqld.pid)"
+  if pid_matches "$pid" mariadbd || pid_matches "$pid" mysqld; then
+    info "stopping the system MariaDB server the package install started (pid $pid)"
+    stop_pid "$pid" "system MariaDB"
+  fi
+}
+
+mariadb_install() {
+  if ! mariadb_find_bins; then
+    apt_install mariadb-server mariadb-client
+    mariadb_stop_system_server
+    mariadb_find_bins || die "mariadbd/mariadb-install-db not found after installing mariadb-server"
+  fi
+  if is_root; then
+    ensure_system_user mysql /nonexistent
+  fi
+}
+
+mariadb_pid() {
+  local dir pid
+  dir="$(mariadb_dir)"
+  pid="$(read_pid "$dir/run/mariadbd.pid")"
+  if pid_matches "$pid" "$dir/data"; then printf '%s\n' "$pid"; fi
+}
+
+# mariadb_sql PORT SQL: run SQL as outbox over TCP.
+mariadb_sql() {
+  local client
+  client="$(mariadb_client_bin)" || return 1
+  timeout 10 "$client" --no-defaults --protocol=TCP -h "$LOOPBACK" -P "$1" \
+    -u "$DB_USER" "-p$DB_PASSWORD" --connect-timeout=3 -N -B -e "$2" "$DB_NAME"
+}
+
+mariadb_healthy() {
+  local out
+  out="$(mariadb_sql "$1" 'select 1' 2>/dev/null)" && [[ $out == 1 ]]
+}
+
+# mariadb_admin DIR SQL-ON-STDIN: the server's own admin account over the socket.
+mariadb_admin() {
+  "$(mariadb_client_bin)" --no-defaults --protocol=SOCKET --socket="$1/run/mysqld.sock" \
+    -u "$(id -un)" --connect-timeout=3
+}
+
+mariadb_socket_ready() {
+  "$(mariadb_client_bin)" --no-defaults --protocol=SOCKET --socket="$1/run/mysqld.sock" \
+    -u "$(id -un)" --connect-timeout=2 -e 'select 1' >/dev/null 2>&1
+}
+
+mariadb_init_datadir() {
+  local dir=$1 user=$2 log="$LOG_DIR/mariadb-setup.log" args
+  as_user "$user" mkdir -p "$dir/run" "$dir/tmp"
+  [[ -d $dir/data/mysql ]] && return 0
+  info "initialising a MariaDB datadir in $dir/data"
+  args=(--no-defaults --datadir="$dir/data" --auth-root-authentication-method=socket --skip-test-db)
+  if is_root; then
+    args+=(--user="$user")
+  else
+    args+=(--auth-root-socket-user="$user")
+  fi
+  (cd / && "$MARIADB_INSTALL_DB" "${args[@]}") >>"$log" 2>&1 ||
+    die_with_log "$log" "mariadb-install-db failed"
+}
+
+mariadb_start() {
+  local port=$1 user dir pid log="$LOG_DIR/mariadb-setup.log" args
+  user="$(service_user mysql)"
+  dir="$(service_dir mariadb "$user")"
+  mariadb_init_datadir "$dir" "$user"
+  ln -sfn -- "$dir/mariadbd.log" "$LOG_DIR/mariadb.log"
+  args=(
+    --no-defaults
+    --datadir="$dir/data"
+    --bind-address="$LOOPBACK"
+    --port="$port"
+    --socket="$dir/run/mysqld.sock"
+    --pid-file="$dir/run/mariadbd.pid"
+    --log-error="$dir/mariadbd.log"
+    --tmpdir="$dir/tmp"
+    --character-set-server=utf8mb4
+    --collation-server=utf8mb4_unicode_ci
+    --sql-mode="$MARIADB_SQL_MODE"
+    --max-connections="$MARIADB_MAX_CONNECTIONS"
+    --skip-name-resolve
+  )
+  if is_root; then args+=(--user="$user"); fi
+  pid="$(cd / && start_detached "$LOG_DIR/mariadb-console.log" "$MARIADBD" "${args[@]}")"
+  if ! wait_for 60 mariadb_socket_ready "$dir"; then
+    cat -- "$LOG_DIR/mariadb-console.log" >>"$log" 2>/dev/null || true
+    tail -n 30 -- "$dir/mariadbd.log" >>"$log" 2>/dev/null || true
+    pid_alive "$pid" && stop_pid "$pid" MariaDB
+    die_with_log "$log" "MariaDB did not start on port $port"
+  fi
+  mariadb_admin "$dir" >>"$log" 2>&1 <<EOF || die_with_log "$log" "could not create the outbox user/database"
+CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
+CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
+CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
+ALTER USER '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
+ALTER USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
+GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
+GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'localhost';
+EOF
+  wait_for 30 mariadb_healthy "$port" ||
+    die_with_log "$log" "MariaDB started but does not accept $DB_USER/$DB_PASSWORD on port $port"
+}
+
+mariadb_stop() {
+  stop_pid "$(mariadb_pid)" MariaDB
+}
