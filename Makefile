@@ -1,6 +1,7 @@
 # Build and test entry points. `make test` brings up the local AWS test bed
 # (scripts/local-aws: PostgreSQL, MariaDB, moto, Data API emulator on
-# 127.0.0.1) and runs the Maven build against it.
+# 127.0.0.1), checks template.yaml with the SAM CLI and runs the Maven build
+# against the test bed.
 SHELL := /bin/bash
 
 .PHONY: test testbed-up testbed-down testbed-status format
@@ -9,6 +10,7 @@ test:
 	set -euo pipefail; \
 	scripts/local-aws up; \
 	eval "$$(scripts/local-aws env)"; \
+	scripts/sam validate --lint; \
 	./mvnw -B verify
 
 testbed-up:
