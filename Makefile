@@ -4,7 +4,7 @@
 # against the test bed.
 SHELL := /bin/bash
 
-.PHONY: test testbed-up testbed-down testbed-status format
+.PHONY: test run-poller testbed-up testbed-down testbed-status format
 
 test:
 	set -euo pipefail; \
@@ -12,6 +12,10 @@ test:
 	eval "$$(scripts/local-aws env)"; \
 	scripts/sam validate --lint; \
 	./mvnw -B verify
+
+# The main job, locally: the packaged poller publishes sample events through the test bed.
+run-poller:
+	scripts/run-main dev.lambdaoutbox.local.RunPollerLocally
 
 testbed-up:
 	scripts/local-aws up

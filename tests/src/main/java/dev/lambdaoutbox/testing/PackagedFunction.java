@@ -64,7 +64,7 @@ public final class PackagedFunction implements AutoCloseable {
 
   /** {@code <module>/target/<module>-<version>-lambda.jar}, which {@code mvn package} builds. */
   public static Path lambdaJar(String module) throws IOException {
-    Path target = Paths.get("..", module, "target").toAbsolutePath().normalize();
+    Path target = projectRoot().resolve(module).resolve("target");
     try (Stream<Path> files = Files.exists(target) ? Files.list(target) : Stream.empty()) {
       return files
           .filter(p -> p.getFileName().toString().endsWith("-lambda.jar"))
@@ -76,6 +76,21 @@ public final class PackagedFunction implements AutoCloseable {
                           + target
                           + "; build it first with ./mvnw package (make test does)"));
     }
+  }
+
+  /**
+   * The repository root (the folder holding template.yaml), found from the working directory
+   * upwards.
+   */
+  public static Path projectRoot() {
+    for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+      if (Files.exists(dir.resolve("template.yaml")) && Files.exists(dir.resolve("pom.xml"))) {
+        return dir;
+      }
+    }
+    throw new IllegalStateException(
+        "run this from inside the repository: no template.yaml above "
+            + Paths.get("").toAbsolutePath());
   }
 
   /** The runtime interface client and its own dependencies, taken from this JVM's class path. */
