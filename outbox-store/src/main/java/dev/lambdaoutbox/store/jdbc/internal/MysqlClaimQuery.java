@@ -36,8 +36,12 @@ final class MysqlClaimQuery implements ClaimQuery {
   }
 
   @Override
-  public String selectSql() {
-    return selectSql;
+  public String explain(Connection connection, Instant now, int limit) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement("EXPLAIN FORMAT=JSON " + selectSql)) {
+      JdbcValues.setInstant(ps, 1, now, MY);
+      ps.setInt(2, limit);
+      return ClaimQuery.lines(ps);
+    }
   }
 
   @Override

@@ -20,19 +20,18 @@ import java.util.List;
 final class PostgresClaimQuery implements ClaimQuery {
   private static final SqlDialect PG = SqlDialect.POSTGRESQL;
 
-  private final String selectSql;
   private final String sql;
 
   PostgresClaimQuery(OutboxTables tables) {
     String t = tables.messages();
-    this.selectSql =
+    String due =
         "SELECT id, next_attempt_at FROM "
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= ?"
             + " ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
     this.sql =
         "WITH due AS ("
-            + selectSql
+            + due
             + "), claimed AS (UPDATE "
             + t
             + " m SET next_attempt_at = ?, locked_until = ?, locked_by = ?"
@@ -42,8 +41,11 @@ final class PostgresClaimQuery implements ClaimQuery {
   }
 
   @Override
-  public String selectSql() {
-    return selectSql;
+  public String explain(Connection connection, Instant now, int limit) throws SQLException {
+    try (PreparedStatement ps = connection.prepareStatement("EXPLAIN " + sql)) {
+      bind(ps, "explain", limit, now, now.plusSeconds(60));
+      return ClaimQuery.lines(ps);
+    }
   }
 
   @Override
@@ -51,11 +53,7 @@ final class PostgresClaimQuery implements ClaimQuery {
       Connection connection, String owner, int limit, Instant now, Instant leaseEnd)
       throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      JdbcValues.setInstant(ps, 1, now, PG);
-      ps.setInt(2, limit);
-      JdbcValues.setInstant(ps, 3, leaseEnd, PG);
-      JdbcValues.setInstant(ps, 4, leaseEnd, PG);
-      ps.setString(5, owner);
+      bind(ps, owner, limit, now, leaseEnd);
       List<OutboxMessage> claimed = new ArrayList<>(Math.min(limit, 1024));
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -64,5 +62,15 @@ final class PostgresClaimQuery implements ClaimQuery {
       }
       return claimed;
     }
+  }
+
+  private static void bind(
+      PreparedStatement ps, String owner, int limit, Instant now, Instant leaseEnd)
+      throws SQLException {
+    JdbcValues.setInstant(ps, 1, now, PG);
+    ps.setInt(2, limit);
+    JdbcValues.setInstant(ps, 3, leaseEnd, PG);
+    JdbcValues.setInstant(ps, 4, leaseEnd, PG);
+    ps.setString(5, owner);
   }
 }
