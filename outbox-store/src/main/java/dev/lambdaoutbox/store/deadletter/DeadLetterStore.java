@@ -1,13 +1,11 @@
 package dev.lambdaoutbox.store.deadletter;
 
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
-import java.sql.Connection;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 /**
  * The dead-letter table as operators use it: list what died and why, put rows back into the outbox
@@ -58,26 +56,24 @@ public interface DeadLetterStore {
   /** What operators did to one dead letter, oldest first. */
   List<AuditEntry> auditTrail(UUID deadLetterId);
 
-  static Builder builder(Supplier<Connection> connections) {
+  /**
+   * A JDBC store on the container's connection. Each batch, and each read, is one transaction the
+   * provider commits; on failure it is rolled back and the provider checks or replaces the
+   * connection before its next use.
+   */
+  static Builder builder(JdbcConnectionProvider connections) {
     return new Builder(connections);
   }
 
   /** Configures a JDBC {@link DeadLetterStore}. */
   final class Builder {
-    final Supplier<Connection> connections;
-    SqlDialect dialect;
+    final JdbcConnectionProvider connections;
     OutboxTables tables = OutboxTables.defaults();
     Clock clock = Clock.systemUTC();
     int batchSize = 100;
 
-    private Builder(Supplier<Connection> connections) {
+    private Builder(JdbcConnectionProvider connections) {
       this.connections = Objects.requireNonNull(connections, "connections");
-    }
-
-    /** Required: the database the connections lead to. */
-    public Builder dialect(SqlDialect dialect) {
-      this.dialect = Objects.requireNonNull(dialect, "dialect");
-      return this;
     }
 
     public Builder tables(OutboxTables tables) {
@@ -99,15 +95,7 @@ public interface DeadLetterStore {
       return this;
     }
 
-    /**
-     * The store. {@code connections} hands it an open connection for each call; the store neither
-     * closes it nor leaves a transaction open on it, and restores its auto-commit mode and
-     * isolation level, so the supplier may hand out the same connection every time.
-     */
     public DeadLetterStore build() {
-      if (dialect == null) {
-        throw new IllegalStateException("dialect is required");
-      }
       return new JdbcDeadLetterStore(this);
     }
   }

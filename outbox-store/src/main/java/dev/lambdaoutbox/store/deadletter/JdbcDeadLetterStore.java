@@ -3,13 +3,13 @@ package dev.lambdaoutbox.store.deadletter;
 import dev.lambdaoutbox.store.deadletter.internal.AuditRows;
 import dev.lambdaoutbox.store.deadletter.internal.Conditions;
 import dev.lambdaoutbox.store.deadletter.internal.DeadLetterRows;
+import dev.lambdaoutbox.store.deadletter.internal.DeadlockRetry;
 import dev.lambdaoutbox.store.deadletter.internal.OutboxLookups;
 import dev.lambdaoutbox.store.deadletter.internal.OutboxReinsert;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
-import dev.lambdaoutbox.store.deadletter.internal.SqlWork;
-import dev.lambdaoutbox.store.deadletter.internal.Transactions;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider.SqlWork;
 import dev.lambdaoutbox.writer.Destinations;
-import dev.lambdaoutbox.writer.OutboxException;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
 import dev.lambdaoutbox.writer.internal.JdbcValues;
@@ -26,11 +26,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Supplier;
 
-/** The {@link DeadLetterStore} over JDBC. */
+/**
+ * The {@link DeadLetterStore} over JDBC, for PostgreSQL and MySQL/MariaDB, on the one connection of
+ * a {@link JdbcConnectionProvider}.
+ */
 final class JdbcDeadLetterStore implements DeadLetterStore {
-  private final Supplier<Connection> connections;
+  private final JdbcConnectionProvider connections;
   private final SqlDialect dialect;
   private final OutboxTables tables;
   private final Clock clock;
@@ -41,7 +43,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
 
   JdbcDeadLetterStore(Builder b) {
     this.connections = b.connections;
-    this.dialect = b.dialect;
+    this.dialect = connections.dialect();
     this.tables = b.tables;
     this.clock = b.clock;
     this.batchSize = b.batchSize;
@@ -155,7 +157,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
             } else {
               moveToOutbox(c, rows, destinationOverride, audit, batch);
             }
-            return batch;
+            return batch.inOrderOf(chunk);
           });
     }
     return result.result(false);
@@ -226,7 +228,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
               delete(c, rows);
             }
             rows.forEach(r -> batch.applied(r.id()));
-            return batch;
+            return batch.inOrderOf(chunk);
           });
     }
     return result.result(false);
@@ -380,17 +382,14 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
       String action, ResultCollector result, SqlWork<ResultCollector.Batch> work) {
     ResultCollector.Batch batch;
     try {
-      batch = Transactions.inTransaction(connections.get(), work);
-    } catch (SQLException | RuntimeException e) {
+      batch = DeadlockRetry.inTransaction(connections, action + " dead letters", work);
+    } catch (RuntimeException e) {
       DeadLetterActionResult committed = result.result(false);
       throw new DeadLetterActionException(
-          "could not "
-              + action
-              + " dead letters in "
-              + tables.deadLetters()
-              + "; the failed batch was rolled back, "
+          action
+              + " stopped: the failing batch was rolled back; "
               + committed.batches()
-              + " earlier batch(es) stay committed: "
+              + " earlier batch(es) stay committed. "
               + e.getMessage(),
           committed,
           e);
@@ -400,12 +399,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
   }
 
   private <T> T read(String what, SqlWork<T> work) {
-    try {
-      return Transactions.inTransaction(connections.get(), work);
-    } catch (SQLException e) {
-      throw new OutboxException(
-          "could not " + what + " in " + tables.deadLetters() + ": " + e.getMessage(), e);
-    }
+    return connections.inTransaction(what + " in " + tables.deadLetters(), work);
   }
 
   private List<List<UUID>> chunks(List<UUID> ids) {

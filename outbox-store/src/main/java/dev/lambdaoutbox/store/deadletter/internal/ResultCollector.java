@@ -4,8 +4,11 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult.Skipped;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -65,6 +68,17 @@ public final class ResultCollector {
 
     public void claimedKey(String key) {
       claimedKeys.add(key);
+    }
+
+    /** Puts the results in the order of {@code requested}, as the operator listed the ids. */
+    public Batch inOrderOf(List<UUID> requested) {
+      Map<UUID, Integer> position = new HashMap<>();
+      for (int i = 0; i < requested.size(); i++) {
+        position.put(requested.get(i), i);
+      }
+      applied.sort(Comparator.comparing(position::get));
+      skipped.sort(Comparator.comparing(s -> position.get(s.id())));
+      return this;
     }
 
     /** Rows this batch looked at. */
