@@ -3,6 +3,7 @@ package dev.lambdaoutbox.poller;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -20,7 +21,9 @@ import java.util.Optional;
  *
  * <p>Where the rows are ({@link DatabaseSettings}): {@code OUTBOX_STORE} ({@code jdbc}), {@code
  * OUTBOX_JDBC_URL}, {@code OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code
- * OUTBOX_DB_PASSWORD}, {@code OUTBOX_TABLE_PREFIX}.
+ * OUTBOX_DB_PASSWORD}, {@code OUTBOX_TABLE_PREFIX}; and the connection's timeouts ({@link
+ * ConnectionLimits}: {@code OUTBOX_DB_CONNECT_TIMEOUT_MS}, {@code OUTBOX_DB_STATEMENT_TIMEOUT_MS},
+ * ...).
  *
  * <p>Where they go:
  *
@@ -79,6 +82,7 @@ import java.util.Optional;
  */
 public record PollerConfig(
     DatabaseSettings database,
+    ConnectionLimits connectionLimits,
     Optional<String> defaultDestination,
     Map<String, String> routes,
     int maxRetries,
@@ -123,6 +127,7 @@ public record PollerConfig(
   public static PollerConfig fromEnvironment(Map<String, String> environment) {
     EnvironmentReader env = new EnvironmentReader(environment);
     DatabaseSettings database = DatabaseSettings.fromEnvironment(env);
+    ConnectionLimits connectionLimits = ConnectionLimits.fromEnvironment(env);
 
     Optional<String> defaultDestination = env.optional(DEFAULT_DESTINATION);
     defaultDestination.ifPresent(d -> requireDestination(DEFAULT_DESTINATION, d, ""));
@@ -188,6 +193,7 @@ public record PollerConfig(
 
     return new PollerConfig(
         database,
+        connectionLimits,
         defaultDestination,
         routes,
         maxRetries,
