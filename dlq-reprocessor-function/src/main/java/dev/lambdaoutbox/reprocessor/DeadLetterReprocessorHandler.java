@@ -45,7 +45,12 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
 
   /** Built once per container: configuration, the connection provider and the store. */
   public DeadLetterReprocessorHandler() {
-    this(ReprocessorConfig.fromEnvironment(System.getenv()));
+    this(System.getenv());
+  }
+
+  /** Everything from {@code environment}, as the no-arg constructor does from the real one. */
+  DeadLetterReprocessorHandler(Map<String, String> environment) {
+    this(ReprocessorConfig.fromEnvironment(environment));
   }
 
   private DeadLetterReprocessorHandler(ReprocessorConfig config) {

@@ -15,6 +15,8 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
 import dev.lambdaoutbox.writer.internal.UuidV7;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +25,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -343,6 +346,26 @@ class DeadLetterReprocessorHandlerTest {
     }
     assertThat(rows.deadIds()).containsExactly(poison.id());
     assertThat(reprocessor.metrics().get(0).path("Replayed").asInt()).isEqualTo(1);
+  }
+
+  @Test
+  void handlerWiredFromTheEnvironment_servesRequests() throws IOException {
+    rows.seed(deadLetter().build());
+    DeadLetterReprocessorHandler wired =
+        new DeadLetterReprocessorHandler(
+            Map.of(
+                "OUTBOX_JDBC_URL", db.jdbcUrl(),
+                "OUTBOX_DB_USER", db.user(),
+                "OUTBOX_DB_PASSWORD", db.password(),
+                "OUTBOX_TABLE_PREFIX", tables.prefix()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    wired.handleRequest(
+        new ByteArrayInputStream("{\"action\":\"list\"}".getBytes(UTF_8)),
+        out,
+        TestContext.fresh());
+
+    assertThat(parse(out.toString(UTF_8)).path("count").asInt()).isEqualTo(1);
   }
 
   @Test
