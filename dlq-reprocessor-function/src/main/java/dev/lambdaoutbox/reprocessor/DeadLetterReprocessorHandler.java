@@ -99,7 +99,13 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
     fields.put("requestId", requestId);
     fields.put("action", request.action());
     fields.put("requestedBy", requestedBy);
-    fields.put("report", outcome.report());
+    if (request instanceof ReprocessorRequest.ListRequest) {
+      // A page of rows can run to megabytes, far beyond one CloudWatch log event: counts only.
+      fields.put("count", outcome.report().path("count").asInt());
+      fields.put("matching", outcome.report().path("summary").path("total").asLong());
+    } else {
+      fields.put("report", outcome.report());
+    }
     if (outcome.failure() != null) {
       log.error(request.action() + " stopped part-way", fields, outcome.failure());
       throw new ActionFailedException(outcome.report().toString(), outcome.failure());

@@ -122,6 +122,22 @@ class DeadLetterReprocessorHandlerTest {
   }
 
   @Test
+  void list_logsCountsNotThePage_whileReplayLogsItsReport() {
+    DeadLetter dead = deadLetter().build();
+    rows.seed(dead);
+
+    reprocessor.invoke("{\"action\":\"list\"}");
+    reprocessor.invoke("{\"action\":\"replay\",\"ids\":[\"" + dead.id() + "\"]}");
+
+    List<JsonNode> logs = reprocessor.logs();
+    assertThat(logs.get(0).path("message").asText()).isEqualTo("list done");
+    assertThat(logs.get(0).path("count").asInt()).isEqualTo(1);
+    assertThat(logs.get(0).has("report")).isFalse();
+    assertThat(logs.get(1).path("report").path("replayed").get(0).asText())
+        .isEqualTo(dead.id().toString());
+  }
+
+  @Test
   void replayByIds_isRealByDefault_andAuditsTheRequester() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
