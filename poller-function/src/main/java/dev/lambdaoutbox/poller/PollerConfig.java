@@ -166,19 +166,22 @@ public record PollerConfig(
             Duration.ofSeconds(120),
             Duration.ofSeconds(10),
             Duration.ofSeconds(900));
-    if (lease.compareTo(publishTimeout.multipliedBy(2)) <= 0) {
+    Duration safetyMargin =
+        env.millis(
+            SAFETY_MARGIN_MS, Duration.ofSeconds(3), Duration.ofMillis(500), Duration.ofMinutes(1));
+    Duration leaseNeeds = publishTimeout.multipliedBy(2).plus(safetyMargin);
+    if (lease.compareTo(leaseNeeds) <= 0) {
       throw new ConfigurationException(
           LEASE_SECONDS,
           lease.toSeconds()
               + "s does not exceed twice "
               + PUBLISH_TIMEOUT_MS
+              + " plus "
+              + SAFETY_MARGIN_MS
               + " ("
-              + publishTimeout.toMillis()
+              + leaseNeeds.toMillis()
               + "ms); claimed rows could be claimed again while still being published");
     }
-    Duration safetyMargin =
-        env.millis(
-            SAFETY_MARGIN_MS, Duration.ofSeconds(3), Duration.ofMillis(500), Duration.ofMinutes(1));
     int concurrency = env.integer(PUBLISH_CONCURRENCY, 8, 1, 64);
     Duration retention = Duration.ofHours(env.integer(RETENTION_HOURS, 0, 0, 8760));
 
