@@ -23,10 +23,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -386,17 +384,12 @@ class DeadLetterReprocessorHandlerTest {
 
   @Test
   void samplePayloadsInTheEventsFolder_areValidRequests() throws IOException {
-    Path events = Path.of("..", "events");
-    List<String> names = new ArrayList<>();
-    try (Stream<Path> files = Files.list(events)) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
-        names.add(file.getFileName().toString());
-        RequestParser.parse(Files.readAllBytes(file));
-      }
+    for (String name :
+        List.of(
+            "list.json", "replay-by-ids.json", "replay-by-filter-dry-run.json", "discard.json")) {
+      byte[] sample = Files.readAllBytes(Path.of("..", "events", name));
+      assertThat(RequestParser.parse(sample).action()).isEqualTo(name.split("[-.]")[0]);
     }
-    assertThat(names)
-        .contains(
-            "list.json", "replay-by-ids.json", "replay-by-filter-dry-run.json", "discard.json");
   }
 
   private DeadLetterStore store() {
