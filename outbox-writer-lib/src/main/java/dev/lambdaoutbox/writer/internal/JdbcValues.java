@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.UUID;
 
 /**
@@ -17,6 +18,9 @@ import java.util.UUID;
  * {@code datetime(6)} in MySQL.
  */
 public final class JdbcValues {
+  private static final DateTimeFormatter MYSQL_DATETIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
+
   private JdbcValues() {}
 
   public static void setUuid(PreparedStatement ps, int index, UUID id, SqlDialect dialect)
@@ -45,7 +49,9 @@ public final class JdbcValues {
     } else if (dialect == SqlDialect.POSTGRESQL) {
       ps.setObject(index, instant.atOffset(ZoneOffset.UTC));
     } else {
-      ps.setObject(index, LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+      // Text, not a LocalDateTime: for a MariaDB 10.x server, which reports its version as
+      // "5.5.5-10.x", Connector/J assumes no fractional seconds and silently drops them.
+      ps.setString(index, MYSQL_DATETIME.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC)));
     }
   }
 

@@ -1,0 +1,148 @@
+package dev.lambdaoutbox.reprocessor;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.lambdaoutbox.reprocessor.internal.DeadLetterActions;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest;
+import dev.lambdaoutbox.reprocessor.internal.RequestParser;
+import dev.lambdaoutbox.reprocessor.internal.Requester;
+import dev.lambdaoutbox.store.config.CredentialsSource;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.telemetry.EmfMetrics;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+
+/**
+ * The Lambda operators invoke by hand to {@code list}, {@code replay} and {@code discard} dead
+ * letters (see the module README for the request and report formats).
+ *
+ * <p>A {@link RequestStreamHandler}, not a {@code RequestHandler<Map, ...>}: the function reads the
+ * raw JSON itself, so it can refuse repeated keys, unknown fields, nulls and wrong types with an
+ * error naming the field, which a runtime-deserialized map would silently accept or coerce.
+ *
+ * <p>A refused request, or a replay or discard that failed part-way, ends the invocation with an
+ * exception whose message is a JSON error ({@code {"error": ..., "field": ..., "message": ...}}):
+ * {@code aws lambda invoke} then reports {@code FunctionError: Unhandled} and the output file holds
+ * that JSON as {@code errorMessage}. A refused request changes nothing.
+ */
+public final class DeadLetterReprocessorHandler implements RequestStreamHandler {
+  private final DeadLetterStore store;
+  private final DeadLetterActions actions;
+  private final EmfMetrics metrics;
+  private final JsonLogger log;
+
+  /** Built once per container: configuration, the connection provider and the store. */
+  public DeadLetterReprocessorHandler() {
+    this(System.getenv());
+  }
+
+  /** Everything from {@code environment}, as the no-arg constructor does from the real one. */
+  DeadLetterReprocessorHandler(Map<String, String> environment) {
+    this(ReprocessorConfig.fromEnvironment(environment));
+  }
+
+  private DeadLetterReprocessorHandler(ReprocessorConfig config) {
+    this(
+        DeadLetterStore.builder(connections(config))
+            .tables(config.database().tables())
+            .batchSize(config.batchSize())
+            .build(),
+        EmfMetrics.toStdout(config.metricsNamespace(), config.serviceName()),
+        new JsonLogger(
+            config.serviceName(),
+            DeadLetterReprocessorHandler.class,
+            config.logLevel(),
+            System.out,
+            Clock.systemUTC()));
+  }
+
+  /** For tests: the collaborators, built by the caller. */
+  DeadLetterReprocessorHandler(DeadLetterStore store, EmfMetrics metrics, JsonLogger log) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.actions = new DeadLetterActions(store);
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.log = Objects.requireNonNull(log, "log");
+  }
+
+  @Override
+  public void handleRequest(InputStream input, OutputStream output, Context context)
+      throws IOException {
+    String requestId =
+        context != null && context.getAwsRequestId() != null
+            ? context.getAwsRequestId()
+            : UUID.randomUUID().toString();
+    ReprocessorRequest request;
+    try {
+      request = RequestParser.parse(input.readAllBytes());
+    } catch (InvalidRequestException e) {
+      log.warn(
+          "request refused; nothing was changed",
+          Map.of("requestId", requestId, "field", e.field(), "problem", e.problem()));
+      throw e;
+    }
+    String requestedBy = Requester.of(request.requestedBy(), context, requestId);
+    DeadLetterActions.Outcome outcome = actions.run(request, requestId, requestedBy);
+    emitMetrics(request, requestId, outcome);
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("requestId", requestId);
+    fields.put("action", request.action());
+    fields.put("requestedBy", requestedBy);
+    if (request instanceof ReprocessorRequest.ListRequest) {
+      // A page of rows can run to megabytes, far beyond one CloudWatch log event: counts only.
+      fields.put("count", outcome.report().path("count").asInt());
+      fields.put("matching", outcome.report().path("summary").path("total").asLong());
+    } else {
+      fields.put("report", outcome.report());
+    }
+    if (outcome.failure() != null) {
+      log.error(request.action() + " stopped part-way", fields, outcome.failure());
+      throw new ActionFailedException(outcome.report().toString(), outcome.failure());
+    }
+    log.info(request.action() + " done", fields);
+    output.write(outcome.report().toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void emitMetrics(
+      ReprocessorRequest request, String requestId, DeadLetterActions.Outcome outcome) {
+    EmfMetrics.Batch batch =
+        metrics
+            .batch()
+            .property("action", request.action())
+            .property("requestId", requestId)
+            .count("Replayed", outcome.replayed())
+            .count("Discarded", outcome.discarded());
+    try {
+      batch.count("DeadLetterBacklog", store.count());
+    } catch (RuntimeException e) {
+      // The action's own outcome is already decided; a failed count must not hide it.
+      log.warn(
+          "could not count the dead letters for DeadLetterBacklog",
+          Map.of("requestId", requestId, "error", String.valueOf(e.getMessage())));
+    }
+    batch.emit();
+  }
+
+  private static JdbcConnectionProvider connections(ReprocessorConfig config) {
+    CredentialsSource credentials =
+        CredentialsSource.from(
+            config.database(),
+            arn ->
+                SecretsManagerClient.builder()
+                    .region(Region.of(arn.split(":")[3]))
+                    .httpClient(UrlConnectionHttpClient.create())
+                    .build());
+    return JdbcConnectionProvider.create(config.database(), credentials, config.connectionLimits());
+  }
+}

@@ -1,0 +1,56 @@
+package dev.lambdaoutbox.reprocessor;
+
+import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.store.config.ConnectionLimits;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
+import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.util.Map;
+
+/**
+ * The reprocessor's configuration, read once from the environment at start-up:
+ *
+ * <ul>
+ *   <li>the database, as the poller reads it: {@code OUTBOX_STORE}, {@code OUTBOX_JDBC_URL}, {@code
+ *       OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code OUTBOX_DB_PASSWORD}, {@code
+ *       OUTBOX_TABLE_PREFIX} ({@link DatabaseSettings}) and the {@code OUTBOX_DB_*_MS} timeouts
+ *       ({@link ConnectionLimits});
+ *   <li>{@code OUTBOX_METRICS_NAMESPACE}: CloudWatch namespace of the metrics (default {@code
+ *       LambdaOutbox});
+ *   <li>{@code OUTBOX_SERVICE_NAME}: the {@code Service} dimension and log field (default {@code
+ *       outbox-dlq-reprocessor});
+ *   <li>{@code OUTBOX_LOG_LEVEL}: DEBUG, INFO, WARN or ERROR (default INFO);
+ *   <li>{@code OUTBOX_REPLAY_BATCH_SIZE}: rows per transaction in a replay or discard, 1 to 500
+ *       (default 100).
+ * </ul>
+ */
+public record ReprocessorConfig(
+    DatabaseSettings database,
+    ConnectionLimits connectionLimits,
+    String metricsNamespace,
+    String serviceName,
+    JsonLogger.Level logLevel,
+    int batchSize) {
+
+  public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
+  public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
+  public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
+  public static final String BATCH_SIZE = "OUTBOX_REPLAY_BATCH_SIZE";
+
+  public static ReprocessorConfig fromEnvironment(Map<String, String> environment) {
+    EnvironmentReader env = new EnvironmentReader(environment);
+    String level = env.string(LOG_LEVEL, "INFO");
+    JsonLogger.Level logLevel = JsonLogger.Level.parse(level);
+    if (logLevel == null) {
+      throw new ConfigurationException(
+          LOG_LEVEL, "'" + level + "' is not a log level; use DEBUG, INFO, WARN or ERROR");
+    }
+    return new ReprocessorConfig(
+        DatabaseSettings.fromEnvironment(env),
+        ConnectionLimits.fromEnvironment(env),
+        env.string(METRICS_NAMESPACE, "LambdaOutbox"),
+        env.string(SERVICE_NAME, "outbox-dlq-reprocessor"),
+        logLevel,
+        env.integer(BATCH_SIZE, 100, 1, 500));
+  }
+}

@@ -1,0 +1,112 @@
+package dev.lambdaoutbox.reprocessor.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ListRequest;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.writer.internal.JsonSupport;
+import java.util.Objects;
+
+/** Runs a validated request against the dead-letter store and reports what happened. */
+public final class DeadLetterActions {
+  /** Characters of each payload a listing shows; the full payload stays in the table. */
+  public static final int PAYLOAD_PREVIEW_CHARS = 1_000;
+
+  private final DeadLetterStore store;
+
+  public DeadLetterActions(DeadLetterStore store) {
+    this.store = Objects.requireNonNull(store, "store");
+  }
+
+  /**
+   * What a request did.
+   *
+   * @param report the JSON answer; for a failure, the JSON error with what was committed
+   * @param replayed rows put back into the outbox (never counts a dry run)
+   * @param discarded rows removed (never counts a dry run)
+   * @param failure the store's failure when a replay or discard stopped part-way, else null
+   */
+  public record Outcome(
+      ObjectNode report, int replayed, int discarded, DeadLetterActionException failure) {}
+
+  public Outcome run(ReprocessorRequest request, String requestId, String requestedBy) {
+    return switch (request) {
+      case ListRequest list -> {
+        DeadLetterPage page =
+            store.list(list.filter(), list.cursor(), list.limit(), PAYLOAD_PREVIEW_CHARS);
+        yield new Outcome(
+            Reports.list(requestId, list.filter(), page, store.summarize(list.filter())),
+            0,
+            0,
+            null);
+      }
+      case ReplayRequest replay -> {
+        AuditInfo audit = new AuditInfo(requestId, requestedBy, replay.reason());
+        try {
+          DeadLetterActionResult result =
+              replay.byIds()
+                  ? store.replay(replay.ids(), replay.destination(), replay.dryRun(), audit)
+                  : store.replayMatching(
+                      replay.filter(),
+                      replay.limit(),
+                      replay.destination(),
+                      replay.dryRun(),
+                      audit);
+          yield new Outcome(
+              Reports.action(
+                  "replay", requestId, requestedBy, replay.filter(), replay.destination(), result),
+              applied(result),
+              0,
+              null);
+        } catch (DeadLetterActionException e) {
+          yield failed(
+              e,
+              Reports.action(
+                  "replay",
+                  requestId,
+                  requestedBy,
+                  replay.filter(),
+                  replay.destination(),
+                  e.committed()),
+              applied(e.committed()),
+              0);
+        }
+      }
+      case DiscardRequest discard -> {
+        AuditInfo audit = new AuditInfo(requestId, requestedBy, discard.reason());
+        try {
+          DeadLetterActionResult result = store.discard(discard.ids(), discard.dryRun(), audit);
+          yield new Outcome(
+              Reports.action("discard", requestId, requestedBy, null, null, result),
+              0,
+              applied(result),
+              null);
+        } catch (DeadLetterActionException e) {
+          yield failed(
+              e,
+              Reports.action("discard", requestId, requestedBy, null, null, e.committed()),
+              0,
+              applied(e.committed()));
+        }
+      }
+    };
+  }
+
+  private static Outcome failed(
+      DeadLetterActionException e, ObjectNode committed, int replayed, int discarded) {
+    ObjectNode error = JsonSupport.MAPPER.createObjectNode();
+    error.put("error", "ActionFailed");
+    error.put("message", e.getMessage());
+    error.set("committed", committed);
+    return new Outcome(error, replayed, discarded, e);
+  }
+
+  private static int applied(DeadLetterActionResult result) {
+    return result.dryRun() ? 0 : result.applied().size();
+  }
+}

@@ -1,0 +1,170 @@
+package dev.lambdaoutbox.reprocessor.internal;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.writer.internal.JsonSupport;
+import java.time.Instant;
+
+/** The JSON reports the reprocessor answers with. Times are ISO-8601 UTC strings. */
+public final class Reports {
+  private Reports() {}
+
+  public static ObjectNode list(
+      String requestId, DeadLetterFilter filter, DeadLetterPage page, DeadLetterSummary summary) {
+    ObjectNode report = header("list", requestId);
+    report.set("filter", filter(filter));
+    ArrayNode rows = report.putArray("deadLetters");
+    for (DeadLetterPage.Entry entry : page.entries()) {
+      rows.add(deadLetter(entry));
+    }
+    report.put("count", page.entries().size());
+    report.put("nextCursor", page.next() == null ? null : page.next().encode());
+    ObjectNode s = report.putObject("summary");
+    s.put("total", summary.total());
+    ArrayNode groups = s.putArray("byErrorCodeAndEventType");
+    for (DeadLetterSummary.Group g : summary.groups()) {
+      groups
+          .addObject()
+          .put("errorCode", g.errorCode())
+          .put("eventType", g.eventType())
+          .put("count", g.count())
+          .put("oldestDeadAt", time(g.oldestDeadAt()))
+          .put("newestDeadAt", time(g.newestDeadAt()));
+    }
+    return report;
+  }
+
+  /**
+   * @param verb "replay" or "discard"
+   * @param filter the selection of a replay by filter; null for one by ids
+   */
+  public static ObjectNode action(
+      String verb,
+      String requestId,
+      String requestedBy,
+      DeadLetterFilter filter,
+      String destination,
+      DeadLetterActionResult result) {
+    String done = verb.equals("replay") ? "replayed" : "discarded";
+    String key = result.dryRun() ? "would" + capitalize(verb) : done;
+    ObjectNode report = header(verb, requestId);
+    report.put("requestedBy", requestedBy);
+    report.put("dryRun", result.dryRun());
+    if (filter != null) {
+      report.set("filter", filter(filter));
+      report.put("moreMatching", result.moreMatching());
+    }
+    if (destination != null) {
+      report.put("destinationOverride", destination);
+    }
+    ArrayNode applied = report.putArray(key);
+    result.applied().forEach(id -> applied.add(id.toString()));
+    ArrayNode skipped = report.putArray("skipped");
+    for (DeadLetterActionResult.Skipped s : result.skipped()) {
+      skipped
+          .addObject()
+          .put("id", s.id().toString())
+          .put("reason", s.reason().name())
+          .put("detail", s.reason().description());
+    }
+    report.putObject("counts").put(key, result.applied().size()).put("skipped", skipped.size());
+    report.put("batches", result.batches());
+    report.put("message", message(verb, done, filter != null, result));
+    return report;
+  }
+
+  private static String message(
+      String verb, String done, boolean byFilter, DeadLetterActionResult result) {
+    int applied = result.applied().size();
+    int skipped = result.skipped().size();
+    String more =
+        result.moreMatching()
+            ? " More dead letters match the filter than the limit allowed; send again for the next"
+                + " ones."
+            : "";
+    if (result.dryRun()) {
+      return "Dry run: nothing was changed. "
+          + applied
+          + " dead letter(s) would be "
+          + done
+          + ", "
+          + skipped
+          + " skipped. To "
+          + verb
+          + ", send the same request with \"dryRun\": false"
+          + (byFilter ? " (it selects afresh), or list these ids." : ".")
+          + more;
+    }
+    return applied
+        + " dead letter(s) "
+        + done
+        + ", "
+        + skipped
+        + " skipped, in "
+        + result.batches()
+        + " committed batch(es)."
+        + more;
+  }
+
+  private static ObjectNode header(String action, String requestId) {
+    ObjectNode report = JsonSupport.MAPPER.createObjectNode();
+    report.put("action", action);
+    report.put("requestId", requestId);
+    return report;
+  }
+
+  private static ObjectNode deadLetter(DeadLetterPage.Entry entry) {
+    DeadLetter d = entry.deadLetter();
+    ObjectNode row = JsonSupport.MAPPER.createObjectNode();
+    row.put("id", d.id().toString());
+    row.put("eventType", d.eventType());
+    row.put("aggregateType", d.aggregateType());
+    row.put("aggregateId", d.aggregateId());
+    row.put("errorCode", d.errorCode());
+    row.put("errorReason", d.errorReason());
+    row.put("attempts", d.attempts());
+    row.put("replayCount", d.replayCount());
+    row.put("occurredAt", time(d.occurredAt()));
+    row.put("createdAt", time(d.createdAt()));
+    row.put("firstFailedAt", time(d.firstFailedAt()));
+    row.put("lastFailedAt", time(d.lastFailedAt()));
+    row.put("deadAt", time(d.deadAt()));
+    row.put("destination", d.destination());
+    row.put("idempotencyKey", d.idempotencyKey());
+    row.put("headers", d.headers());
+    row.put("payload", d.payload());
+    row.put("payloadLength", entry.payloadLength());
+    row.put("payloadTruncated", entry.payloadTruncated());
+    return row;
+  }
+
+  private static ObjectNode filter(DeadLetterFilter f) {
+    ObjectNode node = JsonSupport.MAPPER.createObjectNode();
+    putIfSet(node, "eventType", f.eventType());
+    putIfSet(node, "aggregateType", f.aggregateType());
+    putIfSet(node, "aggregateId", f.aggregateId());
+    putIfSet(node, "errorCode", f.errorCode());
+    putIfSet(node, "deadAtFrom", time(f.deadFrom()));
+    putIfSet(node, "deadAtTo", time(f.deadTo()));
+    return node;
+  }
+
+  private static void putIfSet(ObjectNode node, String name, String value) {
+    if (value != null) {
+      node.put(name, value);
+    }
+  }
+
+  private static String time(Instant t) {
+    return t == null ? null : t.toString();
+  }
+
+  private static String capitalize(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+}

@@ -1,0 +1,30 @@
+package dev.lambdaoutbox.store.deadletter;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A row of the dead-letter audit table: one action on one dead letter.
+ *
+ * @param action {@link #REPLAY} or {@link #DISCARD}
+ * @param details the JSON written with the action: the dead letter as it was, and for a replay the
+ *     destination override
+ * @param snapshot the dead letter as it was when the action was taken, read back from {@code
+ *     details}; with it a discarded event can be restored exactly
+ * @param destinationOverride where a replay was sent instead of the row's own destination, or null
+ */
+public record AuditEntry(
+    long auditId,
+    String action,
+    UUID deadLetterId,
+    String requestId,
+    String requestedBy,
+    String reason,
+    Instant createdAt,
+    String details,
+    DeadLetter snapshot,
+    String destinationOverride) {
+
+  public static final String REPLAY = "REPLAY";
+  public static final String DISCARD = "DISCARD";
+}

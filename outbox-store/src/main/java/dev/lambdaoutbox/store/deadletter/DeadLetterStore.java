@@ -1,0 +1,102 @@
+package dev.lambdaoutbox.store.deadletter;
+
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.writer.OutboxTables;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The dead-letter table as operators use it: list what died and why, put rows back into the outbox
+ * (replay), or remove them for good (discard).
+ *
+ * <p>Every change runs in bounded batches, each one transaction that locks the dead rows it moves
+ * ({@code SELECT ... FOR UPDATE}), so two replays of the same rows cannot both move one; and each
+ * batch writes its audit rows (with a snapshot of the whole dead letter) in that same transaction.
+ * A replayed row keeps its event id. A row whose id is already back in the outbox, that is no
+ * longer dead, or whose idempotency key another outbox row holds, is skipped and reported, never
+ * duplicated.
+ */
+public interface DeadLetterStore {
+  /** Most ids or rows one request may name or touch. */
+  int MAX_ROWS_PER_REQUEST = 1_000;
+
+  /**
+   * Rows of one page, oldest death first, starting after {@code after} (null for the first page).
+   * Payloads are cut to {@code payloadPreviewChars} characters.
+   */
+  DeadLetterPage list(
+      DeadLetterFilter filter, DeadLetterCursor after, int limit, int payloadPreviewChars);
+
+  /** Counts of the rows {@code filter} matches, by error code and event type. */
+  DeadLetterSummary summarize(DeadLetterFilter filter);
+
+  /** Rows in the dead-letter table. */
+  long count();
+
+  /**
+   * Moves the rows with these ids back into the outbox (same id, retry count 0, due now, replay
+   * count + 1), sending them to {@code destinationOverride} when it is not null.
+   */
+  DeadLetterActionResult replay(
+      List<UUID> ids, String destinationOverride, boolean dryRun, AuditInfo audit);
+
+  /** Like {@link #replay(List, String, boolean, AuditInfo)} for the first {@code limit} matches. */
+  DeadLetterActionResult replayMatching(
+      DeadLetterFilter filter,
+      int limit,
+      String destinationOverride,
+      boolean dryRun,
+      AuditInfo audit);
+
+  /** Removes the rows with these ids; the audit keeps a full snapshot of each, payload included. */
+  DeadLetterActionResult discard(List<UUID> ids, boolean dryRun, AuditInfo audit);
+
+  /** What operators did to one dead letter, oldest first. */
+  List<AuditEntry> auditTrail(UUID deadLetterId);
+
+  /**
+   * A JDBC store on the container's connection. Each batch, and each read, is one transaction the
+   * provider commits; on failure it is rolled back and the provider checks or replaces the
+   * connection before its next use.
+   */
+  static Builder builder(JdbcConnectionProvider connections) {
+    return new Builder(connections);
+  }
+
+  /** Configures a JDBC {@link DeadLetterStore}. */
+  final class Builder {
+    final JdbcConnectionProvider connections;
+    OutboxTables tables = OutboxTables.defaults();
+    Clock clock = Clock.systemUTC();
+    int batchSize = 100;
+
+    private Builder(JdbcConnectionProvider connections) {
+      this.connections = Objects.requireNonNull(connections, "connections");
+    }
+
+    public Builder tables(OutboxTables tables) {
+      this.tables = Objects.requireNonNull(tables, "tables");
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Rows per transaction in a replay or discard; 1 to 500, 100 by default. */
+    public Builder batchSize(int batchSize) {
+      if (batchSize < 1 || batchSize > 500) {
+        throw new IllegalArgumentException("batchSize must be 1 to 500, not " + batchSize);
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    public DeadLetterStore build() {
+      return new JdbcDeadLetterStore(this);
+    }
+  }
+}

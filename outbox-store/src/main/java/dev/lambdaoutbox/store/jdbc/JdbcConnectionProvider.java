@@ -1,0 +1,233 @@
+package dev.lambdaoutbox.store.jdbc;
+
+import dev.lambdaoutbox.store.OutboxStoreException;
+import dev.lambdaoutbox.store.config.ConnectionLimits;
+import dev.lambdaoutbox.store.config.CredentialsSource;
+import dev.lambdaoutbox.store.config.DatabaseCredentials;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
+import dev.lambdaoutbox.store.jdbc.internal.SessionSetup;
+import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
+import dev.lambdaoutbox.writer.SqlDialect;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * The one database connection of a Lambda container: built once, outside the handler, and reused by
+ * every warm invocation. No pool: an invocation does one thing at a time.
+ *
+ * <ul>
+ *   <li>It connects lazily, on first use, with the timeouts and session limits of {@link
+ *       ConnectionLimits} (see {@link SessionSetup}), in manual-commit mode at read committed.
+ *   <li>Before reuse it checks the connection with {@link Connection#isValid} only when it has not
+ *       been used for {@link ConnectionLimits#validationInterval()} or the last use failed; a
+ *       closed or broken connection is replaced.
+ *   <li>When the server refuses the login (a rotated secret), it looks the credentials up afresh
+ *       and tries once more; a second refusal is an {@link OutboxStoreException} that says what to
+ *       check.
+ * </ul>
+ *
+ * <p>Thread-safe, but the connection serves one caller at a time.
+ */
+public final class JdbcConnectionProvider implements AutoCloseable {
+  /** Work on the provider's connection, inside a transaction the provider commits. */
+  @FunctionalInterface
+  public interface SqlWork<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private final String jdbcUrl;
+  private final SqlDialect dialect;
+  private final CredentialsSource credentials;
+  private final ConnectionLimits limits;
+
+  private Connection connection;
+  private long lastGoodNanos;
+  private boolean suspect;
+
+  private JdbcConnectionProvider(
+      String jdbcUrl, SqlDialect dialect, CredentialsSource credentials, ConnectionLimits limits) {
+    this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+    this.dialect = Objects.requireNonNull(dialect, "dialect");
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  /** A provider for the database of {@code settings}; nothing is opened until first use. */
+  public static JdbcConnectionProvider create(
+      DatabaseSettings settings, CredentialsSource credentials, ConnectionLimits limits) {
+    return new JdbcConnectionProvider(settings.jdbcUrl(), settings.dialect(), credentials, limits);
+  }
+
+  public SqlDialect dialect() {
+    return dialect;
+  }
+
+  /**
+   * Runs {@code work} in a transaction and commits it. On failure it rolls back, marks the
+   * connection for a check before its next use (or drops it, when the connection itself was lost)
+   * and throws an {@link OutboxStoreException} whose message starts "could not {@code what}".
+   */
+  public synchronized <T> T inTransaction(String what, SqlWork<T> work) {
+    Connection c = connection();
+    try {
+      T result = work.run(c);
+      c.commit();
+      lastGoodNanos = System.nanoTime();
+      return result;
+    } catch (SQLException e) {
+      rollback(c, e);
+      if (SqlErrors.isConnectionLost(e)) {
+        discard();
+      } else {
+        suspect = true;
+      }
+      throw new OutboxStoreException(
+          "could not " + what + " (SQLState " + e.getSQLState() + "): " + e.getMessage(), e);
+    } catch (RuntimeException | Error e) {
+      rollback(c, e);
+      suspect = true;
+      throw e;
+    }
+  }
+
+  /**
+   * The open connection, in manual-commit mode, opening or replacing it when needed. The caller
+   * must commit or roll back before returning it to other work; prefer {@link #inTransaction}.
+   */
+  public synchronized Connection connection() {
+    if (connection != null && (suspect || dueForCheck()) && !usable(connection)) {
+      discard();
+    }
+    if (connection == null) {
+      connection = open();
+      lastGoodNanos = System.nanoTime();
+    }
+    suspect = false;
+    return connection;
+  }
+
+  /** Closes the connection; the next use opens a new one. */
+  @Override
+  public synchronized void close() {
+    discard();
+  }
+
+  private boolean dueForCheck() {
+    return System.nanoTime() - lastGoodNanos >= limits.validationInterval().toNanos();
+  }
+
+  private boolean usable(Connection c) {
+    try {
+      int seconds = (int) Math.max(1, limits.connectTimeout().toSeconds());
+      boolean valid = !c.isClosed() && c.isValid(seconds);
+      if (valid) {
+        lastGoodNanos = System.nanoTime();
+      }
+      return valid;
+    } catch (SQLException e) {
+      return false; // a connection that cannot even answer this is not usable; it gets replaced
+    }
+  }
+
+  private Connection open() {
+    DatabaseCredentials login = credentials.get(false);
+    try {
+      return login(login);
+    } catch (SQLException first) {
+      if (!SqlErrors.isLoginRefused(first)) {
+        throw new OutboxStoreException(
+            "could not connect to "
+                + jdbcUrl
+                + " as "
+                + login.username()
+                + " (SQLState "
+                + first.getSQLState()
+                + ", connect timeout "
+                + limits.connectTimeout().toMillis()
+                + " ms): "
+                + first.getMessage(),
+            first);
+      }
+      DatabaseCredentials fresh = credentials.get(true);
+      if (!fresh.equals(login)) {
+        try {
+          return login(fresh);
+        } catch (SQLException second) {
+          if (!SqlErrors.isLoginRefused(second)) {
+            throw new OutboxStoreException(
+                "could not connect to " + jdbcUrl + " with refreshed credentials", second);
+          }
+          second.addSuppressed(first);
+          throw loginRefused(fresh, second, true);
+        }
+      }
+      throw loginRefused(login, first, false);
+    }
+  }
+
+  private Connection login(DatabaseCredentials login) throws SQLException {
+    Properties props = SessionSetup.driverProperties(dialect, jdbcUrl, limits);
+    props.setProperty("user", login.username());
+    props.setProperty("password", login.password());
+    Connection c = DriverManager.getConnection(jdbcUrl, props);
+    try {
+      SessionSetup.apply(c, dialect, limits);
+      return c;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        c.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
+    }
+  }
+
+  private OutboxStoreException loginRefused(
+      DatabaseCredentials login, SQLException e, boolean refreshed) {
+    return new OutboxStoreException(
+        "the database at "
+            + jdbcUrl
+            + " refused the login of user '"
+            + login.username()
+            + "' (SQLState "
+            + e.getSQLState()
+            + ", error "
+            + e.getErrorCode()
+            + ")"
+            + (refreshed ? ", also after the credentials were looked up again" : "")
+            + ": "
+            + e.getMessage()
+            + ". Check "
+            + DatabaseSettings.SECRET_ARN
+            + " (its username and password) or "
+            + DatabaseSettings.USER
+            + "/"
+            + DatabaseSettings.PASSWORD
+            + ".",
+        e);
+  }
+
+  private static void rollback(Connection c, Throwable failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private void discard() {
+    Connection c = connection;
+    connection = null;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        // Closing a broken connection often fails; it is dropped either way and a new one opened.
+      }
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.lambdaoutbox.poller.internal;
+
+import dev.lambdaoutbox.writer.Destinations;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+
+/**
+ * Publishes messages in SNS/SQS batches: each destination's messages cut into batches of at most
+ * ten entries and 256 KiB ({@link BatchPlanner}), the batches of different destinations sent
+ * concurrently on a bounded pool, every entry of every response reconciled ({@link
+ * BatchReconciler}).
+ *
+ * <p>A FIFO destination's batches go out one after another in claim order, and once a message of a
+ * group fails, the group's later messages are held back (not attempted) so they cannot overtake it.
+ * The SDK's synchronous clients are thread-safe, so one client serves every thread.
+ */
+public final class BatchPublisher implements MessagePublisher {
+  private final BatchSender sns;
+  private final BatchSender sqs;
+  private final ExecutorService executor;
+
+  /**
+   * @param executor runs batch calls; its size bounds the calls in flight. Shut down by {@link
+   *     #close()}.
+   */
+  public BatchPublisher(BatchSender sns, BatchSender sqs, ExecutorService executor) {
+    this.sns = Objects.requireNonNull(sns, "sns");
+    this.sqs = Objects.requireNonNull(sqs, "sqs");
+    this.executor = Objects.requireNonNull(executor, "executor");
+  }
+
+  @Override
+  public List<Delivery> publish(List<OutboundMessage> messages, PublishGate gate) {
+    List<Callable<List<Delivery>>> tasks = new ArrayList<>();
+    for (Map.Entry<String, List<OutboundMessage>> destination :
+        BatchPlanner.byDestination(messages).entrySet()) {
+      String target = destination.getKey();
+      List<OutboundMessage> queue = destination.getValue();
+      if (Destinations.isFifo(target)) {
+        tasks.add(() -> sendInOrder(target, queue, gate));
+      } else {
+        for (List<OutboundMessage> batch : BatchPlanner.batches(queue)) {
+          tasks.add(() -> sendBatch(target, batch, gate));
+        }
+      }
+    }
+    if (tasks.size() == 1) {
+      return call(tasks.get(0));
+    }
+    List<Future<List<Delivery>>> futures = tasks.stream().map(executor::submit).toList();
+    List<Delivery> deliveries = new ArrayList<>(messages.size());
+    for (Future<List<Delivery>> future : futures) {
+      deliveries.addAll(await(future));
+    }
+    return deliveries;
+  }
+
+  /** A FIFO destination: batches one at a time, holding back groups that already failed. */
+  private List<Delivery> sendInOrder(
+      String destination, List<OutboundMessage> messages, PublishGate gate) {
+    List<Delivery> deliveries = new ArrayList<>(messages.size());
+    Set<String> failedGroups = new HashSet<>();
+    List<OutboundMessage> pending = new ArrayList<>(messages);
+    while (!pending.isEmpty()) {
+      List<OutboundMessage> sendable = new ArrayList<>(pending.size());
+      for (OutboundMessage m : pending) {
+        if (failedGroups.contains(m.messageGroupId())) {
+          deliveries.add(
+              new Delivery.NotAttempted(
+                  m.id(), "held back behind an earlier message of its FIFO group that failed"));
+        } else {
+          sendable.add(m);
+        }
+      }
+      if (sendable.isEmpty()) {
+        break;
+      }
+      int end = BatchPlanner.nextBatchEnd(sendable, 0);
+      List<OutboundMessage> batch = List.copyOf(sendable.subList(0, end));
+      for (Delivery d : sendBatch(destination, batch, gate)) {
+        deliveries.add(d);
+        if (!(d instanceof Delivery.Sent)) {
+          failedGroups.add(groupOf(batch, d));
+        }
+      }
+      pending = sendable.subList(end, sendable.size());
+    }
+    return deliveries;
+  }
+
+  /** One batch call, reconciled; never throws for a broker or client failure. */
+  private List<Delivery> sendBatch(
+      String destination, List<OutboundMessage> batch, PublishGate gate) {
+    String refusal = gate.refusal();
+    if (refusal != null) {
+      return batch.stream().<Delivery>map(m -> new Delivery.NotAttempted(m.id(), refusal)).toList();
+    }
+    BatchSender sender = Destinations.isSnsTopicArn(destination) ? sns : sqs;
+    List<Delivery> deliveries;
+    try {
+      deliveries = BatchReconciler.reconcile(batch, sender.send(destination, batch));
+    } catch (RuntimeException e) {
+      Failure failure = FailureClassifier.call(e);
+      if (!failure.permanent()) {
+        gate.brokerDown(failure);
+      }
+      return BatchReconciler.allFailed(batch, failure);
+    }
+    if (deliveries.stream()
+        .allMatch(d -> d instanceof Delivery.Failed f && !f.failure().permanent())) {
+      gate.brokerDown(((Delivery.Failed) deliveries.get(0)).failure());
+    }
+    return deliveries;
+  }
+
+  private static String groupOf(List<OutboundMessage> batch, Delivery delivery) {
+    for (OutboundMessage m : batch) {
+      if (m.id().equals(delivery.id())) {
+        return m.messageGroupId();
+      }
+    }
+    throw new IllegalStateException("delivery " + delivery.id() + " is not in its batch");
+  }
+
+  private static List<Delivery> call(Callable<List<Delivery>> task) {
+    try {
+      return task.call();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("publishing failed unexpectedly", e);
+    }
+  }
+
+  private static List<Delivery> await(Future<List<Delivery>> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for batch calls", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException("a batch call failed unexpectedly", e.getCause());
+    }
+  }
+
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+}

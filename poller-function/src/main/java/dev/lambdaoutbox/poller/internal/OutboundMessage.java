@@ -1,0 +1,128 @@
+package dev.lambdaoutbox.poller.internal;
+
+import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.writer.Destinations;
+import dev.lambdaoutbox.writer.OutboxMessageAttributes;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * A claimed row ready to send: its destination, its body (the payload exactly as written) and its
+ * String message attributes (the outbox's own five, then the row's headers).
+ *
+ * @param sizeBytes what SNS and SQS count against their 256 KiB limit: the body's UTF-8 bytes plus,
+ *     for each attribute, its name, its data type ({@code String}) and its value
+ */
+public record OutboundMessage(
+    OutboxMessage row, String destination, Map<String, String> attributes, int sizeBytes) {
+
+  /** SNS and SQS accept at most 256 KiB per message and per batch. */
+  public static final int MAX_BYTES = 256 * 1024;
+
+  private static final String STRING_TYPE = "String";
+
+  /** What FIFO accepts as a message group id: 1 to 128 printable ASCII characters, no space. */
+  private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
+
+  public OutboundMessage {
+    attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
+  }
+
+  public static OutboundMessage of(OutboxMessage row, String destination) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put(OutboxMessageAttributes.EVENT_ID, row.id().toString());
+    attributes.put(OutboxMessageAttributes.EVENT_TYPE, row.eventType());
+    attributes.put(OutboxMessageAttributes.AGGREGATE_TYPE, row.aggregateType());
+    attributes.put(OutboxMessageAttributes.AGGREGATE_ID, row.aggregateId());
+    attributes.put(OutboxMessageAttributes.OCCURRED_AT, row.occurredAt().toString());
+    row.headers().forEach(attributes::putIfAbsent);
+    return new OutboundMessage(row, destination, attributes, size(row.payload(), attributes));
+  }
+
+  public UUID id() {
+    return row.id();
+  }
+
+  public String body() {
+    return row.payload();
+  }
+
+  public boolean fifo() {
+    return Destinations.isFifo(destination);
+  }
+
+  /**
+   * The FIFO message group: the aggregate id, so one aggregate's events stay in order. An id that
+   * FIFO topics and queues would refuse (over 128 characters, or characters outside printable
+   * ASCII) is replaced by its SHA-256 in hex, which keeps one aggregate in one group.
+   */
+  public String messageGroupId() {
+    String id = row.aggregateId();
+    return GROUP_ID.matcher(id).matches() ? id : sha256(id);
+  }
+
+  /** The FIFO de-duplication id: the event id, so a republished row is dropped by the broker. */
+  public String deduplicationId() {
+    return row.id().toString();
+  }
+
+  public boolean tooLarge() {
+    return sizeBytes > MAX_BYTES;
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
+  }
+
+  static int size(String body, Map<String, String> attributes) {
+    long bytes = utf8Length(body);
+    for (Map.Entry<String, String> a : attributes.entrySet()) {
+      bytes += utf8Length(a.getKey()) + STRING_TYPE.length() + utf8Length(a.getValue());
+    }
+    return (int) Math.min(bytes, Integer.MAX_VALUE);
+  }
+
+  static long utf8Length(String text) {
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+
+  @Override
+  public String toString() {
+    return "OutboundMessage[id="
+        + row.id()
+        + ", destination="
+        + destination
+        + ", bytes="
+        + sizeBytes
+        + "]";
+  }
+}

@@ -1,0 +1,107 @@
+package dev.lambdaoutbox.poller.internal;
+
+import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.config.CredentialsSource;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.telemetry.EmfMetrics;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClientBuilder;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Builds the poller's real collaborators from its configuration: SNS and SQS clients on the JDK's
+ * URL connection (no Netty, no Apache client), the JDBC store, the publishing threads, logs and
+ * metrics on standard output. Region, credentials and endpoint ({@code AWS_ENDPOINT_URL}) come from
+ * the SDK's own default chains.
+ */
+public final class PollerWiring {
+  /** Opening a connection to SNS/SQS; a broker that does not answer this fast is down. */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+
+  private PollerWiring() {}
+
+  public static OutboxPoller create(PollerConfig config) {
+    Clock clock = Clock.systemUTC();
+    return new OutboxPoller(
+        config,
+        store(config),
+        publisher(config, snsClient(config.publishTimeout()), sqsClient(config.publishTimeout())),
+        clock,
+        RandomGenerator.getDefault(),
+        new JsonLogger(
+            config.serviceName(), OutboxPoller.class, config.logLevel(), System.out, clock),
+        new EmfMetrics(config.metricsNamespace(), config.serviceName(), System.out, clock));
+  }
+
+  /** The JDBC store of the configured database; it connects on first use. */
+  public static OutboxStore store(PollerConfig config) {
+    CredentialsSource credentials =
+        CredentialsSource.from(config.database(), PollerWiring::secretsManagerFor);
+    JdbcConnectionProvider connections =
+        JdbcConnectionProvider.create(config.database(), credentials, config.connectionLimits());
+    return JdbcOutboxStore.builder(connections)
+        .tables(config.database().tables())
+        .retention(config.retention())
+        .build();
+  }
+
+  /** The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads. */
+  public static BatchPublisher publisher(PollerConfig config, SnsClient sns, SqsClient sqs) {
+    return new BatchPublisher(
+        new SnsBatchSender(sns),
+        new SqsBatchSender(sqs),
+        Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
+  }
+
+  public static SnsClient snsClient(Duration publishTimeout) {
+    return SnsClient.builder()
+        .httpClientBuilder(httpClient(publishTimeout))
+        .overrideConfiguration(o -> o.apiCallTimeout(publishTimeout))
+        .build();
+  }
+
+  public static SqsClient sqsClient(Duration publishTimeout) {
+    return SqsClient.builder()
+        .httpClientBuilder(httpClient(publishTimeout))
+        .overrideConfiguration(o -> o.apiCallTimeout(publishTimeout))
+        .build();
+  }
+
+  private static UrlConnectionHttpClient.Builder httpClient(Duration publishTimeout) {
+    return UrlConnectionHttpClient.builder()
+        .connectionTimeout(CONNECT_TIMEOUT)
+        .socketTimeout(publishTimeout);
+  }
+
+  /** A Secrets Manager client in the secret's own region. */
+  private static SecretsManagerClient secretsManagerFor(String secretArn) {
+    String[] parts = secretArn.split(":");
+    SecretsManagerClientBuilder builder =
+        SecretsManagerClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
+    if (parts.length > 3 && !parts[3].isBlank()) {
+      builder.region(Region.of(parts[3]));
+    }
+    return builder.build();
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger next = new AtomicInteger();
+    return task -> {
+      Thread thread = new Thread(task, "outbox-publisher-" + next.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

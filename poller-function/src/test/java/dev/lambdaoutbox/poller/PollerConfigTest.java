@@ -1,0 +1,126 @@
+package dev.lambdaoutbox.poller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PollerConfigTest {
+  private static final String TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
+  private static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
+
+  private static Map<String, String> minimal() {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", "jdbc:postgresql://127.0.0.1:5432/outbox");
+    env.put("OUTBOX_DB_USER", "outbox");
+    env.put("OUTBOX_DB_PASSWORD", "secret");
+    return env;
+  }
+
+  @Test
+  void fromEnvironment_minimal_usesTheDocumentedDefaults() {
+    PollerConfig config = PollerConfig.fromEnvironment(minimal());
+
+    assertThat(config.defaultDestination()).isEmpty();
+    assertThat(config.routes()).isEmpty();
+    assertThat(config.maxRetries()).isEqualTo(10);
+    assertThat(config.backoffBase()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(config.backoffMax()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(config.batchSize()).isEqualTo(100);
+    assertThat(config.pollInterval()).isZero();
+    assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.lease()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(config.safetyMargin()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.publishConcurrency()).isEqualTo(8);
+    assertThat(config.retention()).isZero();
+    assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
+    assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
+    assertThat(config.serviceName()).isEqualTo("outbox-poller");
+  }
+
+  @Test
+  void fromEnvironment_readsEverySetting() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_DEFAULT_DESTINATION", QUEUE);
+    env.put("OUTBOX_ROUTES", "{\"order.*\":\"" + TOPIC + "\",\"order.failed\":\"" + QUEUE + "\"}");
+    env.put("OUTBOX_MAX_RETRIES", "3");
+    env.put("OUTBOX_BACKOFF_BASE_MS", "200");
+    env.put("OUTBOX_BACKOFF_MAX_MS", "5000");
+    env.put("OUTBOX_BATCH_SIZE", "250");
+    env.put("OUTBOX_POLL_INTERVAL_MS", "200");
+    env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "4000");
+    env.put("OUTBOX_LEASE_SECONDS", "60");
+    env.put("OUTBOX_SAFETY_MARGIN_MS", "1500");
+    env.put("OUTBOX_PUBLISH_CONCURRENCY", "16");
+    env.put("OUTBOX_RETENTION_HOURS", "48");
+    env.put("OUTBOX_LOG_LEVEL", "debug");
+    env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
+    env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
+
+    PollerConfig config = PollerConfig.fromEnvironment(env);
+
+    assertThat(config.defaultDestination()).contains(QUEUE);
+    assertThat(config.routes())
+        .containsExactly(Map.entry("order.*", TOPIC), Map.entry("order.failed", QUEUE));
+    assertThat(config.maxRetries()).isEqualTo(3);
+    assertThat(config.backoffBase()).isEqualTo(Duration.ofMillis(200));
+    assertThat(config.backoffMax()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.batchSize()).isEqualTo(250);
+    assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(200));
+    assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(4));
+    assertThat(config.lease()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(config.safetyMargin()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(config.publishConcurrency()).isEqualTo(16);
+    assertThat(config.retention()).isEqualTo(Duration.ofHours(48));
+    assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
+    assertThat(config.metricsNamespace()).isEqualTo("Shop");
+    assertThat(config.serviceName()).isEqualTo("shop-outbox");
+  }
+
+  @Test
+  void fromEnvironment_badValues_nameTheVariable() {
+    assertRejected("OUTBOX_BATCH_SIZE", "lots", "not a whole number");
+    assertRejected("OUTBOX_BATCH_SIZE", "0", "out of range");
+    assertRejected("OUTBOX_MAX_RETRIES", "-1", "out of range");
+    assertRejected("OUTBOX_ROUTES", "{\"order.*\":", "not valid JSON");
+    assertRejected("OUTBOX_ROUTES", "[\"" + TOPIC + "\"]", "not a JSON object");
+    assertRejected("OUTBOX_ROUTES", "{\"order.*\":42}", "not a destination");
+    assertRejected("OUTBOX_ROUTES", "{\"order.*\":\"orders-topic\"}", "'orders-topic'");
+    assertRejected("OUTBOX_ROUTES", "{\"*.created\":\"" + TOPIC + "\"}", "trailing wildcard");
+    assertRejected("OUTBOX_DEFAULT_DESTINATION", "arn:aws:sqs:eu-west-1:1:q", "neither");
+    assertRejected("OUTBOX_LOG_LEVEL", "LOUD", "not a log level");
+    assertRejected("OUTBOX_LEASE_SECONDS", "20", "twice");
+    assertRejected("OUTBOX_BACKOFF_MAX_MS", "500", "at least the base");
+  }
+
+  @Test
+  void fromEnvironment_databaseProblems_nameTheVariable() {
+    Map<String, String> noUrl = minimal();
+    noUrl.remove("OUTBOX_JDBC_URL");
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(noUrl))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("OUTBOX_JDBC_URL: is not set");
+
+    Map<String, String> dataApi = minimal();
+    dataApi.put("OUTBOX_STORE", "data-api");
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(dataApi))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("OUTBOX_STORE:");
+  }
+
+  private static void assertRejected(String variable, String value, String why) {
+    Map<String, String> env = minimal();
+    env.put(variable, value);
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
+        .as("%s=%s", variable, value)
+        .isInstanceOfSatisfying(
+            ConfigurationException.class, e -> assertThat(e.variable()).isEqualTo(variable))
+        .hasMessageStartingWith(variable + ":")
+        .hasMessageContaining(why);
+  }
+}

@@ -1,0 +1,37 @@
+package dev.lambdaoutbox.bench;
+
+import dev.lambdaoutbox.store.config.ConnectionLimits;
+import dev.lambdaoutbox.store.config.CredentialsSource;
+import dev.lambdaoutbox.store.config.DatabaseCredentials;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.writer.OutboxTables;
+import java.util.Optional;
+
+/** Builds the JDBC store's parts for a test database, as a poller's start-up would. */
+public final class Stores {
+  private Stores() {}
+
+  public static DatabaseSettings settings(TestDatabase db, OutboxTables tables) {
+    return new DatabaseSettings(
+        db.jdbcUrl(),
+        db.dialect(),
+        Optional.empty(),
+        Optional.of(db.user()),
+        Optional.of(db.password()),
+        tables);
+  }
+
+  public static JdbcConnectionProvider connections(TestDatabase db, OutboxTables tables) {
+    return connections(db, tables, ConnectionLimits.defaults());
+  }
+
+  public static JdbcConnectionProvider connections(
+      TestDatabase db, OutboxTables tables, ConnectionLimits limits) {
+    return JdbcConnectionProvider.create(
+        settings(db, tables),
+        CredentialsSource.of(new DatabaseCredentials(db.user(), db.password())),
+        limits);
+  }
+}

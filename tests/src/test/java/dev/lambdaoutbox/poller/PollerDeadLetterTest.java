@@ -1,0 +1,105 @@
+package dev.lambdaoutbox.poller;
+
+import static dev.lambdaoutbox.poller.PollerTestBed.attribute;
+import static dev.lambdaoutbox.poller.PollerTestBed.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** Rows that can never be published are dead-lettered at once, with why; the rest flow. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PollerDeadLetterTest {
+  private PollerTestBed bed;
+
+  @BeforeAll
+  void start() {
+    bed = new PollerTestBed("deadletter");
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    bed.close();
+  }
+
+  @BeforeEach
+  void reset() {
+    bed.reset();
+  }
+
+  @Test
+  void topicThatDoesNotExist_deadLettersAtOnce_withTheErrorCodeAndReason() {
+    String missing = "arn:aws:sns:us-east-1:123456789012:" + bed.name("no-such-topic");
+    String queue = bed.queue("fine");
+    UUID lost = bed.append(event("order.created", "o-1").destination(missing).build()).get(0);
+    UUID fine = bed.append(event("order.created", "o-2").build()).get(0);
+
+    PollSummary summary =
+        bed.invoke(
+            bed.handler(
+                bed.config("OUTBOX_DEFAULT_DESTINATION", queue, "OUTBOX_MAX_RETRIES", "10")));
+
+    assertThat(summary.deadLettered()).isEqualTo(1);
+    assertThat(summary.published()).isEqualTo(1);
+    assertThat(summary.retried()).isZero();
+    assertThat(summary.stoppedBecause()).isEqualTo("drained");
+    Map<String, Object> dead = bed.deadLetter(lost);
+    assertThat(dead.get("error_code")).isEqualTo("NotFound");
+    assertThat((String) dead.get("error_reason")).containsIgnoringCase("not exist").contains("404");
+    assertThat(dead.get("attempts")).isEqualTo(1);
+    assertThat(dead.get("destination")).isEqualTo(missing);
+    assertThat(bed.receive(queue, 1))
+        .singleElement()
+        .satisfies(m -> assertThat(attribute(m, "eventId")).isEqualTo(fine.toString()));
+    assertThat(bed.logs("ERROR"))
+        .singleElement()
+        .satisfies(
+            l -> {
+              assertThat(l.get("eventId").asText()).isEqualTo(lost.toString());
+              assertThat(l.get("errorCode").asText()).isEqualTo("NotFound");
+              assertThat(l.get("attempts").asInt()).isEqualTo(1);
+            });
+  }
+
+  @Test
+  void payloadOverTheLimit_isDeadLetteredWithAReason_andTheRestFlow() {
+    String queue = bed.queue("sizes");
+    OutboxWriter generous =
+        OutboxWriter.builder()
+            .tables(bed.tables)
+            .clock(bed.clock)
+            .maxPayloadBytes(512 * 1024)
+            .build();
+    List<OutboxEvent> events = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      events.add(event("order.created", "o-" + i).build());
+    }
+    OutboxEvent huge =
+        event("order.created", "o-huge")
+            .payload("{\"blob\":\"" + "x".repeat(300 * 1024) + "\"}")
+            .build();
+    events.add(2, huge);
+    bed.append(generous, events);
+
+    PollSummary summary = bed.invoke(bed.handler(bed.config("OUTBOX_DEFAULT_DESTINATION", queue)));
+
+    assertThat(summary.published()).isEqualTo(5);
+    assertThat(summary.deadLettered()).isEqualTo(1);
+    Map<String, Object> dead = bed.deadLetter(huge.id());
+    assertThat(dead.get("error_code")).isEqualTo("MESSAGE_TOO_LARGE");
+    assertThat((String) dead.get("error_reason")).contains("262144");
+    assertThat(bed.receive(queue, 5))
+        .extracting(m -> attribute(m, "eventId"))
+        .doesNotContain(huge.id().toString())
+        .hasSize(5);
+  }
+}

@@ -1,0 +1,427 @@
+package dev.lambdaoutbox.poller;
+
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.poller.internal.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.joda.time.DateTime;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * Everything a poller test needs from the local test bed: private outbox tables in the real
+ * PostgreSQL, SNS topics and SQS queues on the real endpoint, handlers wired as in Lambda but with
+ * a hand-moved clock, and readers for what ended up where.
+ */
+final class PollerTestBed implements AutoCloseable {
+  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final TestDatabase db = TestEndpoints.postgres();
+  final AwsEndpoint aws = TestEndpoints.aws();
+  final OutboxTables tables;
+  final MutableClock clock = new MutableClock(T0);
+  final SnsClient sns;
+  final SqsClient sqs;
+
+  private final String label;
+  private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+  private final PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
+  private final List<AutoCloseable> resources = new ArrayList<>();
+
+  PollerTestBed(String label) {
+    this.label = label;
+    this.tables = db.createTables(label);
+    this.sns = sns(aws.endpoint(), Duration.ofSeconds(5));
+    this.sqs = sqs(aws.endpoint(), Duration.ofSeconds(5));
+  }
+
+  /** Empties the tables, resets the clock and the captured output. */
+  void reset() {
+    execute("DELETE FROM " + tables.messages());
+    execute("DELETE FROM " + tables.deadLetters());
+    clock.set(T0);
+    synchronized (output) {
+      output.reset();
+    }
+  }
+
+  // ---- configuration and handlers
+
+  /** The poller's environment for these tables, with {@code overrides} as name, value pairs. */
+  Map<String, String> env(String... overrides) {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
+    env.put("OUTBOX_DB_USER", db.user());
+    env.put("OUTBOX_DB_PASSWORD", db.password());
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "5000");
+    env.put("OUTBOX_LEASE_SECONDS", "60");
+    env.put("OUTBOX_SAFETY_MARGIN_MS", "1000");
+    env.put("OUTBOX_LOG_LEVEL", "DEBUG");
+    for (int i = 0; i < overrides.length; i += 2) {
+      if (overrides[i + 1] == null) {
+        env.remove(overrides[i]);
+      } else {
+        env.put(overrides[i], overrides[i + 1]);
+      }
+    }
+    return env;
+  }
+
+  PollerConfig config(String... overrides) {
+    return PollerConfig.fromEnvironment(env(overrides));
+  }
+
+  /** The real JDBC store on its own connection. */
+  JdbcOutboxStore store(PollerConfig config) {
+    JdbcConnectionProvider connections = Stores.connections(db, tables, config.connectionLimits());
+    resources.add(connections);
+    return JdbcOutboxStore.builder(connections)
+        .tables(tables)
+        .retention(config.retention())
+        .build();
+  }
+
+  /** The real batch publisher on the test bed's SNS and SQS. */
+  MessagePublisher publisher(PollerConfig config) {
+    return publisher(config, sns, sqs);
+  }
+
+  MessagePublisher publisher(PollerConfig config, SnsClient snsClient, SqsClient sqsClient) {
+    MessagePublisher publisher = PollerWiring.publisher(config, snsClient, sqsClient);
+    resources.add(publisher);
+    return publisher;
+  }
+
+  /** A handler as Lambda would build it, but on the hand-moved clock. */
+  PollerHandler handler(PollerConfig config) {
+    return handler(config, store(config), publisher(config));
+  }
+
+  PollerHandler handler(PollerConfig config, OutboxStore store, MessagePublisher publisher) {
+    return new PollerHandler(config, store, publisher, clock, new SplittableRandom(7), out);
+  }
+
+  /** One scheduled invocation with a 60 s timeout. */
+  PollSummary invoke(PollerHandler handler) {
+    return invoke(handler, Duration.ofSeconds(60));
+  }
+
+  PollSummary invoke(PollerHandler handler, Duration timeout) {
+    Map<String, Object> json = handler.handleRequest(scheduledEvent(), new TestContext(timeout));
+    return new PollSummary(
+        (Integer) json.get("claimed"),
+        (Integer) json.get("published"),
+        (Integer) json.get("retried"),
+        (Integer) json.get("deadLettered"),
+        (Integer) json.get("notAttempted"),
+        (Integer) json.get("leaseLost"),
+        (Integer) json.get("rounds"),
+        (String) json.get("stoppedBecause"),
+        (Long) json.get("durationMs"));
+  }
+
+  static ScheduledEvent scheduledEvent() {
+    return new ScheduledEvent()
+        .withId(UUID.randomUUID().toString())
+        .withDetailType("Scheduled Event")
+        .withSource("aws.events")
+        .withAccount("123456789012")
+        .withRegion("us-east-1")
+        .withTime(DateTime.now())
+        .withResources(List.of("arn:aws:events:us-east-1:123456789012:rule/outbox-poller"))
+        .withDetail(Map.of());
+  }
+
+  // ---- writing events
+
+  static OutboxEvent.Builder event(String eventType, String aggregateId) {
+    return OutboxEvent.builder()
+        .aggregateType("order")
+        .aggregateId(aggregateId)
+        .eventType(eventType)
+        .payload("{\"aggregate\":\"" + aggregateId + "\",\"type\":\"" + eventType + "\"}")
+        .occurredAt(T0.minusSeconds(1));
+  }
+
+  List<UUID> append(OutboxEvent... events) {
+    return append(OutboxWriter.builder().tables(tables).clock(clock).build(), List.of(events));
+  }
+
+  List<UUID> append(OutboxWriter writer, List<OutboxEvent> events) {
+    try (Connection c = db.open()) {
+      c.setAutoCommit(false);
+      writer.appendAll(c, events);
+      c.commit();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return events.stream().map(OutboxEvent::id).toList();
+  }
+
+  // ---- the broker
+
+  String name(String what) {
+    return "poller-"
+        + label
+        + "-"
+        + what
+        + "-"
+        + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
+  }
+
+  String topic(String name) {
+    return sns.createTopic(r -> r.name(name(name))).topicArn();
+  }
+
+  String fifoTopic(String name) {
+    return sns.createTopic(
+            r ->
+                r.name(name(name) + ".fifo")
+                    .attributes(Map.of("FifoTopic", "true", "ContentBasedDeduplication", "false")))
+        .topicArn();
+  }
+
+  String queue(String name) {
+    return sqs.createQueue(r -> r.queueName(name(name))).queueUrl();
+  }
+
+  String fifoQueue(String name) {
+    return sqs.createQueue(
+            r ->
+                r.queueName(name(name) + ".fifo")
+                    .attributes(
+                        Map.of(
+                            QueueAttributeName.FIFO_QUEUE, "true",
+                            QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "false")))
+        .queueUrl();
+  }
+
+  /** Subscribes the queue to the topic with raw delivery: the body and attributes as published. */
+  void subscribeRaw(String topicArn, String queueUrl) {
+    String queueArn =
+        sqs.getQueueAttributes(
+                r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+            .attributes()
+            .get(QueueAttributeName.QUEUE_ARN);
+    sns.subscribe(
+        r ->
+            r.topicArn(topicArn)
+                .protocol("sqs")
+                .endpoint(queueArn)
+                .attributes(Map.of("RawMessageDelivery", "true")));
+  }
+
+  /**
+   * Receives (and deletes) messages until {@code expected} have come or 20 s passed, then waits a
+   * second more for any extra (a duplicate would show up here).
+   */
+  List<Message> receive(String queueUrl, int expected) {
+    List<Message> received = new ArrayList<>();
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (received.size() < expected && System.nanoTime() < deadline) {
+      received.addAll(receiveOnce(queueUrl, 1));
+    }
+    List<Message> extra;
+    do {
+      extra = receiveOnce(queueUrl, 1);
+      received.addAll(extra);
+    } while (!extra.isEmpty());
+    return received;
+  }
+
+  private List<Message> receiveOnce(String queueUrl, int waitSeconds) {
+    List<Message> messages =
+        sqs.receiveMessage(
+                r ->
+                    r.queueUrl(queueUrl)
+                        .maxNumberOfMessages(10)
+                        .waitTimeSeconds(waitSeconds)
+                        .messageAttributeNames("All")
+                        .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
+            .messages();
+    for (Message m : messages) {
+      sqs.deleteMessage(r -> r.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
+    }
+    return messages;
+  }
+
+  static String attribute(Message message, String name) {
+    var value = message.messageAttributes().get(name);
+    return value == null ? null : value.stringValue();
+  }
+
+  // ---- the tables
+
+  /** The outbox row as column to value (times as Instant), or null when it is gone. */
+  Map<String, Object> outboxRow(UUID id) {
+    return row(tables.messages(), id);
+  }
+
+  Map<String, Object> deadLetter(UUID id) {
+    return row(tables.deadLetters(), id);
+  }
+
+  long count(String table) {
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void execute(String sql) {
+    try (Connection c = db.open();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  private Map<String, Object> row(String table, UUID id) {
+    try (Connection c = db.open();
+        PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE id = ?")) {
+      ps.setObject(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        ResultSetMetaData meta = rs.getMetaData();
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+          Object value =
+              meta.getColumnType(i) == Types.TIMESTAMP
+                      || meta.getColumnType(i) == Types.TIMESTAMP_WITH_TIMEZONE
+                  ? toInstant(rs.getObject(i, OffsetDateTime.class))
+                  : rs.getObject(i);
+          row.put(meta.getColumnName(i), value);
+        }
+        return row;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Instant toInstant(OffsetDateTime time) {
+    return time == null ? null : time.toInstant();
+  }
+
+  // ---- captured logs and metrics
+
+  List<JsonNode> outputLines() {
+    String text;
+    synchronized (output) {
+      text = output.toString(StandardCharsets.UTF_8);
+    }
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      if (!line.isBlank()) {
+        try {
+          lines.add(JSON.readTree(line));
+        } catch (Exception e) {
+          throw new IllegalStateException("not a JSON line: " + line, e);
+        }
+      }
+    }
+    return lines;
+  }
+
+  List<JsonNode> logs(String level) {
+    return outputLines().stream()
+        .filter(l -> l.has("level") && l.get("level").asText().equals(level))
+        .toList();
+  }
+
+  List<JsonNode> metricLines() {
+    return outputLines().stream().filter(l -> l.has("_aws")).toList();
+  }
+
+  // ---- SDK clients
+
+  static SnsClient sns(URI endpoint, Duration timeout) {
+    AwsEndpoint aws = TestEndpoints.aws();
+    return SnsClient.builder()
+        .endpointOverride(endpoint)
+        .region(aws.awsRegion())
+        .credentialsProvider(aws.credentials())
+        .httpClientBuilder(
+            UrlConnectionHttpClient.builder()
+                .connectionTimeout(Duration.ofSeconds(2))
+                .socketTimeout(timeout))
+        .overrideConfiguration(o -> o.apiCallTimeout(timeout))
+        .build();
+  }
+
+  static SqsClient sqs(URI endpoint, Duration timeout) {
+    AwsEndpoint aws = TestEndpoints.aws();
+    return SqsClient.builder()
+        .endpointOverride(endpoint)
+        .region(aws.awsRegion())
+        .credentialsProvider(aws.credentials())
+        .httpClientBuilder(
+            UrlConnectionHttpClient.builder()
+                .connectionTimeout(Duration.ofSeconds(2))
+                .socketTimeout(timeout))
+        .overrideConfiguration(o -> o.apiCallTimeout(timeout))
+        .build();
+  }
+
+  /** Keeps {@code resource} until the bed closes. */
+  <T extends AutoCloseable> T closeLater(T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (AutoCloseable r : resources) {
+      r.close();
+    }
+    sns.close();
+    sqs.close();
+    db.dropTables(tables);
+  }
+}

@@ -1,0 +1,595 @@
+package dev.lambdaoutbox.reprocessor;
+
+import static dev.lambdaoutbox.reprocessor.DeadLetterBuilder.T0;
+import static dev.lambdaoutbox.reprocessor.DeadLetterBuilder.deadLetter;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult.Skipped;
+import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.internal.UuidV7;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * What every {@link DeadLetterStore} must do, run against each database by a small subclass. Dead
+ * letters are seeded with plain SQL, so these tests need no poller.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class DeadLetterStoreContract {
+  static final Instant NOW = Instant.parse("2026-03-02T09:00:00.123456Z");
+  static final String QUARANTINE = "arn:aws:sns:us-east-1:123456789012:orders-quarantine";
+  static final AuditInfo OPERATOR = new AuditInfo("req-1", "alice@example.com", "topic fixed");
+
+  private TestDatabase db;
+  private DeadLetterTables rows;
+  private final List<JdbcConnectionProvider> providers = new ArrayList<>();
+  private JdbcConnectionProvider connection;
+  private DeadLetterStore store;
+
+  abstract TestDatabase database();
+
+  @BeforeAll
+  void createTables() {
+    db = database();
+    OutboxTables tables = db.createTables("dls");
+    rows = new DeadLetterTables(db, tables);
+  }
+
+  @AfterAll
+  void dropTables() {
+    db.dropTables(rows.tables());
+  }
+
+  @BeforeEach
+  void emptyTables() throws SQLException {
+    try (Connection c = db.open();
+        Statement st = c.createStatement()) {
+      st.execute("DELETE FROM " + rows.tables().messages());
+      st.execute("DELETE FROM " + rows.tables().deadLetters());
+      st.execute("DELETE FROM " + rows.tables().deadLetterAudit());
+    }
+    connection = connections();
+    store = store(connection, 100);
+  }
+
+  @AfterEach
+  void closeConnections() {
+    providers.forEach(JdbcConnectionProvider::close);
+    providers.clear();
+  }
+
+  private JdbcConnectionProvider connections() {
+    JdbcConnectionProvider p = Stores.connections(db, rows.tables());
+    providers.add(p);
+    return p;
+  }
+
+  private DeadLetterStore store(JdbcConnectionProvider connections, int batchSize) {
+    return DeadLetterStore.builder(connections)
+        .tables(rows.tables())
+        .clock(Clock.fixed(NOW, ZoneOffset.UTC))
+        .batchSize(batchSize)
+        .build();
+  }
+
+  @Test
+  void list_returnsRowsOldestDeathFirst_withErrorAttemptsAndFailureTimes() {
+    DeadLetter newer = deadLetter().deadAt(T0.plusSeconds(60)).build();
+    DeadLetter older = deadLetter().deadAt(T0).attempts(3).error("SQS_ACCESS_DENIED", "no").build();
+    rows.seed(newer, older);
+
+    DeadLetterPage page = store.list(DeadLetterFilter.all(), null, 10, 1000);
+
+    assertThat(page.entries()).extracting(e -> e.deadLetter()).containsExactly(older, newer);
+    assertThat(page.nextCursor()).isEmpty();
+  }
+
+  @Test
+  void list_withCursor_visitsEveryRowExactlyOnce_evenWhenRowsShareADeathTime() {
+    List<DeadLetter> seeded = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      seeded.add(deadLetter().deadAt(T0.plusSeconds(i / 3)).build());
+    }
+    rows.seed(seeded.toArray(DeadLetter[]::new));
+
+    List<UUID> seen = new ArrayList<>();
+    DeadLetterCursor cursor = null;
+    int pages = 0;
+    do {
+      DeadLetterPage page = store.list(DeadLetterFilter.all(), cursor, 3, 100);
+      page.entries().forEach(e -> seen.add(e.deadLetter().id()));
+      cursor = page.next();
+      pages++;
+    } while (cursor != null);
+
+    assertThat(pages).isEqualTo(3);
+    assertThat(seen).containsExactlyElementsOf(rows.deadIds());
+  }
+
+  @Test
+  void list_cursor_survivesEncodingAsAnOpaqueToken() {
+    DeadLetterCursor cursor = new DeadLetterCursor(T0.plusNanos(123_000), UuidV7.generate());
+
+    assertThat(DeadLetterCursor.decode(cursor.encode())).contains(cursor);
+    assertThat(DeadLetterCursor.decode("not-a-cursor")).isEmpty();
+  }
+
+  @Test
+  void list_filtersByEventTypeAggregateErrorCodeAndDeathRange() {
+    DeadLetter match =
+        deadLetter()
+            .eventType("OrderShipped")
+            .aggregate("Order", "order-7")
+            .error("SQS_QUEUE_MISSING", "gone")
+            .deadAt(T0.plusSeconds(30))
+            .build();
+    rows.seed(
+        match,
+        deadLetter()
+            .eventType("OrderPlaced")
+            .aggregate("Order", "order-7")
+            .error("SQS_QUEUE_MISSING", "gone")
+            .deadAt(T0.plusSeconds(30))
+            .build(),
+        deadLetter()
+            .eventType("OrderShipped")
+            .aggregate("Order", "order-8")
+            .error("SQS_QUEUE_MISSING", "gone")
+            .deadAt(T0.plusSeconds(30))
+            .build(),
+        deadLetter()
+            .eventType("OrderShipped")
+            .aggregate("Order", "order-7")
+            .error("SNS_NOT_FOUND", "x")
+            .deadAt(T0.plusSeconds(30))
+            .build(),
+        deadLetter()
+            .eventType("OrderShipped")
+            .aggregate("Order", "order-7")
+            .error("SQS_QUEUE_MISSING", "gone")
+            .deadAt(T0.plusSeconds(90))
+            .build());
+    DeadLetterFilter filter =
+        DeadLetterFilter.builder()
+            .eventType("OrderShipped")
+            .aggregateType("Order")
+            .aggregateId("order-7")
+            .errorCode("SQS_QUEUE_MISSING")
+            .deadFrom(T0.plusSeconds(30))
+            .deadTo(T0.plusSeconds(90))
+            .build();
+
+    DeadLetterPage page = store.list(filter, null, 50, 1000);
+
+    assertThat(page.entries()).extracting(e -> e.deadLetter().id()).containsExactly(match.id());
+  }
+
+  @Test
+  void list_cutsPayloadsToThePreview_andReportsTheStoredLength() {
+    String payload = "{\"note\":\"" + "é".repeat(300) + "\"}";
+    rows.seed(deadLetter().payload(payload).build());
+
+    DeadLetterPage.Entry entry = store.list(DeadLetterFilter.all(), null, 1, 20).entries().get(0);
+
+    assertThat(entry.deadLetter().payload()).isEqualTo(payload.substring(0, 20));
+    assertThat(entry.payloadLength()).isEqualTo(payload.length());
+    assertThat(entry.payloadTruncated()).isTrue();
+  }
+
+  @Test
+  void summarize_groupsTheWholeFilteredSetByErrorCodeAndEventType() {
+    for (int i = 0; i < 3; i++) {
+      rows.seed(
+          deadLetter()
+              .eventType("OrderPlaced")
+              .error("SNS_NOT_FOUND", "x")
+              .deadAt(T0.plusSeconds(i))
+              .build());
+    }
+    rows.seed(
+        deadLetter().eventType("OrderShipped").error("SNS_NOT_FOUND", "x").build(),
+        deadLetter().eventType("OrderPlaced").error("RETRIES_EXHAUSTED", "x").build(),
+        deadLetter().eventType("Other").aggregate("Invoice", "i-1").build());
+
+    DeadLetterSummary summary =
+        store.summarize(DeadLetterFilter.builder().aggregateType("Order").build());
+
+    assertThat(summary.total()).isEqualTo(5);
+    assertThat(summary.groups())
+        .extracting(g -> g.errorCode() + "/" + g.eventType() + "=" + g.count())
+        .containsExactly(
+            "SNS_NOT_FOUND/OrderPlaced=3",
+            "RETRIES_EXHAUSTED/OrderPlaced=1",
+            "SNS_NOT_FOUND/OrderShipped=1");
+    assertThat(summary.groups().get(0).oldestDeadAt()).isEqualTo(T0);
+    assertThat(summary.groups().get(0).newestDeadAt()).isEqualTo(T0.plusSeconds(2));
+  }
+
+  @Test
+  void replay_putsTheRowBackWithTheSameIdAndAFreshRetryState() {
+    DeadLetter dead = deadLetter().replayCount(2).idempotencyKey("order-1001-placed").build();
+    rows.seed(dead);
+
+    DeadLetterActionResult result = store.replay(List.of(dead.id()), null, false, OPERATOR);
+
+    assertThat(result.applied()).containsExactly(dead.id());
+    assertThat(result.skipped()).isEmpty();
+    assertThat(rows.deadIds()).isEmpty();
+    assertThat(rows.outboxRows())
+        .containsExactly(
+            new OutboxRow(
+                dead.id(),
+                dead.aggregateType(),
+                dead.aggregateId(),
+                dead.eventType(),
+                dead.payload(),
+                dead.headers(),
+                dead.destination(),
+                "order-1001-placed",
+                dead.occurredAt(),
+                NOW,
+                "PENDING",
+                0,
+                3,
+                NOW,
+                null,
+                null,
+                null,
+                null,
+                null));
+  }
+
+  @Test
+  void replay_withADestinationOverride_sendsTheRowThere_andTheAuditSaysSo() {
+    DeadLetter dead = deadLetter().build();
+    rows.seed(dead);
+
+    store.replay(List.of(dead.id()), QUARANTINE, false, OPERATOR);
+
+    assertThat(rows.outboxRows()).extracting(OutboxRow::destination).containsExactly(QUARANTINE);
+    AuditEntry audit = store.auditTrail(dead.id()).get(0);
+    assertThat(audit.destinationOverride()).isEqualTo(QUARANTINE);
+    assertThat(audit.snapshot().destination()).isEqualTo(dead.destination());
+  }
+
+  @Test
+  void replay_writesOneAuditRowPerRow_withRequesterReasonAndSnapshot() {
+    DeadLetter a = deadLetter().build();
+    DeadLetter b = deadLetter().build();
+    rows.seed(a, b);
+
+    store.replay(List.of(a.id(), b.id()), null, false, OPERATOR);
+
+    for (DeadLetter row : List.of(a, b)) {
+      assertThat(store.auditTrail(row.id()))
+          .singleElement()
+          .satisfies(
+              e -> {
+                assertThat(e.action()).isEqualTo("REPLAY");
+                assertThat(e.requestId()).isEqualTo("req-1");
+                assertThat(e.requestedBy()).isEqualTo("alice@example.com");
+                assertThat(e.reason()).isEqualTo("topic fixed");
+                assertThat(e.createdAt()).isEqualTo(NOW);
+                assertThat(e.snapshot()).isEqualTo(row);
+              });
+    }
+  }
+
+  @Test
+  void replay_ofTheSameIdsTwice_skipsTheSecondTime_andLeavesOneOutboxRowPerId() {
+    DeadLetter a = deadLetter().build();
+    DeadLetter b = deadLetter().build();
+    rows.seed(a, b);
+
+    store.replay(List.of(a.id(), b.id()), null, false, OPERATOR);
+    DeadLetterActionResult second = store.replay(List.of(a.id(), b.id()), null, false, OPERATOR);
+
+    assertThat(second.applied()).isEmpty();
+    assertThat(second.skipped())
+        .containsExactlyInAnyOrder(
+            new Skipped(a.id(), SkipReason.ALREADY_IN_OUTBOX),
+            new Skipped(b.id(), SkipReason.ALREADY_IN_OUTBOX));
+    assertThat(rows.outboxIds()).containsExactlyInAnyOrder(a.id(), b.id());
+    assertThat(rows.auditCount()).isEqualTo(2);
+  }
+
+  @Test
+  void replay_ofAnIdThatIsNeitherDeadNorInTheOutbox_isSkippedAsNotDead() {
+    UUID unknown = UuidV7.generate();
+
+    DeadLetterActionResult result = store.replay(List.of(unknown), null, false, OPERATOR);
+
+    assertThat(result.skipped()).containsExactly(new Skipped(unknown, SkipReason.NOT_DEAD));
+    assertThat(rows.auditCount()).isZero();
+  }
+
+  @Test
+  void replay_ofADeadRowWhoseIdIsAlsoInTheOutbox_leavesBothAlone() {
+    DeadLetter dead = deadLetter().build();
+    rows.seed(dead);
+    rows.seedPending(dead.id(), null);
+
+    DeadLetterActionResult result = store.replay(List.of(dead.id()), null, false, OPERATOR);
+
+    assertThat(result.skipped())
+        .containsExactly(new Skipped(dead.id(), SkipReason.ALREADY_IN_OUTBOX));
+    assertThat(rows.deadIds()).containsExactly(dead.id());
+    assertThat(rows.outboxIds()).containsExactly(dead.id());
+  }
+
+  @Test
+  void replay_whenAnotherOutboxRowHoldsTheIdempotencyKey_skipsThatRowAndReplaysTheRest() {
+    DeadLetter clashing = deadLetter().idempotencyKey("pay-77").build();
+    DeadLetter fine = deadLetter().idempotencyKey("pay-78").build();
+    rows.seed(clashing, fine);
+    UUID holder = UuidV7.generate();
+    rows.seedPending(holder, "pay-77");
+
+    DeadLetterActionResult result =
+        store.replay(List.of(clashing.id(), fine.id()), null, false, OPERATOR);
+
+    assertThat(result.applied()).containsExactly(fine.id());
+    assertThat(result.skipped())
+        .containsExactly(new Skipped(clashing.id(), SkipReason.IDEMPOTENCY_KEY_TAKEN));
+    assertThat(rows.deadIds()).containsExactly(clashing.id());
+    assertThat(rows.outboxIds()).containsExactlyInAnyOrder(holder, fine.id());
+    assertThat(store.auditTrail(clashing.id())).isEmpty();
+  }
+
+  @Test
+  void replay_dryRun_changesNothing_andPredictsWhatAReplayWouldSkip() {
+    DeadLetter fine = deadLetter().build();
+    DeadLetter clashing = deadLetter().idempotencyKey("pay-77").build();
+    DeadLetter sameKeyAsFirst = deadLetter().idempotencyKey("shared").build();
+    DeadLetter sameKeyAsSecond = deadLetter().idempotencyKey("shared").build();
+    rows.seed(fine, clashing, sameKeyAsFirst, sameKeyAsSecond);
+    rows.seedPending(UuidV7.generate(), "pay-77");
+    UUID unknown = UuidV7.generate();
+    String before = rows.snapshot();
+
+    List<UUID> ids =
+        List.of(fine.id(), clashing.id(), sameKeyAsFirst.id(), sameKeyAsSecond.id(), unknown);
+    DeadLetterActionResult dry = store.replay(ids, QUARANTINE, true, OPERATOR);
+
+    assertThat(rows.snapshot()).isEqualTo(before);
+    assertThat(dry.dryRun()).isTrue();
+    assertThat(dry.batches()).isZero();
+    DeadLetterActionResult real = store.replay(ids, QUARANTINE, false, OPERATOR);
+    assertThat(real.applied()).containsExactlyInAnyOrderElementsOf(dry.applied()).hasSize(2);
+    assertThat(real.skipped()).containsExactlyInAnyOrderElementsOf(dry.skipped()).hasSize(3);
+  }
+
+  @Test
+  void replayMatching_replaysOnlyMatches_upToTheLimit_oldestFirst_inBatches() {
+    store = store(connection, 2);
+    List<DeadLetter> matching = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      matching.add(deadLetter().error("SNS_NOT_FOUND", "x").deadAt(T0.plusSeconds(10 - i)).build());
+    }
+    DeadLetter other = deadLetter().error("PAYLOAD_TOO_LARGE", "x").build();
+    rows.seed(matching.toArray(DeadLetter[]::new));
+    rows.seed(other);
+    DeadLetterFilter filter = DeadLetterFilter.builder().errorCode("SNS_NOT_FOUND").build();
+
+    DeadLetterActionResult result = store.replayMatching(filter, 3, null, false, OPERATOR);
+
+    List<UUID> oldestThree = matching.reversed().stream().limit(3).map(DeadLetter::id).toList();
+    assertThat(result.applied()).containsExactlyElementsOf(oldestThree);
+    assertThat(result.batches()).isEqualTo(2);
+    assertThat(result.moreMatching()).isTrue();
+    assertThat(rows.outboxIds()).containsExactlyInAnyOrderElementsOf(oldestThree);
+    assertThat(rows.deadIds()).hasSize(3).contains(other.id());
+
+    DeadLetterActionResult rest = store.replayMatching(filter, 10, null, false, OPERATOR);
+    assertThat(rest.applied()).hasSize(2);
+    assertThat(rest.moreMatching()).isFalse();
+  }
+
+  @Test
+  void replayMatching_passesOverRowsItMustSkip_andStillReachesTheLimit() {
+    store = store(connection, 1);
+    DeadLetter clashing = deadLetter().idempotencyKey("pay-1").deadAt(T0).build();
+    DeadLetter a = deadLetter().deadAt(T0.plusSeconds(1)).build();
+    DeadLetter b = deadLetter().deadAt(T0.plusSeconds(2)).build();
+    rows.seed(clashing, a, b);
+    rows.seedPending(UuidV7.generate(), "pay-1");
+
+    DeadLetterActionResult result =
+        store.replayMatching(DeadLetterFilter.all(), 3, null, false, OPERATOR);
+
+    assertThat(result.applied()).containsExactly(a.id(), b.id());
+    assertThat(result.skipped())
+        .containsExactly(new Skipped(clashing.id(), SkipReason.IDEMPOTENCY_KEY_TAKEN));
+    assertThat(result.moreMatching()).isFalse();
+  }
+
+  @Test
+  void replayMatching_dryRun_changesNothing() {
+    rows.seed(deadLetter().build(), deadLetter().build());
+    String before = rows.snapshot();
+
+    DeadLetterActionResult result =
+        store.replayMatching(DeadLetterFilter.all(), 1, null, true, OPERATOR);
+
+    assertThat(result.applied()).hasSize(1);
+    assertThat(result.moreMatching()).isTrue();
+    assertThat(rows.snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void replay_whenALaterBatchFails_rollsItBack_andReportsWhatEarlierBatchesCommitted()
+      throws SQLException {
+    List<DeadLetter> dead =
+        List.of(
+            deadLetter().build(),
+            deadLetter().build(),
+            deadLetter().aggregate("Order", "poison").build(),
+            deadLetter().build());
+    rows.seed(dead.toArray(DeadLetter[]::new));
+    List<UUID> ids = dead.stream().map(DeadLetter::id).toList();
+    // A real refusal by the database: the outbox rejects the third row of the second batch.
+    String table = rows.tables().messages();
+    execute(
+        "ALTER TABLE " + table + " ADD CONSTRAINT no_poison_ck CHECK (aggregate_id <> 'poison')");
+    try {
+      assertThatThrownBy(() -> store(connection, 2).replay(ids, null, false, OPERATOR))
+          .isInstanceOfSatisfying(
+              DeadLetterActionException.class,
+              e -> {
+                assertThat(e.committed().applied()).containsExactlyElementsOf(ids.subList(0, 2));
+                assertThat(e.committed().batches()).isEqualTo(1);
+              });
+    } finally {
+      execute("ALTER TABLE " + table + " DROP CONSTRAINT no_poison_ck");
+    }
+    assertThat(rows.outboxIds()).containsExactlyInAnyOrderElementsOf(ids.subList(0, 2));
+    assertThat(rows.deadIds()).containsExactlyInAnyOrderElementsOf(ids.subList(2, 4));
+    assertThat(rows.auditCount()).isEqualTo(2);
+  }
+
+  @Test
+  void concurrentReplaysOfTheSameIds_moveEachRowExactlyOnce() throws Exception {
+    List<DeadLetter> dead = IntStream.range(0, 60).mapToObj(i -> deadLetter().build()).toList();
+    rows.seed(dead.toArray(DeadLetter[]::new));
+    List<UUID> ids = dead.stream().map(DeadLetter::id).toList();
+    int replays = 4;
+    CyclicBarrier start = new CyclicBarrier(replays);
+    ExecutorService pool = Executors.newFixedThreadPool(replays);
+    List<Future<DeadLetterActionResult>> results = new ArrayList<>();
+    try {
+      for (int i = 0; i < replays; i++) {
+        DeadLetterStore replayer = store(connections(), 25);
+        AuditInfo audit = new AuditInfo("req-" + i, "operator-" + i, null);
+        Callable<DeadLetterActionResult> replay =
+            () -> {
+              start.await();
+              return replayer.replay(ids, null, false, audit);
+            };
+        results.add(pool.submit(replay));
+      }
+      List<UUID> applied = new ArrayList<>();
+      int skipped = 0;
+      for (Future<DeadLetterActionResult> f : results) {
+        applied.addAll(f.get().applied());
+        skipped += f.get().skipped().size();
+      }
+
+      assertThat(applied).containsExactlyInAnyOrderElementsOf(ids);
+      assertThat(skipped).isEqualTo(ids.size() * (replays - 1));
+      assertThat(rows.outboxIds()).containsExactlyInAnyOrderElementsOf(ids);
+      assertThat(rows.deadIds()).isEmpty();
+      assertThat(rows.auditCount()).isEqualTo(ids.size());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Connection c = db.open();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  @Test
+  void discard_removesTheRow_andTheAuditKeepsItByteForByte() {
+    String payload =
+        "{ \"orderId\" : \"order-1001\",\n  \"note\": \"ünïcødé \\u00e9 \\\"q\\\" 🎉\" }\n";
+    DeadLetter dead =
+        deadLetter().payload(payload).idempotencyKey("k-1").headers(null).destination(null).build();
+    rows.seed(dead);
+    AuditInfo audit = new AuditInfo("req-9", "bob@example.com", "test order, never real");
+
+    DeadLetterActionResult result = store.discard(List.of(dead.id()), false, audit);
+
+    assertThat(result.applied()).containsExactly(dead.id());
+    assertThat(rows.deadIds()).isEmpty();
+    assertThat(rows.outboxIds()).isEmpty();
+    AuditEntry entry = store.auditTrail(dead.id()).get(0);
+    assertThat(entry.action()).isEqualTo("DISCARD");
+    assertThat(entry.reason()).isEqualTo("test order, never real");
+    assertThat(entry.requestedBy()).isEqualTo("bob@example.com");
+    assertThat(entry.snapshot()).isEqualTo(dead);
+    assertThat(entry.snapshot().payload().getBytes(UTF_8)).isEqualTo(payload.getBytes(UTF_8));
+  }
+
+  @Test
+  void discard_ofAnUnknownId_isSkipped_andTheOthersGo() {
+    DeadLetter dead = deadLetter().build();
+    rows.seed(dead);
+    UUID unknown = UuidV7.generate();
+
+    DeadLetterActionResult result = store.discard(List.of(unknown, dead.id()), false, OPERATOR);
+
+    assertThat(result.applied()).containsExactly(dead.id());
+    assertThat(result.skipped()).containsExactly(new Skipped(unknown, SkipReason.NOT_DEAD));
+    assertThat(rows.auditCount()).isEqualTo(1);
+  }
+
+  @Test
+  void discard_dryRun_changesNothing() {
+    DeadLetter dead = deadLetter().build();
+    rows.seed(dead);
+    String before = rows.snapshot();
+
+    DeadLetterActionResult result = store.discard(List.of(dead.id()), true, OPERATOR);
+
+    assertThat(result.applied()).containsExactly(dead.id());
+    assertThat(rows.snapshot()).isEqualTo(before);
+  }
+
+  @Test
+  void count_isTheWholeTable() {
+    rows.seed(deadLetter().build(), deadLetter().eventType("X").build());
+
+    assertThat(store.count()).isEqualTo(2);
+  }
+
+  @Test
+  void replay_refusesRepeatedIdsAndBadDestinations_beforeTouchingAnything() {
+    UUID id = UuidV7.generate();
+
+    assertThatThrownBy(() -> store.replay(List.of(id, id), null, false, OPERATOR))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> store.replay(List.of(id), "not-a-topic", false, OPERATOR))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () -> store.replayMatching(DeadLetterFilter.all(), 1001, null, false, OPERATOR))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}

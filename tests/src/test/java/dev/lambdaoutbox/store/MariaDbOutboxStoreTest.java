@@ -1,0 +1,42 @@
+package dev.lambdaoutbox.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lambdaoutbox.bench.HistoryLoader;
+import dev.lambdaoutbox.store.jdbc.internal.ClaimQuery;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import java.sql.Connection;
+import org.junit.jupiter.api.Test;
+
+class MariaDbOutboxStoreTest extends OutboxStoreContractTest {
+  @Override
+  TestDatabase database() {
+    return TestEndpoints.mysql();
+  }
+
+  @Override
+  String sessionIdSql() {
+    return "SELECT CONNECTION_ID()";
+  }
+
+  @Override
+  String killSessionSql(long sessionId) {
+    return "KILL " + sessionId;
+  }
+
+  @Test
+  void claimQuery_withLongHistory_usesTheDueIndex() throws Exception {
+    try (Connection c = database().open()) {
+      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+      loader.sent(100_000, T0);
+      loader.pending(1_000, T0);
+      loader.analyze();
+
+      String plan = ClaimQuery.of(database().dialect(), tables).explain(c, T0.plusSeconds(1), 500);
+
+      assertThat(plan).contains(tables.messages() + "_due_ix");
+      assertThat(plan).doesNotContain("\"access_type\": \"ALL\"");
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package dev.lambdaoutbox.store;
+
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.writer.internal.JdbcValues;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/** Reads and tweaks rows behind the store's back, as an operator with psql would. */
+final class TestRows {
+  private static final Set<String> TIMES =
+      Set.of(
+          "occurred_at",
+          "created_at",
+          "next_attempt_at",
+          "locked_until",
+          "first_failed_at",
+          "sent_at",
+          "last_failed_at",
+          "dead_at");
+
+  private final TestDatabase db;
+  private final OutboxTables tables;
+
+  TestRows(TestDatabase db, OutboxTables tables) {
+    this.db = db;
+    this.tables = tables;
+  }
+
+  /** The outbox row as column name -> value (times as Instant, ids as UUID), or null if absent. */
+  Map<String, Object> message(UUID id) {
+    return row(tables.messages(), id);
+  }
+
+  Map<String, Object> deadLetter(UUID id) {
+    return row(tables.deadLetters(), id);
+  }
+
+  long count(String table, String where) {
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE " + where)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void execute(String sql) {
+    try (Connection c = db.open();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  void clear() {
+    execute("DELETE FROM " + tables.messages());
+    execute("DELETE FROM " + tables.deadLetters());
+  }
+
+  private Map<String, Object> row(String table, UUID id) {
+    SqlDialect dialect = db.dialect();
+    try (Connection c = db.open();
+        PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE id = ?")) {
+      JdbcValues.setUuid(ps, 1, id, dialect);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return null;
+        }
+        ResultSetMetaData md = rs.getMetaData();
+        Map<String, Object> row = new HashMap<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          String column = md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT);
+          Object value;
+          if (TIMES.contains(column)) {
+            value = JdbcValues.getInstant(rs, column, dialect);
+          } else if (column.equals("id")) {
+            value = JdbcValues.getUuid(rs, column, dialect);
+          } else {
+            value = rs.getObject(i);
+          }
+          row.put(column, value);
+        }
+        return row;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static Instant instant(Map<String, Object> row, String column) {
+    return (Instant) row.get(column);
+  }
+}
