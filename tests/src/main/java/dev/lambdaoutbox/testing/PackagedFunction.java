@@ -46,6 +46,8 @@ public final class PackagedFunction implements AutoCloseable {
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
+    env.clear(); // like Lambda: the function sees its configuration and the runtime's variables,
+    // nothing else
     env.putAll(environment);
     env.put("AWS_LAMBDA_RUNTIME_API", runtime.runtimeApi());
     env.put("AWS_LAMBDA_FUNCTION_NAME", module);
