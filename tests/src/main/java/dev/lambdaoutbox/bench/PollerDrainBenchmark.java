@@ -47,6 +47,7 @@ public final class PollerDrainBenchmark {
       execute(c, "CREATE TABLE " + source + " AS SELECT * FROM " + tables.messages());
 
       // Warm-up, not reported: JIT, server-side prepared statements, caches.
+      execute(c, "DELETE FROM " + tables.messages());
       execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
       StoreDrain.run(db, tables, 1, 1000);
 
