@@ -164,6 +164,11 @@ public final class OutboxEvent {
           field,
           "has " + value.length() + " characters; at most " + MAX_NAME_LENGTH + " are allowed");
     }
+    // The type and id fields travel as message attributes, so SNS/SQS character rules apply.
+    String problem = MessageAttributeRules.problemWithCharacters(value);
+    if (problem != null) {
+      throw new InvalidOutboxEventException(field, problem);
+    }
     return value;
   }
 

@@ -107,6 +107,15 @@ class OutboxEventTest {
     assertThat(e.getMessage()).startsWith(field + ": ").contains("256").contains("255");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("namedFields")
+  void build_whenNameFieldHasCharacterSnsRefuses_refusesNamingTheField(
+      String field, Setter setter) {
+    for (String bad : new String[] {"a\u0000b", "a\u0001b", "a\uFFFFb", "a\uD800b"}) {
+      assertThat(refusal(setter.set(valid(), bad)).field()).as("%s", bad).isEqualTo(field);
+    }
+  }
+
   @Test
   void build_whenRequiredNameIsMissing_refusesNamingTheField() {
     assertThat(refusal(valid().aggregateType(null)).field()).isEqualTo("aggregateType");

@@ -87,6 +87,18 @@ class MessageAttributeRulesTest {
   }
 
   @Test
+  void problemWithCharacters_acceptsXmlTextAndNamesTheFirstOtherCharacter() {
+    assertThat(MessageAttributeRules.problemWithCharacters("")).isNull();
+    assertThat(MessageAttributeRules.problemWithCharacters("{\"a\":\"\uD83D\uDE00\t\"}\r\n"))
+        .isNull();
+    assertThat(MessageAttributeRules.problemWithCharacters("\uD83D\uDE00\uFFFF"))
+        .contains("U+FFFF")
+        .contains("index 2");
+    assertThat(MessageAttributeRules.problemWithCharacters("ok\uDE00\uD83D")).contains("U+DE00");
+    assertThat(MessageAttributeRules.problemWithCharacters("end\uD83D")).contains("U+D83D");
+  }
+
+  @Test
   void isXmlChar_followsXml10() {
     assertThat(MessageAttributeRules.isXmlChar(0x9)).isTrue();
     assertThat(MessageAttributeRules.isXmlChar(0xA)).isTrue();
