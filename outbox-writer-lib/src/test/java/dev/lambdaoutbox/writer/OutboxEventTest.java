@@ -164,6 +164,15 @@ class OutboxEventTest {
             InvalidOutboxEventException.class, e -> assertThat(e.field()).isEqualTo("payload"));
   }
 
+  @Test
+  void build_whenPayloadHoldsCharacterSnsRefuses_refusesNamingPayload() {
+    // Valid JSON by its grammar, but not text SNS and SQS accept (nor, for the lone surrogate,
+    // text that survives UTF-8).
+    for (String bad : new String[] {"\"a\uFFFFb\"", "\"a\uFFFEb\"", "\"a\uD800b\"", "\"\uDC00\""}) {
+      assertThat(refusal(valid().payload(bad)).field()).as("%s", bad).isEqualTo("payload");
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
