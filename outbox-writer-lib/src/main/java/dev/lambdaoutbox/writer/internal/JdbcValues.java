@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -17,6 +19,9 @@ import java.util.UUID;
  * {@code datetime(6)} in MySQL.
  */
 public final class JdbcValues {
+  private static final DateTimeFormatter MYSQL_DATETIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
+
   private JdbcValues() {}
 
   public static void setUuid(PreparedStatement ps, int index, UUID id, SqlDialect dialect)
@@ -45,7 +50,10 @@ public final class JdbcValues {
     } else if (dialect == SqlDialect.POSTGRESQL) {
       ps.setObject(index, instant.atOffset(ZoneOffset.UTC));
     } else {
-      ps.setObject(index, LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+      // As text, not a LocalDateTime: MySQL Connector/J reads MariaDB's version as "5.5.5" and then
+      // drops the fractional seconds of temporal parameters. Text keeps the microseconds on every
+      // server and driver.
+      ps.setString(index, MYSQL_DATETIME.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC)));
     }
   }
 
