@@ -77,11 +77,12 @@ final class JdbcOutboxWriter implements OutboxWriter {
       Instant now)
       throws SQLException {
     int chunks = (events.size() + OutboxInsert.MAX_ROWS - 1) / OutboxInsert.MAX_ROWS;
-    // A refused key must leave nothing behind. One MySQL statement is atomic on its own; PostgreSQL
-    // skips the
-    // clashing row and goes on, so there (and across several statements) a savepoint undoes the
-    // rest.
-    boolean needsSavepoint = !keys.isEmpty() && (dialect == SqlDialect.POSTGRESQL || chunks > 1);
+    // A refused key must leave nothing of this call behind. One MySQL statement is atomic on its
+    // own. PostgreSQL skips the clashing row and inserts the others of its statement. So only where
+    // other rows could stay (several statements, or several rows on PostgreSQL) does a savepoint
+    // undo them: a single event, the common case, needs none and saves two round trips.
+    boolean needsSavepoint =
+        !keys.isEmpty() && (chunks > 1 || (dialect == SqlDialect.POSTGRESQL && events.size() > 1));
     Savepoint savepoint = needsSavepoint ? connection.setSavepoint() : null;
     try {
       int inserted = 0;
