@@ -77,11 +77,12 @@ final class JdbcOutboxWriter implements OutboxWriter {
       Instant now)
       throws SQLException {
     int chunks = (events.size() + OutboxInsert.MAX_ROWS - 1) / OutboxInsert.MAX_ROWS;
-    // A refused key must leave nothing behind. One MySQL statement is atomic on its own; PostgreSQL
-    // skips the
-    // clashing row and goes on, so there (and across several statements) a savepoint undoes the
-    // rest.
-    boolean needsSavepoint = !keys.isEmpty() && (dialect == SqlDialect.POSTGRESQL || chunks > 1);
+    // A refused key must leave nothing of this call behind. One MySQL statement is atomic on its
+    // own. PostgreSQL skips the clashing row and inserts the others of its statement. So only where
+    // other rows could stay (several statements, or several rows on PostgreSQL) does a savepoint
+    // undo them: a single event, the common case, needs none and saves two round trips.
+    boolean needsSavepoint =
+        !keys.isEmpty() && (chunks > 1 || (dialect == SqlDialect.POSTGRESQL && events.size() > 1));
     Savepoint savepoint = needsSavepoint ? connection.setSavepoint() : null;
     try {
       int inserted = 0;
@@ -97,7 +98,7 @@ final class JdbcOutboxWriter implements OutboxWriter {
       if (inserted
           < events.size()) { // PostgreSQL: ON CONFLICT (idempotency_key) DO NOTHING skipped a row
         rollback(connection, savepoint);
-        throw new DuplicateIdempotencyKeyException(takenKey(connection, dialect, keys));
+        throw new DuplicateIdempotencyKeyException(takenKey(connection, keys));
       }
       if (savepoint != null) {
         connection.releaseSavepoint(savepoint);
@@ -106,7 +107,9 @@ final class JdbcOutboxWriter implements OutboxWriter {
       if (e.getErrorCode() == MYSQL_DUPLICATE_KEY
           && String.valueOf(e.getMessage()).contains("_idem_uq")) {
         rollback(connection, savepoint);
-        throw new DuplicateIdempotencyKeyException(duplicateEntry(e.getMessage(), keys));
+        List<String> named = keysNamedIn(e.getMessage(), keys);
+        throw new DuplicateIdempotencyKeyException(
+            named.size() == 1 ? named.get(0) : takenKey(connection, named));
       }
       throw e;
     }
@@ -119,8 +122,7 @@ final class JdbcOutboxWriter implements OutboxWriter {
   }
 
   /** Which of {@code keys} is already in the table (after the savepoint undid this call's rows). */
-  private String takenKey(Connection connection, SqlDialect dialect, List<String> keys)
-      throws SQLException {
+  private String takenKey(Connection connection, List<String> keys) throws SQLException {
     String sql = "SELECT idempotency_key FROM " + tables.messages() + " WHERE idempotency_key = ?";
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       for (String key : keys) {
@@ -132,22 +134,29 @@ final class JdbcOutboxWriter implements OutboxWriter {
         }
       }
     }
-    // Another transaction holding the key rolled back between our insert and this look-up.
+    // Not found: its holder rolled back since our insert, or (MySQL) our snapshot predates it.
     return keys.get(0);
   }
 
-  /** The key in MySQL's "Duplicate entry 'KEY' for key '...'" message. */
-  private static String duplicateEntry(String message, List<String> keys) {
+  /**
+   * The {@code keys} that MySQL's "Duplicate entry 'KEY' for key '...'" message may mean: the one
+   * it quotes, or, as servers quote at most 64 characters (MariaDB then adds "..."), those starting
+   * with the quoted text; all of them when the message quotes none.
+   */
+  static List<String> keysNamedIn(String message, List<String> keys) {
     String marker = "Duplicate entry '";
-    int start = message.indexOf(marker);
-    int end = message.lastIndexOf("' for key");
-    if (start >= 0 && end > start) {
-      String entry = message.substring(start + marker.length(), end);
-      if (keys.contains(entry)) {
-        return entry;
-      }
+    int start = message == null ? -1 : message.indexOf(marker);
+    int end = message == null ? -1 : message.lastIndexOf("' for key");
+    if (start < 0 || end < start + marker.length()) {
+      return keys;
     }
-    return keys.get(0);
+    String entry = message.substring(start + marker.length(), end);
+    if (keys.contains(entry)) {
+      return List.of(entry);
+    }
+    String quoted = entry.endsWith("...") ? entry.substring(0, entry.length() - 3) : entry;
+    List<String> candidates = keys.stream().filter(k -> k.startsWith(quoted)).toList();
+    return candidates.isEmpty() ? keys : candidates;
   }
 
   /** Checks what the table cannot: the configured size limit, and keys repeated within the call. */

@@ -164,6 +164,11 @@ public final class OutboxEvent {
           field,
           "has " + value.length() + " characters; at most " + MAX_NAME_LENGTH + " are allowed");
     }
+    // The type and id fields travel as message attributes, so SNS/SQS character rules apply.
+    String problem = MessageAttributeRules.problemWithCharacters(value);
+    if (problem != null) {
+      throw new InvalidOutboxEventException(field, problem);
+    }
     return value;
   }
 
@@ -172,6 +177,10 @@ public final class OutboxEvent {
       throw new InvalidOutboxEventException("payload", "must be set (JSON text or an object)");
     }
     String problem = JsonSupport.problemWith(b.payloadJson);
+    if (problem == null) {
+      // JSON strings may hold U+FFFE, U+FFFF or a lone surrogate; the broker would refuse them.
+      problem = MessageAttributeRules.problemWithCharacters(b.payloadJson);
+    }
     if (problem != null) {
       throw new InvalidOutboxEventException("payload", problem);
     }

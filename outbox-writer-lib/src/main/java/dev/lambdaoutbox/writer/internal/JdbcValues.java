@@ -10,6 +10,7 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -19,7 +20,7 @@ import java.util.UUID;
  */
 public final class JdbcValues {
   private static final DateTimeFormatter MYSQL_DATETIME =
-      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS");
+      DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT);
 
   private JdbcValues() {}
 
@@ -49,8 +50,9 @@ public final class JdbcValues {
     } else if (dialect == SqlDialect.POSTGRESQL) {
       ps.setObject(index, instant.atOffset(ZoneOffset.UTC));
     } else {
-      // Text, not a LocalDateTime: for a MariaDB 10.x server, which reports its version as
-      // "5.5.5-10.x", Connector/J assumes no fractional seconds and silently drops them.
+      // As text, not a LocalDateTime: MySQL Connector/J reads MariaDB's version as "5.5.5" and then
+      // drops the fractional seconds of temporal parameters. Text keeps the microseconds on every
+      // server and driver.
       ps.setString(index, MYSQL_DATETIME.format(LocalDateTime.ofInstant(instant, ZoneOffset.UTC)));
     }
   }

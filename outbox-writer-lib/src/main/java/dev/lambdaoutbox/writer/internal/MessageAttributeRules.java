@@ -43,8 +43,22 @@ public final class MessageAttributeRules {
     if (value == null || value.isEmpty()) {
       return "a header value must not be empty (SNS and SQS refuse empty attribute values)";
     }
-    for (int i = 0; i < value.length(); ) {
-      int cp = value.codePointAt(i);
+    return problemWithCharacters(value);
+  }
+
+  /**
+   * Null when every character of {@code text} may travel in an SNS/SQS message body or attribute,
+   * otherwise the first one that may not. An unpaired surrogate is refused too: it has no UTF-8
+   * form, so it would not even reach the database intact.
+   */
+  public static String problemWithCharacters(String text) {
+    int n = text.length();
+    for (int i = 0; i < n; i++) {
+      char c = text.charAt(i);
+      if (c >= 0x20 && c < 0xD800) {
+        continue; // the common case, checked without decoding
+      }
+      int cp = text.codePointAt(i);
       if (!isXmlChar(cp)) {
         return String.format(
             Locale.ROOT,
@@ -52,7 +66,9 @@ public final class MessageAttributeRules {
             cp,
             i);
       }
-      i += Character.charCount(cp);
+      if (Character.isSupplementaryCodePoint(cp)) {
+        i++;
+      }
     }
     return null;
   }

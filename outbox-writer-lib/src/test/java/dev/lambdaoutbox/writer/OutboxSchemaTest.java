@@ -1,0 +1,51 @@
+package dev.lambdaoutbox.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lambdaoutbox.writer.internal.SqlScript;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class OutboxSchemaTest {
+
+  @ParameterizedTest
+  @EnumSource(SqlDialect.class)
+  void render_fillsInThePrefixEverywhere(SqlDialect dialect) {
+    String sql =
+        OutboxSchema.create(OutboxTables.withPrefix("shop_"))
+            .render(dialect, OutboxSchema.MIGRATIONS.get(0));
+
+    assertThat(sql)
+        .doesNotContain("${")
+        .contains("CREATE TABLE shop_outbox_messages")
+        .contains("CREATE TABLE shop_outbox_dead_letters")
+        .contains("CREATE TABLE shop_outbox_dead_letter_audit")
+        .contains("CREATE TABLE shop_inbox_processed_messages")
+        .doesNotContain(" outbox_messages");
+  }
+
+  @ParameterizedTest
+  @EnumSource(SqlDialect.class)
+  void render_withoutPrefix_usesTheDefaultNames(SqlDialect dialect) {
+    String sql = OutboxSchema.create().render(dialect, OutboxSchema.MIGRATIONS.get(0));
+
+    assertThat(sql).doesNotContain("${").contains("CREATE TABLE outbox_messages (");
+  }
+
+  @ParameterizedTest
+  @EnumSource(SqlDialect.class)
+  void everyMigration_existsForEveryDialectAndSplitsIntoStatements(SqlDialect dialect) {
+    for (String migration : OutboxSchema.MIGRATIONS) {
+      assertThat(SqlScript.statements(OutboxSchema.create().render(dialect, migration)))
+          .isNotEmpty()
+          .allSatisfy(sql -> assertThat(sql).startsWith("CREATE ").doesNotContain("--"));
+    }
+  }
+
+  @Test
+  void version_isTheNumberAfterV() {
+    assertThat(OutboxSchema.version("V1__create_outbox_tables.sql")).isEqualTo("1");
+    assertThat(OutboxSchema.version("V12__add_column.sql")).isEqualTo("12");
+  }
+}

@@ -1,0 +1,33 @@
+package dev.lambdaoutbox.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class OutboxWriterBuilderTest {
+
+  @ParameterizedTest
+  @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
+  void maxPayloadBytes_whenNotPositive_refusesNamingTheSetting(int bytes) {
+    assertThatThrownBy(() -> OutboxWriter.builder().maxPayloadBytes(bytes))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("maxPayloadBytes: ")
+        .hasMessageContaining(String.valueOf(bytes));
+  }
+
+  @Test
+  void tablePrefix_whenInvalid_refusesAtConfiguration() {
+    assertThatThrownBy(() -> OutboxWriter.builder().tablePrefix("bad-prefix"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("tablePrefix: ");
+  }
+
+  @Test
+  void build_withDefaults_givesAWriter() {
+    assertThat(OutboxWriter.create()).isNotNull();
+    assertThat(OutboxWriter.DEFAULT_MAX_PAYLOAD_BYTES).isEqualTo(262_144);
+  }
+}
