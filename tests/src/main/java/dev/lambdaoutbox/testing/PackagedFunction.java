@@ -38,6 +38,7 @@ public final class PackagedFunction implements AutoCloseable {
     Path jar = lambdaJar(module);
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
     command.add("-cp");
     command.add(jar + File.pathSeparator + runtimeClientClassPath());
     command.add(RUNTIME_CLIENT_MAIN);
