@@ -26,9 +26,13 @@ CREATE TABLE ${table_prefix}outbox_messages (
     first_failed_at   timestamptz   NULL,
     sent_at           timestamptz   NULL,
     CONSTRAINT ${table_prefix}outbox_messages_pk PRIMARY KEY (id),
-    CONSTRAINT ${table_prefix}outbox_messages_status_ck CHECK (status IN ('PENDING', 'SENT')),
-    CONSTRAINT ${table_prefix}outbox_messages_idem_uq UNIQUE (idempotency_key)
+    CONSTRAINT ${table_prefix}outbox_messages_status_ck CHECK (status IN ('PENDING', 'SENT'))
 );
+
+-- Idempotency keys are unique among the rows that have one; rows without a key cost this index nothing.
+CREATE UNIQUE INDEX ${table_prefix}outbox_messages_idem_uq
+    ON ${table_prefix}outbox_messages (idempotency_key)
+    WHERE idempotency_key IS NOT NULL;
 
 -- Serves the claim query: due PENDING rows, oldest first. Partial, so sent (retained) rows cost nothing.
 CREATE INDEX ${table_prefix}outbox_messages_due_ix

@@ -29,6 +29,7 @@ public final class OutboxInsert {
    * transaction.
    */
   public static String sql(OutboxTables tables, SqlDialect dialect, int rows) {
+
     StringBuilder sql =
         new StringBuilder(96 + rows * (ROW.length() + 2))
             .append("INSERT INTO ")
@@ -40,7 +41,7 @@ public final class OutboxInsert {
       sql.append(i == 0 ? "" : ", ").append(ROW);
     }
     if (dialect == SqlDialect.POSTGRESQL) {
-      sql.append(" ON CONFLICT (idempotency_key) DO NOTHING");
+      sql.append(" ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING");
     }
     return sql.toString();
   }

@@ -21,7 +21,7 @@ class OutboxInsertTest {
   @Test
   void sql_onPostgres_skipsRowsWhoseKeyIsTaken() {
     assertThat(OutboxInsert.sql(TABLES, SqlDialect.POSTGRESQL, 2))
-        .endsWith(" ON CONFLICT (idempotency_key) DO NOTHING");
+        .endsWith(" ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING");
   }
 
   @Test
