@@ -69,14 +69,21 @@ public final class HistoryLoader {
     return insert(tables.deadLetters(), columns, select, count, base);
   }
 
-  /** Refreshes the planner's statistics, as autovacuum eventually would. */
+  /**
+   * Cleans out dead row versions and refreshes the planner's statistics, as autovacuum eventually
+   * would (PostgreSQL {@code VACUUM ANALYZE}, MySQL {@code ANALYZE TABLE}).
+   */
   public void analyze() throws SQLException {
+    commitIfNeeded();
+    boolean autoCommit = c.getAutoCommit();
+    c.setAutoCommit(true); // PostgreSQL runs VACUUM only outside a transaction
     try (Statement st = c.createStatement()) {
       for (String t : new String[] {tables.messages(), tables.deadLetters()}) {
-        st.execute((dialect == SqlDialect.POSTGRESQL ? "ANALYZE " : "ANALYZE TABLE ") + t);
+        st.execute((dialect == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ") + t);
       }
+    } finally {
+      c.setAutoCommit(autoCommit);
     }
-    commitIfNeeded();
   }
 
   private int insertMessages(int count, Instant base, String status, int microsPerRow)

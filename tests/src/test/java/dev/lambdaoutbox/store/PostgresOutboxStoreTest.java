@@ -7,6 +7,8 @@ import dev.lambdaoutbox.store.jdbc.internal.ClaimQuery;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
 class PostgresOutboxStoreTest extends OutboxStoreContractTest {
@@ -26,18 +28,49 @@ class PostgresOutboxStoreTest extends OutboxStoreContractTest {
   }
 
   @Test
-  void claimQuery_withLongHistory_walksTheDueIndex_notTheTable() throws Exception {
+  void claimQuery_withLongHistoryAndBacklog_walksTheDueIndex_notTheTable() throws Exception {
     try (Connection c = database().open()) {
       HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
-      loader.sent(200_000, T0);
-      loader.deadLetters(50_000, T0);
-      loader.pending(1_000, T0);
+      loader.sent(100_000, T0);
+      loader.deadLetters(20_000, T0);
+      loader.pending(100_000, T0); // a large backlog: when a bad plan would hurt most
       loader.analyze();
 
-      String plan = ClaimQuery.of(database().dialect(), tables).explain(c, T0.plusSeconds(1), 500);
+      ClaimQuery claim = ClaimQuery.of(database().dialect(), tables);
 
+      String plan = claim.explain(c, T0.plusSeconds(1), 500);
       assertThat(plan).contains(tables.messages() + "_due_ix");
       assertThat(plan).doesNotContain("Seq Scan on " + tables.messages());
+
+      // The plan the server adopts for a statement prepared again and again (a generic plan,
+      // made without knowing the parameters) must walk the index too.
+      String generic = genericPlan(c, claim.sql());
+      assertThat(generic).contains(tables.messages() + "_due_ix");
+      assertThat(generic).doesNotContain("Seq Scan on " + tables.messages());
     }
+  }
+
+  private static String genericPlan(Connection c, String sql) throws Exception {
+    StringBuilder numbered = new StringBuilder();
+    int n = 0;
+    for (char ch : sql.toCharArray()) {
+      numbered.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
+    }
+    StringBuilder plan = new StringBuilder();
+    try (Statement st = c.createStatement()) {
+      st.execute("SET plan_cache_mode = force_generic_plan");
+      st.execute(
+          "PREPARE claim_plan(timestamptz, int, timestamptz, timestamptz, varchar) AS " + numbered);
+      try (ResultSet rs =
+          st.executeQuery(
+              "EXPLAIN EXECUTE claim_plan('2026-03-01T10:00:01Z', 500,"
+                  + " '2026-03-01T10:01:00Z', '2026-03-01T10:01:00Z', 'explain')")) {
+        while (rs.next()) {
+          plan.append(rs.getString(1)).append('\n');
+        }
+      }
+      st.execute("DEALLOCATE claim_plan");
+    }
+    return plan.toString();
   }
 }

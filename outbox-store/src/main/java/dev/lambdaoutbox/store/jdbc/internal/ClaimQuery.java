@@ -22,6 +22,9 @@ public interface ClaimQuery {
       Connection connection, String owner, int limit, Instant now, Instant leaseEnd)
       throws SQLException;
 
+  /** The statement that finds and leases the rows, with JDBC {@code ?} parameters. */
+  String sql();
+
   /**
    * The database's plan for the claim statement (the whole UPDATE in PostgreSQL, the locking SELECT
    * in MySQL), without running it: to check that it walks the due index.

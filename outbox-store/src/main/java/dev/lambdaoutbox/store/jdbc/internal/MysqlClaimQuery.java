@@ -35,6 +35,12 @@ final class MysqlClaimQuery implements ClaimQuery {
             + " ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
   }
 
+  /** Parameters: now, limit. The UPDATE by ids follows. */
+  @Override
+  public String sql() {
+    return selectSql;
+  }
+
   @Override
   public String explain(Connection connection, Instant now, int limit) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement("EXPLAIN FORMAT=JSON " + selectSql)) {

@@ -16,6 +16,14 @@ import java.util.List;
  * PostgreSQL: one statement. The {@code due} CTE walks the partial due index ({@code WHERE status =
  * 'PENDING'}) in order and locks what it takes, skipping locked rows; the UPDATE leases exactly
  * those rows and returns them, sorted by their due time before the lease moved it.
+ *
+ * <p>The UPDATE finds its rows by the physical row ids ({@code ctid}) the locking SELECT returned,
+ * through {@code = ANY(ARRAY(...))}: a TID scan, with no second index look-up per row, and a plan
+ * shape that cannot change. (Joining {@code due} on {@code id} lets a generic plan, which the
+ * server adopts for a statement prepared over and over, pick a hash join over a sequential scan of
+ * the whole table: claim cost would grow with the table.) The locked rows cannot move before the
+ * UPDATE, as this transaction holds their locks; were a ctid ever stale, that row would simply not
+ * be claimed this time.
  */
 final class PostgresClaimQuery implements ClaimQuery {
   private static final SqlDialect PG = SqlDialect.POSTGRESQL;
@@ -25,7 +33,7 @@ final class PostgresClaimQuery implements ClaimQuery {
   PostgresClaimQuery(OutboxTables tables) {
     String t = tables.messages();
     String due =
-        "SELECT id, next_attempt_at FROM "
+        "SELECT ctid, id, next_attempt_at FROM "
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= ?"
             + " ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED";
@@ -35,9 +43,16 @@ final class PostgresClaimQuery implements ClaimQuery {
             + "), claimed AS (UPDATE "
             + t
             + " m SET next_attempt_at = ?, locked_until = ?, locked_by = ?"
-            + " FROM due WHERE m.id = due.id RETURNING due.next_attempt_at AS due_at, "
+            + " WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
             + MessageRows.columns("m")
-            + ") SELECT * FROM claimed ORDER BY due_at, id";
+            + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
+            + " ORDER BY due.next_attempt_at, due.id";
+  }
+
+  /** Parameters: now, limit, lease end, lease end, owner. */
+  @Override
+  public String sql() {
+    return sql;
   }
 
   @Override

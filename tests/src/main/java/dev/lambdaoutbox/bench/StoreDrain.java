@@ -1,0 +1,95 @@
+package dev.lambdaoutbox.bench;
+
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.OutboxStore.CompletionCounts;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.writer.OutboxTables;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Drains the outbox as pollers do: claim a batch, "publish" each row (count it), complete the batch
+ * as published, until a claim comes back empty. Each thread is a poller with its own store and
+ * connection.
+ */
+final class StoreDrain {
+  private StoreDrain() {}
+
+  static DrainResult run(TestDatabase db, OutboxTables tables, int threads, int claimSize)
+      throws Exception {
+    AtomicLong published = new AtomicLong();
+    AtomicLong payloadChars = new AtomicLong();
+    AtomicLong claimNanos = new AtomicLong();
+    AtomicLong completeNanos = new AtomicLong();
+    List<JdbcConnectionProvider> providers = new ArrayList<>();
+    List<JdbcOutboxStore> stores = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      JdbcConnectionProvider p = Stores.connections(db, tables);
+      providers.add(p);
+      JdbcOutboxStore store = JdbcOutboxStore.builder(p).tables(tables).build();
+      store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
+      stores.add(store);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> pollers = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        JdbcOutboxStore store = stores.get(i);
+        String owner = "bench-" + i;
+        pollers.add(
+            pool.submit(
+                () -> {
+                  while (true) {
+                    Instant now = Instant.now();
+                    long t0 = System.nanoTime();
+                    List<OutboxMessage> claimed =
+                        store.claim(owner, claimSize, now, Duration.ofMinutes(5));
+                    long t1 = System.nanoTime();
+                    claimNanos.addAndGet(t1 - t0);
+                    if (claimed.isEmpty()) {
+                      return null;
+                    }
+                    List<DeliveryOutcome> outcomes = new ArrayList<>(claimed.size());
+                    for (OutboxMessage m : claimed) {
+                      payloadChars.addAndGet(m.payload().length()); // the "publisher"
+                      outcomes.add(new DeliveryOutcome.Published(m.id()));
+                    }
+                    long t2 = System.nanoTime();
+                    CompletionCounts counts = store.complete(owner, outcomes, now);
+                    completeNanos.addAndGet(System.nanoTime() - t2);
+                    published.addAndGet(counts.published());
+                  }
+                }));
+      }
+      for (Future<?> f : pollers) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+      providers.forEach(JdbcConnectionProvider::close);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    return new DrainResult(
+        "JdbcOutboxStore, "
+            + threads
+            + " thread"
+            + (threads > 1 ? "s" : "")
+            + ", claim "
+            + claimSize,
+        published.get(),
+        seconds,
+        String.format(
+            "claim %.1f s, complete %.1f s (summed over threads)",
+            claimNanos.get() / 1e9, completeNanos.get() / 1e9));
+  }
+}
