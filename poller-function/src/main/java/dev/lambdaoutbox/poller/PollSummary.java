@@ -14,7 +14,8 @@ import java.util.Map;
  *     claimed again once their lease runs out, their retry count untouched
  * @param leaseLost outcomes the store did not apply because another poller had taken the row over
  * @param rounds claims made
- * @param stoppedBecause {@code drained}, {@code time} or {@code broker-unreachable}
+ * @param stoppedBecause {@code drained} (a claim came back short), {@code time} (the remaining time
+ *     ran low), {@code broker-unreachable} (the circuit breaker opened) or {@code interrupted}
  * @param durationMs wall-clock time of the invocation
  */
 public record PollSummary(

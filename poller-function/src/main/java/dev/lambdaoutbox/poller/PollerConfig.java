@@ -10,7 +10,6 @@ import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.writer.Destinations;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -237,8 +236,7 @@ public record PollerConfig(
               + text.get()
               + "' is not a JSON object; expected one such as {\"order.*\":\"arn:aws:sns:...\"}");
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> route = it.next();
+    for (Map.Entry<String, JsonNode> route : json.properties()) {
       String pattern = route.getKey();
       String patternProblem = problemWithPattern(pattern);
       if (patternProblem != null) {

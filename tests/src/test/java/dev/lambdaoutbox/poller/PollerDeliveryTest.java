@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.writer.OutboxEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -114,6 +115,26 @@ class PollerDeliveryTest {
     assertThat(line.get("DeadLetterBacklog").asInt()).isZero();
     assertThat(line.has("DurationMs")).isTrue();
     assertThat(bed.logs("ERROR")).isEmpty();
+  }
+
+  @Test
+  void withRetention_publishedRowsStayAsSent_untilAnInvocationPurgesThemOnceOlder() {
+    String queue = bed.queue("retained");
+    UUID id = bed.append(event("invoice.issued", "i-1").build()).get(0);
+    PollerHandler handler =
+        bed.handler(bed.config("OUTBOX_DEFAULT_DESTINATION", queue, "OUTBOX_RETENTION_HOURS", "1"));
+
+    assertThat(bed.invoke(handler).published()).isEqualTo(1);
+    assertThat(bed.outboxRow(id)).containsEntry("status", "SENT");
+    bed.clock.advance(Duration.ofMinutes(59));
+    bed.invoke(handler);
+    assertThat(bed.outboxRow(id)).as("not an hour old yet").isNotNull();
+    bed.clock.advance(Duration.ofMinutes(2));
+    PollSummary later = bed.invoke(handler);
+
+    assertThat(later.claimed()).isZero();
+    assertThat(bed.outboxRow(id)).isNull();
+    assertThat(bed.receive(queue, 1)).hasSize(1);
   }
 
   @Test

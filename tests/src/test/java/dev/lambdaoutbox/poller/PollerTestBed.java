@@ -65,6 +65,8 @@ final class PollerTestBed implements AutoCloseable {
   private final ByteArrayOutputStream output = new ByteArrayOutputStream();
   private final PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
   private final List<AutoCloseable> resources = new ArrayList<>();
+  private final List<String> topics = new ArrayList<>();
+  private final List<String> queues = new ArrayList<>();
 
   PollerTestBed(String label) {
     this.label = label;
@@ -209,30 +211,34 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   String topic(String name) {
-    return sns.createTopic(r -> r.name(name(name))).topicArn();
+    return created(topics, sns.createTopic(r -> r.name(name(name))).topicArn());
   }
 
   String fifoTopic(String name) {
-    return sns.createTopic(
-            r ->
-                r.name(name(name) + ".fifo")
-                    .attributes(Map.of("FifoTopic", "true", "ContentBasedDeduplication", "false")))
-        .topicArn();
+    Map<String, String> fifo = Map.of("FifoTopic", "true", "ContentBasedDeduplication", "false");
+    return created(
+        topics, sns.createTopic(r -> r.name(name(name) + ".fifo").attributes(fifo)).topicArn());
   }
 
   String queue(String name) {
-    return sqs.createQueue(r -> r.queueName(name(name))).queueUrl();
+    return created(queues, sqs.createQueue(r -> r.queueName(name(name))).queueUrl());
   }
 
   String fifoQueue(String name) {
-    return sqs.createQueue(
-            r ->
-                r.queueName(name(name) + ".fifo")
-                    .attributes(
-                        Map.of(
-                            QueueAttributeName.FIFO_QUEUE, "true",
-                            QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "false")))
-        .queueUrl();
+    Map<QueueAttributeName, String> fifo =
+        Map.of(
+            QueueAttributeName.FIFO_QUEUE, "true",
+            QueueAttributeName.CONTENT_BASED_DEDUPLICATION, "false");
+    return created(
+        queues,
+        sqs.createQueue(r -> r.queueName(name(name) + ".fifo").attributes(fifo)).queueUrl());
+  }
+
+  private static String created(List<String> names, String name) {
+    synchronized (names) {
+      names.add(name);
+    }
+    return name;
   }
 
   /** Subscribes the queue to the topic with raw delivery: the body and attributes as published. */
@@ -420,6 +426,9 @@ final class PollerTestBed implements AutoCloseable {
     for (AutoCloseable r : resources) {
       r.close();
     }
+    // The endpoint is shared by every test class and slows down as it fills up.
+    topics.forEach(arn -> sns.deleteTopic(r -> r.topicArn(arn)));
+    queues.forEach(url -> sqs.deleteQueue(r -> r.queueUrl(url)));
     sns.close();
     sqs.close();
     db.dropTables(tables);

@@ -1,0 +1,333 @@
+package dev.lambdaoutbox.bench;
+
+import dev.lambdaoutbox.poller.PollSummary;
+import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.internal.Delivery;
+import dev.lambdaoutbox.poller.internal.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.config.ConnectionLimits;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.telemetry.EmfMetrics;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxTables;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * End to end on the local test bed: 20,000 pending rows in PostgreSQL published to an SNS topic
+ * whose raw-delivery SQS subscriber receives them, first by the poller (real JDBC store, real batch
+ * publisher, default settings but {@value #PUBLISH_CONCURRENCY} concurrent calls), then by the
+ * naive loop (select a page, one {@code Publish} and one {@code DELETE} per row). Both runs start
+ * from the same rows. A consumer receives and deletes from the queue while each run publishes,
+ * counting distinct event ids: moto's SQS slows down in proportion to a queue's depth, so a queue
+ * left to fill would measure moto, not the publisher. Prints events/s and the ratio; asserts
+ * nothing.
+ *
+ * <pre>
+ * ./mvnw -B -q -pl tests -am compile exec:java \
+ *     -Dexec.mainClass=dev.lambdaoutbox.bench.EndToEndBenchmark [-Dexec.args="ROWS"]
+ * </pre>
+ */
+public final class EndToEndBenchmark {
+  /**
+   * Batch calls the poller keeps in flight, and threads emptying the queue. moto is one Python
+   * process: more publishers than consumers let the queue grow, and with it the cost of every SQS
+   * call, until the benchmark measures moto's queue scans instead of the poller.
+   */
+  private static final int PUBLISH_CONCURRENCY = Integer.getInteger("bench.concurrency", 1);
+
+  private static final int CONSUMERS = Integer.getInteger("bench.consumers", 4);
+
+  private EndToEndBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Locale.setDefault(Locale.ROOT);
+    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+    TestDatabase db = TestEndpoints.postgres();
+    AwsEndpoint aws = TestEndpoints.aws();
+    OutboxTables tables = db.createTables("e2e");
+    String source = tables.prefix() + "source";
+    try (SnsClient sns = sns(aws);
+        SqsClient sqs = sqs(aws);
+        Connection c = db.open()) {
+      c.setAutoCommit(true);
+      String suffix = UUID.randomUUID().toString().substring(0, 8);
+      String topic = sns.createTopic(r -> r.name("e2e-bench-" + suffix)).topicArn();
+      String queue = sqs.createQueue(r -> r.queueName("e2e-bench-" + suffix)).queueUrl();
+      subscribeRaw(sns, sqs, topic, queue);
+      new HistoryLoader(c, db.dialect(), tables)
+          .pending(rows, Instant.now().minus(Duration.ofDays(1)));
+      execute(c, "CREATE TABLE " + source + " AS SELECT * FROM " + tables.messages());
+      System.out.printf(
+          "PostgreSQL at %s, SNS/SQS at %s, %d CPUs, %,d rows of ~200-byte JSON%n",
+          db.jdbcUrl(), aws.endpoint(), Runtime.getRuntime().availableProcessors(), rows);
+
+      // Warm-up, not reported: JIT, connections, the endpoint.
+      reload(c, tables, source, 1_000);
+      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, CONSUMERS)) {
+        runPoller(db, tables, topic, sns, sqs);
+        reload(c, tables, source, 1_000);
+        runNaive(c, tables, topic, sns);
+        consumer.awaitMessages(2_000, Duration.ofMinutes(2));
+      }
+
+      reload(c, tables, source, rows);
+      PollSummary summary;
+      double pollerSeconds;
+      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, CONSUMERS)) {
+        long start = System.nanoTime();
+        summary = runPoller(db, tables, topic, sns, sqs);
+        pollerSeconds = (System.nanoTime() - start) / 1e9;
+        print("poller (PublishBatch)", summary.published(), pollerSeconds, consumer.await(rows));
+      }
+
+      reload(c, tables, source, rows);
+      int naivePublished;
+      double naiveSeconds;
+      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, CONSUMERS)) {
+        long start = System.nanoTime();
+        naivePublished = runNaive(c, tables, topic, sns);
+        naiveSeconds = (System.nanoTime() - start) / 1e9;
+        print("naive (one Publish each)", naivePublished, naiveSeconds, consumer.await(rows));
+      }
+
+      double ratio = (summary.published() / pollerSeconds) / (naivePublished / naiveSeconds);
+      System.out.printf("ratio poller / naive: %.1fx%n", ratio);
+      sns.deleteTopic(r -> r.topicArn(topic));
+      sqs.deleteQueue(r -> r.queueUrl(queue));
+      execute(c, "DROP TABLE " + source);
+    } finally {
+      db.dropTables(tables);
+    }
+  }
+
+  /**
+   * One invocation of the poller: default settings (batch 100) but {@link #PUBLISH_CONCURRENCY}.
+   */
+  private static PollSummary runPoller(
+      TestDatabase db, OutboxTables tables, String topic, SnsClient sns, SqsClient sqs) {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
+    env.put("OUTBOX_DB_USER", db.user());
+    env.put("OUTBOX_DB_PASSWORD", db.password());
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.put("OUTBOX_DEFAULT_DESTINATION", topic);
+    env.put("OUTBOX_PUBLISH_CONCURRENCY", Integer.toString(PUBLISH_CONCURRENCY));
+    PollerConfig config = PollerConfig.fromEnvironment(env);
+    PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+    Clock clock = Clock.systemUTC();
+    try (JdbcConnectionProvider connections =
+            Stores.connections(db, tables, ConnectionLimits.defaults());
+        OutboxPoller poller =
+            new OutboxPoller(
+                config,
+                new TimedStore(JdbcOutboxStore.builder(connections).tables(tables).build()),
+                new TimedPublisher(PollerWiring.publisher(config, sns, sqs)),
+                clock,
+                new SplittableRandom(1),
+                new JsonLogger(
+                    "bench", EndToEndBenchmark.class, JsonLogger.Level.INFO, System.err, clock),
+                new EmfMetrics("Bench", "bench", discard, clock))) {
+      PollSummary summary = poller.run(() -> 15 * 60 * 1000, "bench-" + UUID.randomUUID());
+      System.out.printf(
+          "  poller time: %.2f s claiming and recording, %.2f s publishing, %d rounds%n",
+          TimedStore.nanos.getAndSet(0) / 1e9,
+          TimedPublisher.nanos.getAndSet(0) / 1e9,
+          summary.rounds());
+      return summary;
+    }
+  }
+
+  /** Adds up the time spent in the store. */
+  private record TimedStore(OutboxStore store) implements OutboxStore {
+    static final AtomicLong nanos = new AtomicLong();
+
+    @Override
+    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+      long start = System.nanoTime();
+      try {
+        return store.claim(owner, limit, now, lease);
+      } finally {
+        nanos.addAndGet(System.nanoTime() - start);
+      }
+    }
+
+    @Override
+    public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+      long start = System.nanoTime();
+      try {
+        return store.complete(owner, outcomes, now);
+      } finally {
+        nanos.addAndGet(System.nanoTime() - start);
+      }
+    }
+
+    @Override
+    public int purgeSent(Instant cutoff, int limit) {
+      return store.purgeSent(cutoff, limit);
+    }
+
+    @Override
+    public Backlog backlog(Instant now) {
+      return store.backlog(now);
+    }
+  }
+
+  /** Adds up the time spent publishing. */
+  private record TimedPublisher(MessagePublisher publisher) implements MessagePublisher {
+    static final AtomicLong nanos = new AtomicLong();
+
+    @Override
+    public List<Delivery> publish(List<OutboundMessage> messages, PublishGate gate) {
+      long start = System.nanoTime();
+      try {
+        return publisher.publish(messages, gate);
+      } finally {
+        nanos.addAndGet(System.nanoTime() - start);
+      }
+    }
+
+    @Override
+    public void close() {
+      publisher.close();
+    }
+  }
+
+  /** The loop of many outbox write-ups: a page of rows, then per row one Publish, one DELETE. */
+  private static int runNaive(Connection c, OutboxTables tables, String topic, SnsClient sns)
+      throws SQLException {
+    int published = 0;
+    String select =
+        "SELECT id, event_type, aggregate_type, aggregate_id, payload, occurred_at FROM "
+            + tables.messages()
+            + " WHERE status = 'PENDING' ORDER BY next_attempt_at, id LIMIT 100";
+    try (PreparedStatement page = c.prepareStatement(select);
+        PreparedStatement delete =
+            c.prepareStatement("DELETE FROM " + tables.messages() + " WHERE id = ?")) {
+      while (true) {
+        List<Object[]> batch = new ArrayList<>();
+        try (ResultSet rs = page.executeQuery()) {
+          while (rs.next()) {
+            batch.add(
+                new Object[] {
+                  rs.getObject(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  rs.getString(4),
+                  rs.getString(5),
+                  rs.getObject(6, java.time.OffsetDateTime.class).toInstant().toString()
+                });
+          }
+        }
+        if (batch.isEmpty()) {
+          return published;
+        }
+        for (Object[] row : batch) {
+          Map<String, MessageAttributeValue> attributes = new HashMap<>();
+          attributes.put("eventId", string(row[0].toString()));
+          attributes.put("eventType", string((String) row[1]));
+          attributes.put("aggregateType", string((String) row[2]));
+          attributes.put("aggregateId", string((String) row[3]));
+          attributes.put("occurredAt", string((String) row[5]));
+          sns.publish(
+              r -> r.topicArn(topic).message((String) row[4]).messageAttributes(attributes));
+          delete.setObject(1, row[0]);
+          delete.executeUpdate();
+          published++;
+        }
+      }
+    }
+  }
+
+  private static MessageAttributeValue string(String value) {
+    return MessageAttributeValue.builder().dataType("String").stringValue(value).build();
+  }
+
+  private static void reload(Connection c, OutboxTables tables, String source, int rows)
+      throws SQLException {
+    execute(c, "DELETE FROM " + tables.messages());
+    execute(
+        c,
+        "INSERT INTO "
+            + tables.messages()
+            + " SELECT * FROM "
+            + source
+            + " ORDER BY next_attempt_at LIMIT "
+            + rows);
+    execute(c, "VACUUM ANALYZE " + tables.messages());
+  }
+
+  private static void print(String name, int published, double seconds, String delivered) {
+    System.out.printf(
+        "%-26s %,7d events in %7.2f s = %,6.0f events/s; queue received %s%n",
+        name, published, seconds, published / seconds, delivered);
+  }
+
+  private static void subscribeRaw(SnsClient sns, SqsClient sqs, String topic, String queue) {
+    String queueArn =
+        sqs.getQueueAttributes(r -> r.queueUrl(queue).attributeNames(QueueAttributeName.QUEUE_ARN))
+            .attributes()
+            .get(QueueAttributeName.QUEUE_ARN);
+    sns.subscribe(
+        r ->
+            r.topicArn(topic)
+                .protocol("sqs")
+                .endpoint(queueArn)
+                .attributes(Map.of("RawMessageDelivery", "true")));
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static SnsClient sns(AwsEndpoint aws) {
+    return SnsClient.builder()
+        .endpointOverride(aws.endpoint())
+        .region(aws.awsRegion())
+        .credentialsProvider(aws.credentials())
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+
+  private static SqsClient sqs(AwsEndpoint aws) {
+    return SqsClient.builder()
+        .endpointOverride(aws.endpoint())
+        .region(aws.awsRegion())
+        .credentialsProvider(aws.credentials())
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+}
