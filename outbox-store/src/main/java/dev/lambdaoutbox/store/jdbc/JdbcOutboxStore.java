@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.internal.BacklogQuery;
 import dev.lambdaoutbox.store.jdbc.internal.ClaimQuery;
 import dev.lambdaoutbox.store.jdbc.internal.CompletionWriter;
+import dev.lambdaoutbox.store.jdbc.internal.DeadlockRetry;
 import dev.lambdaoutbox.store.jdbc.internal.SentPurge;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
@@ -82,7 +83,8 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     Instant leaseEnd = micros(at.plus(lease));
-    return connections.inTransaction(
+    return DeadlockRetry.inTransaction(
+        connections,
         "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
         c -> claimQuery.claim(c, owner, limit, at, leaseEnd));
   }
@@ -95,7 +97,8 @@ public final class JdbcOutboxStore implements OutboxStore {
       return new CompletionCounts(0, 0, 0, 0);
     }
     Instant at = micros(now);
-    return connections.inTransaction(
+    return DeadlockRetry.inTransaction(
+        connections,
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
         c -> completionWriter.write(c, owner, outcomes, at));
   }

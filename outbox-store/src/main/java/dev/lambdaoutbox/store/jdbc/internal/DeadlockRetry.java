@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.store.deadletter.internal;
+package dev.lambdaoutbox.store.jdbc.internal;
 
 import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -6,10 +6,11 @@ import java.sql.SQLException;
 
 /**
  * Runs work in one transaction on the container's connection, again when the database chose that
- * transaction as a deadlock victim (up to {@link #ATTEMPTS} times in all). Two replays, or a replay
- * and the poller, may lock rows in an order the database cannot serve both ways; the victim was
- * rolled back whole, so running it again is safe. The work must read everything it decides on
- * inside the transaction.
+ * transaction as a deadlock victim (up to {@link #ATTEMPTS} times in all). Concurrent pollers
+ * claiming (InnoDB locks index gaps as it skips locked rows), two replays, or a replay and the
+ * poller may lock rows in an order the database cannot serve both ways; the victim was rolled back
+ * whole, so running it again is safe. The work must read everything it decides on inside the
+ * transaction.
  */
 public final class DeadlockRetry {
   public static final int ATTEMPTS = 3;
