@@ -157,6 +157,18 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
+  void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
+    OutboxEvent[] events = new OutboxEvent[300]; // made within a millisecond or two: same due time
+    for (int i = 0; i < events.length; i++) {
+      events[i] = event("order-" + i);
+    }
+    List<UUID> written = append(T0, events);
+
+    assertThat(ids(store().claim("a", 300, T0.plusSeconds(1), LEASE)))
+        .containsExactlyElementsOf(written);
+  }
+
+  @Test
   void claim_returnsTheRowAsWritten() {
     String payload = "{ \"name\" : \"Zoë 🚀\",\n  \"n\": 1.50, \"nested\": {\"a\": [1, 2]} }";
     OutboxEvent event =

@@ -72,4 +72,23 @@ class UuidV7Test {
 
     assertThat(ids).hasSize(10_000);
   }
+
+  @Test
+  void generate_oneAfterAnother_sortsInTheOrderMadeAsTextAndAsBytes() {
+    List<UUID> made = new ArrayList<>();
+    for (int i = 0; i < 50_000; i++) { // many ids per millisecond, and past the sequence's end
+      made.add(UuidV7.generate());
+    }
+
+    List<String> asText = made.stream().map(UUID::toString).toList();
+    assertThat(asText).isSorted();
+    assertThat(new HashSet<>(made)).hasSize(made.size());
+    for (int i = 1; i < made.size(); i++) {
+      assertThat(
+              Long.compareUnsigned(
+                  made.get(i).getMostSignificantBits(), made.get(i - 1).getMostSignificantBits()))
+          .as("id %d after id %d", i, i - 1)
+          .isPositive();
+    }
+  }
 }
