@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.time.Duration;
 import java.util.List;
@@ -53,7 +54,8 @@ class PollerHandlerTest {
     PollerHandler handler = new PollerHandler(bed.env("OUTBOX_DEFAULT_DESTINATION", queue));
     Map<String, Object> summary =
         handler.handleRequest(
-            PollerTestBed.scheduledEvent(), new TestContext(Duration.ofSeconds(30)));
+            PollerTestBed.scheduledEvent(),
+            new FakeLambdaContext("outbox-poller", Duration.ofSeconds(30)));
 
     JsonNode json = PollerTestBed.JSON.valueToTree(summary);
     assertThat(json.get("claimed").asInt()).isEqualTo(2);
@@ -68,7 +70,8 @@ class PollerHandlerTest {
 
     Map<String, Object> warm =
         handler.handleRequest(
-            PollerTestBed.scheduledEvent(), new TestContext(Duration.ofSeconds(30)));
+            PollerTestBed.scheduledEvent(),
+            new FakeLambdaContext("outbox-poller", Duration.ofSeconds(30)));
     assertThat(warm.get("claimed")).isEqualTo(0);
   }
 

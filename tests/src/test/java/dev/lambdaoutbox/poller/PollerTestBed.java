@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
@@ -148,7 +149,8 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   PollSummary invoke(PollerHandler handler, Duration timeout) {
-    Map<String, Object> json = handler.handleRequest(scheduledEvent(), new TestContext(timeout));
+    Map<String, Object> json =
+        handler.handleRequest(scheduledEvent(), new FakeLambdaContext("outbox-poller", timeout));
     return new PollSummary(
         (Integer) json.get("claimed"),
         (Integer) json.get("published"),

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.reprocessor;
 
 import static dev.lambdaoutbox.reprocessor.DeadLetterBuilder.T0;
 import static dev.lambdaoutbox.reprocessor.DeadLetterBuilder.deadLetter;
+import static dev.lambdaoutbox.reprocessor.ReprocessorHarness.reprocessorContext;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.reprocessor.internal.RequestParser;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -139,7 +141,7 @@ class DeadLetterReprocessorHandlerTest {
   void replayByIds_isRealByDefault_andAuditsTheRequester() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
-    TestContext context = TestContext.fresh();
+    FakeLambdaContext context = reprocessorContext();
 
     JsonNode report =
         reprocessor.invoke(
@@ -170,7 +172,7 @@ class DeadLetterReprocessorHandlerTest {
   void replay_withoutRequestedBy_auditsTheLambdaRequestId() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
-    TestContext context = TestContext.fresh();
+    FakeLambdaContext context = reprocessorContext();
 
     JsonNode report =
         reprocessor.invoke("{\"action\":\"replay\",\"ids\":[\"" + dead.id() + "\"]}", context);
@@ -377,7 +379,7 @@ class DeadLetterReprocessorHandlerTest {
     wired.handleRequest(
         new ByteArrayInputStream("{\"action\":\"list\"}".getBytes(UTF_8)),
         out,
-        TestContext.fresh());
+        reprocessorContext());
 
     assertThat(parse(out.toString(UTF_8)).path("count").asInt()).isEqualTo(1);
   }

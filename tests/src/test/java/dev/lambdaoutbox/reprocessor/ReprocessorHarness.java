@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
@@ -55,10 +56,10 @@ final class ReprocessorHarness implements AutoCloseable {
 
   /** Invokes the handler and returns its JSON report; a refusal is thrown as it would be. */
   JsonNode invoke(String body) {
-    return invoke(body, TestContext.fresh());
+    return invoke(body, reprocessorContext());
   }
 
-  JsonNode invoke(String body, TestContext context) {
+  JsonNode invoke(String body, FakeLambdaContext context) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       handler.handleRequest(
@@ -95,5 +96,10 @@ final class ReprocessorHarness implements AutoCloseable {
   @Override
   public void close() {
     connections.close();
+  }
+
+  /** A fresh invocation context for the reprocessor, five minutes to run. */
+  static FakeLambdaContext reprocessorContext() {
+    return new FakeLambdaContext("outbox-dlq-reprocessor", java.time.Duration.ofMinutes(5));
   }
 }

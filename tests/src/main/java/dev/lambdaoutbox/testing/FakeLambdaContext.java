@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.poller;
+package dev.lambdaoutbox.testing;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
@@ -8,13 +8,23 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 
-/** A Lambda context whose remaining time runs down in real time from the given timeout. */
-final class TestContext implements Context {
+/**
+ * The invocation context Lambda passes a handler, for calling handlers in-process: a fresh request
+ * id, no Cognito identity, and remaining time that runs down in real time from the timeout.
+ */
+public final class FakeLambdaContext implements Context {
+  private final String functionName;
   private final String requestId = UUID.randomUUID().toString();
   private final long deadlineNanos;
 
-  TestContext(Duration timeout) {
+  public FakeLambdaContext(String functionName, Duration timeout) {
+    this.functionName = functionName;
     this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+  }
+
+  /** Same as {@link #getAwsRequestId()}. */
+  public String awsRequestId() {
+    return requestId;
   }
 
   @Override
@@ -24,17 +34,17 @@ final class TestContext implements Context {
 
   @Override
   public String getLogGroupName() {
-    return "/aws/lambda/outbox-poller";
+    return "/aws/lambda/" + functionName;
   }
 
   @Override
   public String getLogStreamName() {
-    return "test";
+    return "2026/03/02/[$LATEST]0123456789abcdef";
   }
 
   @Override
   public String getFunctionName() {
-    return "outbox-poller";
+    return functionName;
   }
 
   @Override
@@ -44,7 +54,7 @@ final class TestContext implements Context {
 
   @Override
   public String getInvokedFunctionArn() {
-    return "arn:aws:lambda:us-east-1:123456789012:function:outbox-poller";
+    return "arn:aws:lambda:us-east-1:123456789012:function:" + functionName;
   }
 
   @Override
