@@ -17,6 +17,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -100,6 +101,6 @@ final class ReprocessorHarness implements AutoCloseable {
 
   /** A fresh invocation context for the reprocessor, five minutes to run. */
   static FakeLambdaContext reprocessorContext() {
-    return new FakeLambdaContext("outbox-dlq-reprocessor", java.time.Duration.ofMinutes(5));
+    return new FakeLambdaContext("outbox-dlq-reprocessor", Duration.ofMinutes(5));
   }
 }
