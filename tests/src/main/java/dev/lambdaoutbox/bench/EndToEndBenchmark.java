@@ -38,7 +38,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -78,8 +77,8 @@ public final class EndToEndBenchmark {
     AwsEndpoint aws = TestEndpoints.aws();
     OutboxTables tables = db.createTables("e2e");
     String source = tables.prefix() + "source";
-    try (SnsClient sns = sns(aws);
-        SqsClient sqs = sqs(aws);
+    try (SnsClient sns = aws.sns();
+        SqsClient sqs = aws.sqs();
         Connection c = db.open()) {
       c.setAutoCommit(true);
       String suffix = UUID.randomUUID().toString().substring(0, 8);
@@ -311,23 +310,5 @@ public final class EndToEndBenchmark {
     try (Statement st = c.createStatement()) {
       st.execute(sql);
     }
-  }
-
-  private static SnsClient sns(AwsEndpoint aws) {
-    return SnsClient.builder()
-        .endpointOverride(aws.endpoint())
-        .region(aws.awsRegion())
-        .credentialsProvider(aws.credentials())
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
-  }
-
-  private static SqsClient sqs(AwsEndpoint aws) {
-    return SqsClient.builder()
-        .endpointOverride(aws.endpoint())
-        .region(aws.awsRegion())
-        .credentialsProvider(aws.credentials())
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .build();
   }
 }

@@ -38,18 +38,8 @@ public final class RunPollerLocally {
     AwsEndpoint aws = TestEndpoints.aws();
     OutboxTables tables = OutboxTables.withPrefix("demo_");
 
-    try (SnsClient sns =
-            SnsClient.builder()
-                .endpointOverride(aws.endpoint())
-                .region(aws.awsRegion())
-                .credentialsProvider(aws.credentials())
-                .build();
-        SqsClient sqs =
-            SqsClient.builder()
-                .endpointOverride(aws.endpoint())
-                .region(aws.awsRegion())
-                .credentialsProvider(aws.credentials())
-                .build()) {
+    try (SnsClient sns = aws.sns();
+        SqsClient sqs = aws.sqs()) {
       String topicArn = sns.createTopic(r -> r.name("outbox-demo-reservations")).topicArn();
       String queueUrl = sqs.createQueue(r -> r.queueName("outbox-demo-inbox")).queueUrl();
       String queueArn =

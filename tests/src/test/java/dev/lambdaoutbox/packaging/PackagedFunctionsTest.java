@@ -48,12 +48,7 @@ class PackagedFunctionsTest {
     db = TestEndpoints.postgres();
     aws = TestEndpoints.aws();
     tables = db.createTables("pkg");
-    sqs =
-        SqsClient.builder()
-            .endpointOverride(aws.endpoint())
-            .region(aws.awsRegion())
-            .credentialsProvider(aws.credentials())
-            .build();
+    sqs = aws.sqs();
   }
 
   @AfterAll

@@ -390,11 +390,9 @@ final class PollerTestBed implements AutoCloseable {
   // ---- SDK clients
 
   static SnsClient sns(URI endpoint, Duration timeout) {
-    AwsEndpoint aws = TestEndpoints.aws();
-    return SnsClient.builder()
+    return TestEndpoints.aws()
+        .configure(SnsClient.builder())
         .endpointOverride(endpoint)
-        .region(aws.awsRegion())
-        .credentialsProvider(aws.credentials())
         .httpClientBuilder(
             UrlConnectionHttpClient.builder()
                 .connectionTimeout(Duration.ofSeconds(2))
@@ -404,11 +402,9 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   static SqsClient sqs(URI endpoint, Duration timeout) {
-    AwsEndpoint aws = TestEndpoints.aws();
-    return SqsClient.builder()
+    return TestEndpoints.aws()
+        .configure(SqsClient.builder())
         .endpointOverride(endpoint)
-        .region(aws.awsRegion())
-        .credentialsProvider(aws.credentials())
         .httpClientBuilder(
             UrlConnectionHttpClient.builder()
                 .connectionTimeout(Duration.ofSeconds(2))

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -40,20 +39,8 @@ final class PollerRunner implements AutoCloseable {
 
   PollerRunner(TestDatabase db, OutboxTables tables) {
     AwsEndpoint aws = TestEndpoints.aws();
-    this.sqs =
-        SqsClient.builder()
-            .endpointOverride(aws.endpoint())
-            .region(aws.awsRegion())
-            .credentialsProvider(aws.credentials())
-            .httpClientBuilder(UrlConnectionHttpClient.builder())
-            .build();
-    this.sns =
-        SnsClient.builder()
-            .endpointOverride(aws.endpoint())
-            .region(aws.awsRegion())
-            .credentialsProvider(aws.credentials())
-            .httpClientBuilder(UrlConnectionHttpClient.builder())
-            .build();
+    this.sqs = aws.sqs();
+    this.sns = aws.sns();
     PollerConfig config =
         PollerConfig.fromEnvironment(
             Map.of(
