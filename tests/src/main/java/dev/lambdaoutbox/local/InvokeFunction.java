@@ -107,10 +107,7 @@ public final class InvokeFunction {
     env.put("OUTBOX_DB_USER", db.user());
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", LocalDemo.tables(db).prefix());
-    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
-    env.put("AWS_REGION", aws.region());
-    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
-    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
+    env.putAll(aws.environment());
     if (function == OutboxFunction.POLLER) {
       try (SnsClient sns = aws.sns()) {
         env.put("OUTBOX_DEFAULT_DESTINATION", LocalDemo.topic(sns));

@@ -26,6 +26,18 @@ public record AwsEndpoint(URI endpoint, String region, String accessKeyId, Strin
         AwsBasicCredentials.create(accessKeyId, secretAccessKey));
   }
 
+  /**
+   * The variables a function started by hand needs to reach this endpoint as the SDK's default
+   * chains read them: {@code AWS_ENDPOINT_URL}, {@code AWS_REGION} and the test credentials.
+   */
+  public Map<String, String> environment() {
+    return Map.of(
+        "AWS_ENDPOINT_URL", endpoint.toString(),
+        "AWS_REGION", region,
+        "AWS_ACCESS_KEY_ID", accessKeyId,
+        "AWS_SECRET_ACCESS_KEY", secretAccessKey);
+  }
+
   /** Points any SDK client builder at this endpoint, with its region and test credentials. */
   public <B extends AwsClientBuilder<B, ?>> B configure(B builder) {
     return builder
