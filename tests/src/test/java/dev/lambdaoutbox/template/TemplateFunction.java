@@ -19,8 +19,8 @@ final class TemplateFunction {
   private TemplateFunction() {}
 
   /**
-   * One invocation with {@code timeout} as the function's remaining time, counted from the moment
-   * the event is queued (so the JVM's start-up counts against it, as a cold start's would).
+   * One invocation of a freshly started function, with {@code timeout} as its remaining time when
+   * it takes the event (its start-up not counted, as in Lambda).
    */
   static Invocation invoke(
       SamTemplate.Resolved stack,

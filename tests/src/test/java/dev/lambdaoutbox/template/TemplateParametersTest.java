@@ -145,9 +145,10 @@ class TemplateParametersTest {
   }
 
   /**
-   * The cold packaged poller, configured by the template, given the template's shortest timeout
-   * (its JVM start counted against it): it publishes. Given the time of one publish call and the
-   * margin, less a second, it claims nothing, which is what a shorter minimum would deploy.
+   * The packaged poller, freshly started and configured by the template (its first database
+   * connection still to open), given the template's shortest timeout: it publishes. Given the time
+   * of one publish call and the margin, less a second, it claims nothing: what a shorter minimum
+   * would deploy.
    */
   @Test
   void pollerAtTheShortestTimeout_publishes_whereASecondLessThanACallAndTheMarginClaimsNothing()
