@@ -1,7 +1,7 @@
 # Build and test entry points. `make test` brings up the local AWS test bed
 # (scripts/local-aws: PostgreSQL, MariaDB, moto, Data API emulator on
-# 127.0.0.1), checks template.yaml with the SAM CLI and runs the Maven build
-# against the test bed.
+# 127.0.0.1), checks template.yaml with the SAM CLI, runs the Maven build
+# against the test bed, and builds the deployment packages with `sam build`.
 SHELL := /bin/bash
 
 .PHONY: test run-poller testbed-up testbed-down testbed-status format
@@ -11,7 +11,9 @@ test:
 	scripts/local-aws up; \
 	eval "$$(scripts/local-aws env)"; \
 	scripts/sam validate --lint; \
-	./mvnw -B verify
+	./mvnw -B verify; \
+	scripts/sam build; \
+	du -sh .aws-sam/build/PollerFunction .aws-sam/build/DlqReprocessorFunction
 
 # The main job, locally: the packaged poller publishes sample events through the test bed.
 run-poller:
@@ -28,3 +30,11 @@ testbed-status:
 
 format:
 	./mvnw -B spotless:apply
+
+# `sam build` (BuildMethod makefile in template.yaml) runs these, with ARTIFACTS_DIR set by SAM:
+# each function's package is its shaded jar in lib/.
+build-PollerFunction:
+	scripts/build-function poller-function "$(ARTIFACTS_DIR)"
+
+build-DlqReprocessorFunction:
+	scripts/build-function dlq-reprocessor-function "$(ARTIFACTS_DIR)"

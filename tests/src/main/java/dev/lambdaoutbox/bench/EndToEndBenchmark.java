@@ -41,7 +41,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * End to end on the local test bed: 20,000 pending rows in PostgreSQL published to an SNS topic
@@ -84,7 +83,7 @@ public final class EndToEndBenchmark {
       String suffix = UUID.randomUUID().toString().substring(0, 8);
       String topic = sns.createTopic(r -> r.name("e2e-bench-" + suffix)).topicArn();
       String queue = sqs.createQueue(r -> r.queueName("e2e-bench-" + suffix)).queueUrl();
-      subscribeRaw(sns, sqs, topic, queue);
+      AwsEndpoint.subscribeRaw(sns, sqs, topic, queue);
       new HistoryLoader(c, db.dialect(), tables)
           .pending(rows, Instant.now().minus(Duration.ofDays(1)));
       execute(c, "CREATE TABLE " + source + " AS SELECT * FROM " + tables.messages());
@@ -291,19 +290,6 @@ public final class EndToEndBenchmark {
     System.out.printf(
         "%-26s %,7d events in %7.2f s = %,6.0f events/s; queue received %s%n",
         name, published, seconds, published / seconds, delivered);
-  }
-
-  private static void subscribeRaw(SnsClient sns, SqsClient sqs, String topic, String queue) {
-    String queueArn =
-        sqs.getQueueAttributes(r -> r.queueUrl(queue).attributeNames(QueueAttributeName.QUEUE_ARN))
-            .attributes()
-            .get(QueueAttributeName.QUEUE_ARN);
-    sns.subscribe(
-        r ->
-            r.topicArn(topic)
-                .protocol("sqs")
-                .endpoint(queueArn)
-                .attributes(Map.of("RawMessageDelivery", "true")));
   }
 
   private static void execute(Connection c, String sql) throws SQLException {

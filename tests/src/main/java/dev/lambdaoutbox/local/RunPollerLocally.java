@@ -2,11 +2,11 @@ package dev.lambdaoutbox.local;
 
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
+import dev.lambdaoutbox.testing.OutboxFunction;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxSchema;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
@@ -18,7 +18,6 @@ import org.jdbi.v3.core.Jdbi;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The main job, locally: the packaged poller jar publishes a few reservation events through the
@@ -29,34 +28,21 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * run-poller}.
  */
 public final class RunPollerLocally {
-  private static final String HANDLER = "dev.lambdaoutbox.poller.PollerHandler::handleRequest";
-
   private RunPollerLocally() {}
 
   public static void main(String[] args) throws Exception {
     TestDatabase db = TestEndpoints.postgres();
     AwsEndpoint aws = TestEndpoints.aws();
-    OutboxTables tables = OutboxTables.withPrefix("demo_");
 
     try (SnsClient sns = aws.sns();
         SqsClient sqs = aws.sqs()) {
-      String topicArn = sns.createTopic(r -> r.name("outbox-demo-reservations")).topicArn();
+      String topicArn = LocalDemo.topic(sns);
       String queueUrl = sqs.createQueue(r -> r.queueName("outbox-demo-inbox")).queueUrl();
-      String queueArn =
-          sqs.getQueueAttributes(
-                  r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-              .attributes()
-              .get(QueueAttributeName.QUEUE_ARN);
-      sns.subscribe(
-          r ->
-              r.topicArn(topicArn)
-                  .protocol("sqs")
-                  .endpoint(queueArn)
-                  .attributes(Map.of("RawMessageDelivery", "true")));
+      AwsEndpoint.subscribeRaw(sns, sqs, topicArn, queueUrl);
       System.out.println("topic  " + topicArn + "\nqueue  " + queueUrl);
 
       Jdbi jdbi = db.jdbi();
-      OutboxSchema.create(tables).migrate(jdbi);
+      OutboxTables tables = LocalDemo.tables(db);
       jdbi.useHandle(
           h ->
               h.execute(
@@ -96,7 +82,8 @@ public final class RunPollerLocally {
           Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
       try (LambdaRuntimeEmulator runtime = new LambdaRuntimeEmulator();
           PackagedFunction poller =
-              PackagedFunction.start("poller-function", HANDLER, env, runtime)) {
+              PackagedFunction.start(
+                  OutboxFunction.POLLER.module(), OutboxFunction.POLLER.handler(), env, runtime)) {
         LambdaRuntimeEmulator.Result result = runtime.invoke(event, Duration.ofSeconds(60));
         System.out.println("poller output:\n" + poller.output());
         System.out.println(

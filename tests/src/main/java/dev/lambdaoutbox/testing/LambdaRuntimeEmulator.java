@@ -40,8 +40,18 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
     }
   }
 
+  /**
+   * Longest a function may take to start (its JVM and its handler's constructor) before it asks for
+   * an invocation. Lambda allows 10 s; a JVM on a busy build machine can need more.
+   */
+  private static final Duration START_UP_LIMIT = Duration.ofMinutes(2);
+
   private record Invocation(
-      String id, String event, long deadlineMs, CompletableFuture<Result> result) {}
+      String id,
+      String event,
+      Duration timeout,
+      CompletableFuture<Void> taken,
+      CompletableFuture<Result> result) {}
 
   private final HttpServer server;
   private final BlockingQueue<Invocation> pending = new LinkedBlockingQueue<>();
@@ -60,19 +70,27 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
     return "127.0.0.1:" + server.getAddress().getPort();
   }
 
-  /** Sends one event to the function and waits for its answer. */
+  /**
+   * Sends one event to the function and waits for its answer. As in Lambda, {@code timeout} is the
+   * invocation's own: its deadline is set when the runtime takes the event, so the function's
+   * start-up (up to {@link #START_UP_LIMIT}) does not count against it.
+   */
   public Result invoke(String eventJson, Duration timeout)
       throws InterruptedException, TimeoutException {
     Invocation invocation =
         new Invocation(
             UUID.randomUUID().toString(),
             eventJson,
-            System.currentTimeMillis() + timeout.toMillis(),
+            timeout,
+            new CompletableFuture<>(),
             new CompletableFuture<>());
     pending.add(invocation);
+    CompletableFuture<Result> failedToStart =
+        initError.thenApply(e -> new Result(e, "Runtime.InitError"));
     try {
-      return CompletableFuture.anyOf(
-              invocation.result(), initError.thenApply(e -> new Result(e, "Runtime.InitError")))
+      CompletableFuture.anyOf(invocation.taken(), failedToStart)
+          .get(START_UP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+      return CompletableFuture.anyOf(invocation.result(), failedToStart)
           .thenApply(Result.class::cast)
           .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
@@ -87,10 +105,10 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
       if (path.equals("invocation/next") && exchange.getRequestMethod().equals("GET")) {
         Invocation next = pending.take();
         running.put(next.id(), next);
+        long deadlineMs = System.currentTimeMillis() + next.timeout().toMillis();
+        next.taken().complete(null);
         exchange.getResponseHeaders().add("Lambda-Runtime-Aws-Request-Id", next.id());
-        exchange
-            .getResponseHeaders()
-            .add("Lambda-Runtime-Deadline-Ms", Long.toString(next.deadlineMs()));
+        exchange.getResponseHeaders().add("Lambda-Runtime-Deadline-Ms", Long.toString(deadlineMs));
         exchange
             .getResponseHeaders()
             .add(

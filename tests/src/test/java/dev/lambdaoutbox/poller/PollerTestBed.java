@@ -245,17 +245,7 @@ final class PollerTestBed implements AutoCloseable {
 
   /** Subscribes the queue to the topic with raw delivery: the body and attributes as published. */
   void subscribeRaw(String topicArn, String queueUrl) {
-    String queueArn =
-        sqs.getQueueAttributes(
-                r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-            .attributes()
-            .get(QueueAttributeName.QUEUE_ARN);
-    sns.subscribe(
-        r ->
-            r.topicArn(topicArn)
-                .protocol("sqs")
-                .endpoint(queueArn)
-                .attributes(Map.of("RawMessageDelivery", "true")));
+    AwsEndpoint.subscribeRaw(sns, sqs, topicArn, queueUrl);
   }
 
   /**

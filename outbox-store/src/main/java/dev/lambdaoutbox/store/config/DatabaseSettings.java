@@ -9,7 +9,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@code OUTBOX_STORE}: {@code jdbc} (the default).
- *   <li>{@code OUTBOX_JDBC_URL}: {@code jdbc:postgresql://...} or {@code jdbc:mysql://...}.
+ *   <li>{@code OUTBOX_JDBC_URL}: {@code jdbc:postgresql://...} or {@code jdbc:mysql://...} (also
+ *       for MariaDB: {@code jdbc:mariadb:} is refused, as the MariaDB driver is not packaged).
  *   <li>{@code OUTBOX_DB_SECRET_ARN}: a Secrets Manager secret whose JSON holds {@code username}
  *       and {@code password}; or, running locally, {@code OUTBOX_DB_USER} and {@code
  *       OUTBOX_DB_PASSWORD}.
@@ -45,8 +46,19 @@ public record DatabaseSettings(
     SqlDialect dialect;
     if (url.startsWith("jdbc:postgresql:")) {
       dialect = SqlDialect.POSTGRESQL;
-    } else if (url.startsWith("jdbc:mysql:") || url.startsWith("jdbc:mariadb:")) {
+    } else if (url.startsWith("jdbc:mysql:")) {
       dialect = SqlDialect.MYSQL;
+    } else if (url.startsWith("jdbc:mariadb:")) {
+      // Only MySQL Connector/J is packaged: it speaks to MariaDB as well, so a second driver
+      // would add its jar to every cold start for nothing.
+      throw new ConfigurationException(
+          JDBC_URL,
+          "'"
+              + url
+              + "' needs the MariaDB driver, which the functions do not package; write the same"
+              + " URL as jdbc:mysql:"
+              + url.substring("jdbc:mariadb:".length())
+              + " (MySQL Connector/J, packaged, works with MariaDB)");
     } else {
       throw new ConfigurationException(
           JDBC_URL,

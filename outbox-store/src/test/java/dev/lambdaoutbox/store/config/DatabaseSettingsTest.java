@@ -1,0 +1,43 @@
+package dev.lambdaoutbox.store.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lambdaoutbox.writer.SqlDialect;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DatabaseSettingsTest {
+  private static DatabaseSettings read(String url) {
+    return DatabaseSettings.fromEnvironment(
+        new EnvironmentReader(
+            Map.of(
+                DatabaseSettings.JDBC_URL, url,
+                DatabaseSettings.USER, "outbox",
+                DatabaseSettings.PASSWORD, "secret")));
+  }
+
+  @Test
+  void postgresqlAndMysqlUrls_pickTheirDialect() {
+    assertThat(read("jdbc:postgresql://db:5432/app").dialect()).isEqualTo(SqlDialect.POSTGRESQL);
+    assertThat(read("jdbc:mysql://db:3306/app").dialect()).isEqualTo(SqlDialect.MYSQL);
+  }
+
+  @Test
+  void mariadbUrl_isRefusedAtStartUp_namingTheMysqlUrlThatWorks() {
+    assertThatThrownBy(() -> read("jdbc:mariadb://db.internal:3306/app?useSsl=true"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith(
+            "OUTBOX_JDBC_URL: 'jdbc:mariadb://db.internal:3306/app?useSsl=true'")
+        .hasMessageContaining("jdbc:mysql://db.internal:3306/app?useSsl=true")
+        .extracting(e -> ((ConfigurationException) e).variable())
+        .isEqualTo(DatabaseSettings.JDBC_URL);
+  }
+
+  @Test
+  void otherUrls_areRefusedNamingTheVariable() {
+    assertThatThrownBy(() -> read("jdbc:oracle:thin:@db:1521/app"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("OUTBOX_JDBC_URL: 'jdbc:oracle:thin:@db:1521/app' is not");
+  }
+}

@@ -1,0 +1,326 @@
+package dev.lambdaoutbox.template;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * The stack's alarms against what the functions really emit. Both packaged jars run once, as Lambda
+ * runs them (their own JVM, the runtime interface client), with exactly the environment
+ * template.yaml gives them on its default parameters, the database login in a Secrets Manager
+ * secret and the created topic standing in for the stack's own. Their EMF lines are then the
+ * reference every alarm's namespace, metric and dimensions must match: renaming a metric in the
+ * code or in the template without the other fails here.
+ */
+class TemplateAlarmsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static final SamTemplate TEMPLATE = SamTemplate.load();
+
+  private static TestDatabase db;
+  private static AwsEndpoint aws;
+  private static OutboxTables tables;
+  private static SnsClient sns;
+  private static SqsClient sqs;
+  private static SecretsManagerClient secrets;
+  private static String stack;
+  private static String topicArn;
+  private static String queueUrl;
+  private static String secretArn;
+  private static SamTemplate.Resolved resolved;
+  private static UUID published;
+  private static JsonNode pollerSummary;
+  private static final List<JsonNode> emitted = new ArrayList<>();
+
+  @BeforeAll
+  static void runBothFunctionsAsTheTemplateConfiguresThem() throws Exception {
+    db = TestEndpoints.postgres();
+    aws = TestEndpoints.aws();
+    tables = db.createTables("tpl");
+    sns = aws.sns();
+    sqs = aws.sqs();
+    secrets =
+        aws.configure(SecretsManagerClient.builder())
+            .httpClientBuilder(
+                software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
+            .build();
+    String suffix = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
+    stack = "tpl-" + suffix;
+    topicArn = sns.createTopic(r -> r.name(stack + "-outbox")).topicArn();
+    queueUrl = sqs.createQueue(r -> r.queueName(stack + "-consumer")).queueUrl();
+    AwsEndpoint.subscribeRaw(sns, sqs, topicArn, queueUrl);
+    secretArn =
+        secrets
+            .createSecret(
+                r ->
+                    r.name(stack + "-db")
+                        .secretString(
+                            JSON.createObjectNode()
+                                .put("username", db.user())
+                                .put("password", db.password())
+                                .toString()))
+            .arn();
+
+    resolved =
+        TEMPLATE.resolve(
+            Map.of(
+                "JdbcUrl",
+                db.jdbcUrl(),
+                "DbSecretArn",
+                secretArn,
+                "TablePrefix",
+                tables.prefix(),
+                "SubnetIds",
+                "subnet-1",
+                "SecurityGroupIds",
+                "sg-1"),
+            stack,
+            Map.of("OutboxTopic", topicArn));
+
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    OutboxEvent toDefault = event("reservation.created").build();
+    OutboxEvent toMissingTopic =
+        event("reservation.audited")
+            .destination("arn:aws:sns:" + aws.region() + ":123456789012:" + stack + "-missing")
+            .build();
+    db.jdbi().useTransaction(h -> writer.appendAll(h, List.of(toDefault, toMissingTopic)));
+    published = toDefault.id();
+
+    TemplateFunction.Invocation poller =
+        invoke(
+            "PollerFunction",
+            Files.readString(
+                PackagedFunction.projectRoot().resolve("events/scheduled-event.json")));
+    assertThat(poller.result().failed()).as("poller: %s", poller.output()).isFalse();
+    pollerSummary = JSON.readTree(poller.result().body());
+    TemplateFunction.Invocation reprocessor =
+        invoke("DlqReprocessorFunction", "{\"action\":\"list\"}");
+    assertThat(reprocessor.result().failed()).as("reprocessor: %s", reprocessor.output()).isFalse();
+    emitted.addAll(emfLines(poller.output()));
+    emitted.addAll(emfLines(reprocessor.output()));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (sns != null) {
+      sns.deleteTopic(r -> r.topicArn(topicArn));
+      sqs.deleteQueue(r -> r.queueUrl(queueUrl));
+      secrets.deleteSecret(r -> r.secretId(secretArn).forceDeleteWithoutRecovery(true));
+      sns.close();
+      sqs.close();
+      secrets.close();
+    }
+    if (tables != null) {
+      db.dropTables(tables);
+    }
+  }
+
+  @Test
+  void everyAlarm_notifiesTheAlarmTopic_whenItFiresAndWhenItClears() {
+    Map<String, Map<String, Object>> alarms = resolved.resourcesOfType("AWS::CloudWatch::Alarm");
+    assertThat(alarms).isNotEmpty();
+    assertThat(resolved.resources()).containsKey("AlarmTopic");
+    alarms.forEach(
+        (name, alarm) -> {
+          Map<String, Object> p = SamTemplate.map(alarm.get("Properties"));
+          assertThat(p.get("AlarmActions"))
+              .as(name)
+              .asInstanceOf(InstanceOfAssertFactories.LIST)
+              .contains("arn-of-AlarmTopic");
+          assertThat(p.get("OKActions"))
+              .as(name)
+              .asInstanceOf(InstanceOfAssertFactories.LIST)
+              .contains("arn-of-AlarmTopic");
+        });
+  }
+
+  @Test
+  void alarmEmail_subscribesToTheAlarmTopic_onlyWhenGiven() {
+    assertThat(resolved.resources()).doesNotContainKey("AlarmEmailSubscription");
+    SamTemplate.Resolved withEmail =
+        TEMPLATE.resolve(
+            SamTemplate.requiredParameters("AlarmEmail", "oncall@example.com"), stack, Map.of());
+    assertThat(withEmail.properties("AlarmEmailSubscription"))
+        .containsEntry("TopicArn", "arn-of-AlarmTopic")
+        .containsEntry("Protocol", "email")
+        .containsEntry("Endpoint", "oncall@example.com");
+  }
+
+  @Test
+  void everyAlarm_watchesAMetricTheFunctionsEmit_withExactlyItsDimensions() {
+    assertThat(emitted).as("EMF lines of both functions").hasSizeGreaterThanOrEqualTo(2);
+    resolved
+        .resourcesOfType("AWS::CloudWatch::Alarm")
+        .forEach(
+            (name, alarm) -> {
+              Map<String, Object> p = SamTemplate.map(alarm.get("Properties"));
+              assertThat(p)
+                  .as(name + " uses one metric, not metric math")
+                  .containsKey("MetricName");
+              String namespace = String.valueOf(p.get("Namespace"));
+              Map<String, String> dimensions = dimensions(p.get("Dimensions"));
+              if (namespace.equals("AWS/Lambda")) {
+                // Lambda's own metrics: the dimension must name one of the stack's functions.
+                assertThat(dimensions).as(name).containsOnlyKeys("FunctionName");
+                assertThat(resolved.resourcesOfType("AWS::Serverless::Function").keySet())
+                    .as(name)
+                    .contains(dimensions.get("FunctionName").replace("arn-of-", ""));
+                return;
+              }
+              assertThat(
+                      emitted.stream()
+                          .filter(
+                              line ->
+                                  emits(line, namespace, String.valueOf(p.get("MetricName")))
+                                      && lineDimensions(line).equals(dimensions))
+                          .toList())
+                  .as(
+                      "%s watches %s %s %s; the functions emitted %s",
+                      name, namespace, p.get("MetricName"), dimensions, describe(emitted))
+                  .isNotEmpty();
+            });
+  }
+
+  @Test
+  void twoStacks_watchOnlyTheirOwnMetrics() {
+    SamTemplate.Resolved other =
+        TEMPLATE.resolve(SamTemplate.requiredParameters(), "other-" + stack, Map.of());
+    assertThat(other.environment("PollerFunction").get("OUTBOX_SERVICE_NAME"))
+        .isNotEqualTo(resolved.environment("PollerFunction").get("OUTBOX_SERVICE_NAME"));
+    resolved
+        .resourcesOfType("AWS::CloudWatch::Alarm")
+        .forEach(
+            (name, alarm) -> {
+              Map<String, Object> mine = SamTemplate.map(alarm.get("Properties"));
+              if (String.valueOf(mine.get("Namespace")).startsWith("AWS/")) {
+                return; // AWS's metrics name the stack's own function, whose name is unique
+              }
+              assertThat(dimensions(other.properties(name).get("Dimensions")))
+                  .as(name)
+                  .isNotEqualTo(dimensions(mine.get("Dimensions")));
+            });
+  }
+
+  @Test
+  void defaults_publishToTheCreatedTopic_insteadOfDeadLetteringAsNoDestination() {
+    assertThat(pollerSummary.get("claimed").asInt()).isEqualTo(2);
+    assertThat(pollerSummary.get("published").asInt()).isEqualTo(1);
+    assertThat(pollerSummary.get("deadLettered").asInt()).isEqualTo(1);
+    List<String> received = new ArrayList<>();
+    for (int i = 0; i < 10 && received.isEmpty(); i++) {
+      for (Message m :
+          sqs.receiveMessage(
+                  r ->
+                      r.queueUrl(queueUrl)
+                          .waitTimeSeconds(1)
+                          .maxNumberOfMessages(10)
+                          .messageAttributeNames("All"))
+              .messages()) {
+        received.add(m.messageAttributes().get("eventId").stringValue());
+      }
+    }
+    assertThat(received).containsExactly(published.toString());
+  }
+
+  // ---- running the packaged functions as the template configures them
+
+  private static TemplateFunction.Invocation invoke(String function, String event)
+      throws Exception {
+    return TemplateFunction.invoke(resolved, function, event, TIMEOUT, aws, Map.of());
+  }
+
+  private static OutboxEvent.Builder event(String type) {
+    return OutboxEvent.builder()
+        .aggregateType("reservation")
+        .aggregateId("r-" + UUID.randomUUID())
+        .eventType(type)
+        .payload("{\"ok\":true}");
+  }
+
+  // ---- EMF
+
+  private static List<JsonNode> emfLines(String output) throws Exception {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : output.split("\n")) {
+      if (line.startsWith("{") && line.contains("\"_aws\"")) {
+        lines.add(JSON.readTree(line));
+      }
+    }
+    return lines;
+  }
+
+  private static boolean emits(JsonNode line, String namespace, String metric) {
+    for (JsonNode directive : line.path("_aws").path("CloudWatchMetrics")) {
+      if (directive.path("Namespace").asText().equals(namespace)) {
+        for (JsonNode m : directive.path("Metrics")) {
+          if (m.path("Name").asText().equals(metric) && line.has(metric)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The dimension names of the line's (single) dimension set, with their values. */
+  private static Map<String, String> lineDimensions(JsonNode line) {
+    Map<String, String> dimensions = new TreeMap<>();
+    JsonNode set = line.path("_aws").path("CloudWatchMetrics").path(0).path("Dimensions").path(0);
+    for (JsonNode name : set) {
+      dimensions.put(name.asText(), line.path(name.asText()).asText());
+    }
+    return dimensions;
+  }
+
+  private static Map<String, String> dimensions(Object alarmDimensions) {
+    Map<String, String> dimensions = new TreeMap<>();
+    for (Object d : (List<?>) alarmDimensions) {
+      Map<String, Object> dimension = SamTemplate.map(d);
+      dimensions.put(String.valueOf(dimension.get("Name")), String.valueOf(dimension.get("Value")));
+    }
+    return dimensions;
+  }
+
+  private static List<String> describe(List<JsonNode> lines) {
+    List<String> described = new ArrayList<>();
+    for (JsonNode line : lines) {
+      List<String> metrics = new ArrayList<>();
+      line.path("_aws")
+          .path("CloudWatchMetrics")
+          .path(0)
+          .path("Metrics")
+          .forEach(m -> metrics.add(m.path("Name").asText()));
+      described.add(
+          line.path("_aws").path("CloudWatchMetrics").path(0).path("Namespace").asText()
+              + " "
+              + lineDimensions(line)
+              + " "
+              + metrics);
+    }
+    return described;
+  }
+}

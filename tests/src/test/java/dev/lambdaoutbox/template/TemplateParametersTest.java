@@ -1,0 +1,372 @@
+package dev.lambdaoutbox.template;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.reprocessor.ReprocessorConfig;
+import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
+import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.OutboxFunction;
+import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The template's parameters against the code that reads them: every bound is exactly what the
+ * function's configuration parser accepts (found by probing it on both sides of each bound), every
+ * default is the code's own default, the string patterns accept what the code accepts, the poller's
+ * shortest timeout really publishes, and README.md's parameter table says the same.
+ */
+class TemplateParametersTest {
+  private static final SamTemplate TEMPLATE = SamTemplate.load();
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Each function's configuration parser, as its handler calls it at start-up. */
+  private static final Map<String, Function<Map<String, String>, Object>> PARSERS =
+      Map.of(
+          "PollerFunction", PollerConfig::fromEnvironment,
+          "DlqReprocessorFunction", ReprocessorConfig::fromEnvironment);
+
+  /** The least a function needs to start: a database and a login. */
+  private static Map<String, String> minimal(String... more) {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", "jdbc:postgresql://db.internal:5432/app");
+    env.put("OUTBOX_DB_USER", "outbox");
+    env.put("OUTBOX_DB_PASSWORD", "secret");
+    for (int i = 0; i < more.length; i += 2) {
+      env.put(more[i], more[i + 1]);
+    }
+    return env;
+  }
+
+  /** Environment variable to the parameter it is set from ({@code !Ref Parameter}). */
+  private static Map<String, String> parameterVariables(String function) {
+    Map<String, String> variables = new LinkedHashMap<>();
+    TEMPLATE
+        .rawEnvironment(function)
+        .forEach(
+            (variable, raw) -> {
+              Object ref = SamTemplate.map(raw).get("Ref");
+              if (ref != null && TEMPLATE.parameters().containsKey(String.valueOf(ref))) {
+                variables.put(variable, String.valueOf(ref));
+              }
+            });
+    return variables;
+  }
+
+  @Test
+  void everyNumericParameterOfAFunction_hasExactlyTheBoundsItsConfigurationAccepts() {
+    List<String> checked = new ArrayList<>();
+    PARSERS.forEach(
+        (function, parser) ->
+            parameterVariables(function)
+                .forEach(
+                    (variable, parameter) -> {
+                      Map<String, Object> p = TEMPLATE.parameter(parameter);
+                      if (!"Number".equals(p.get("Type"))) {
+                        return;
+                      }
+                      assertThat(p).as(parameter).containsKeys("MinValue", "MaxValue");
+                      long min = Long.parseLong(String.valueOf(p.get("MinValue")));
+                      long max = Long.parseLong(String.valueOf(p.get("MaxValue")));
+                      String what = parameter + " (" + variable + ", " + function + ")";
+                      assertAccepted(parser, variable, min, what);
+                      assertAccepted(parser, variable, max, what);
+                      assertRefused(parser, variable, min - 1, what);
+                      assertRefused(parser, variable, max + 1, what);
+                      checked.add(parameter);
+                    }));
+    assertThat(checked).contains("MaxRetries", "BatchSize", "RetentionHours", "PollIntervalMs");
+  }
+
+  @Test
+  void everyParameterOfAFunction_defaultsToWhatTheCodeUsesWhenTheVariableIsUnset() {
+    List<String> checked = new ArrayList<>();
+    PARSERS.forEach(
+        (function, parser) -> {
+          Object codeDefaults = parser.apply(minimal());
+          parameterVariables(function)
+              .forEach(
+                  (variable, parameter) -> {
+                    Object fallback = TEMPLATE.parameter(parameter).get("Default");
+                    if (fallback == null || variable.equals("OUTBOX_JDBC_URL")) {
+                      return; // required: no default to compare
+                    }
+                    assertThat(parser.apply(minimal(variable, String.valueOf(fallback))))
+                        .as("%s defaults to %s; %s without it", parameter, fallback, variable)
+                        .isEqualTo(codeDefaults);
+                    checked.add(parameter);
+                  });
+        });
+    assertThat(checked)
+        .contains(
+            "MaxRetries",
+            "BatchSize",
+            "RetentionHours",
+            "PollIntervalMs",
+            "Routes",
+            "TablePrefix",
+            "MetricsNamespace");
+  }
+
+  @Test
+  void pollerTimeoutMinimum_coversTheDatabaseConnectThenOnePublishCallAndTheSafetyMargin() {
+    Map<String, Object> timeout = TEMPLATE.parameter("PollerTimeoutSeconds");
+    PollerConfig defaults = PollerConfig.fromEnvironment(minimal());
+    Duration needed =
+        defaults
+            .connectionLimits()
+            .connectTimeout()
+            .plus(defaults.publishTimeout())
+            .plus(defaults.safetyMargin());
+    assertThat(Duration.ofSeconds(Long.parseLong(String.valueOf(timeout.get("MinValue")))))
+        .isGreaterThanOrEqualTo(needed);
+    assertThat(timeout.get("MaxValue")).as("Lambda's longest timeout").isEqualTo(900);
+  }
+
+  /**
+   * The packaged poller, freshly started and configured by the template (its first database
+   * connection still to open), given the template's shortest timeout: it publishes. Given the time
+   * of one publish call and the margin, less a second, it claims nothing: what a shorter minimum
+   * would deploy.
+   */
+  @Test
+  void pollerAtTheShortestTimeout_publishes_whereASecondLessThanACallAndTheMarginClaimsNothing()
+      throws Exception {
+    TestDatabase db = TestEndpoints.postgres();
+    AwsEndpoint aws = TestEndpoints.aws();
+    OutboxTables tables = db.createTables("tplmin");
+    try (var sqs = aws.sqs()) {
+      String queue = sqs.createQueue(r -> r.queueName(tables.prefix() + "q")).queueUrl();
+      try {
+        SamTemplate.Resolved stack =
+            TEMPLATE.resolve(
+                SamTemplate.requiredParameters(
+                    "JdbcUrl", db.jdbcUrl(),
+                    "TablePrefix", tables.prefix(),
+                    "DefaultDestination", queue),
+                "tplmin",
+                Map.of());
+        Map<String, String> login = new HashMap<>();
+        login.put("OUTBOX_DB_SECRET_ARN", null);
+        login.put("OUTBOX_DB_USER", db.user());
+        login.put("OUTBOX_DB_PASSWORD", db.password());
+        String event =
+            Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
+        OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+        db.jdbi()
+            .useTransaction(
+                h ->
+                    writer.append(
+                        h,
+                        OutboxEvent.builder()
+                            .aggregateType("a")
+                            .aggregateId("1")
+                            .eventType("t")
+                            .payload("{}")
+                            .build()));
+
+        PollerConfig defaults = PollerConfig.fromEnvironment(minimal());
+        Duration tooShort = defaults.publishTimeout().plus(defaults.safetyMargin()).minusSeconds(1);
+        JsonNode cut = run(stack, event, tooShort, aws, login);
+        assertThat(cut.get("claimed").asInt()).isZero();
+        assertThat(cut.get("stoppedBecause").asText()).isEqualTo("time");
+
+        Duration shortest =
+            Duration.ofSeconds(
+                Long.parseLong(
+                    String.valueOf(TEMPLATE.parameter("PollerTimeoutSeconds").get("MinValue"))));
+        JsonNode summary = run(stack, event, shortest, aws, login);
+        assertThat(summary.get("published").asInt()).as(summary.toString()).isEqualTo(1);
+      } finally {
+        sqs.deleteQueue(r -> r.queueUrl(queue));
+        db.dropTables(tables);
+      }
+    }
+  }
+
+  private static JsonNode run(
+      SamTemplate.Resolved stack,
+      String event,
+      Duration timeout,
+      AwsEndpoint aws,
+      Map<String, String> overrides)
+      throws Exception {
+    TemplateFunction.Invocation invocation =
+        TemplateFunction.invoke(stack, "PollerFunction", event, timeout, aws, overrides);
+    assertThat(invocation.result().failed()).as(invocation.output()).isFalse();
+    return JSON.readTree(invocation.result().body());
+  }
+
+  @Test
+  void localRuns_useTheTemplatesModulesHandlersAndTimeouts() {
+    SamTemplate.Resolved stack =
+        TEMPLATE.resolve(SamTemplate.requiredParameters(), "outbox", Map.of());
+    Map<String, OutboxFunction> functions =
+        Map.of(
+            "PollerFunction", OutboxFunction.POLLER,
+            "DlqReprocessorFunction", OutboxFunction.REPROCESSOR);
+    functions.forEach(
+        (name, function) -> {
+          Map<String, Object> p = stack.properties(name);
+          assertThat(p.get("CodeUri")).as(name).isEqualTo(function.module());
+          assertThat(p.get("Handler")).as(name).isEqualTo(function.handler());
+          assertThat(String.valueOf(p.get("Timeout")))
+              .as(name)
+              .isEqualTo(String.valueOf(function.timeout().toSeconds()));
+        });
+  }
+
+  @Test
+  void jdbcUrlPattern_acceptsExactlyTheUrlsTheFunctionsStartWith() {
+    Pattern allowed = allowedPattern("JdbcUrl");
+    for (String url :
+        List.of(
+            "jdbc:postgresql://db:5432/app",
+            "jdbc:mysql://db:3306/app?sslMode=REQUIRED",
+            "jdbc:mariadb://db:3306/app",
+            "jdbc:oracle:thin:@db:1521/app",
+            "postgresql://db/app")) {
+      boolean codeAccepts = accepts(() -> databaseSettings("OUTBOX_JDBC_URL", url));
+      assertThat(allowed.matcher(url).matches()).as(url).isEqualTo(codeAccepts);
+    }
+  }
+
+  @Test
+  void tablePrefixPattern_acceptsExactlyThePrefixesTheCodeAccepts() {
+    Pattern allowed = allowedPattern("TablePrefix");
+    for (String prefix :
+        List.of(
+            "",
+            "a",
+            "app_",
+            "_x",
+            "A1_b2",
+            "x".repeat(OutboxTables.MAX_PREFIX_LENGTH),
+            "x".repeat(OutboxTables.MAX_PREFIX_LENGTH + 1),
+            "1app",
+            "app-",
+            "app prefix")) {
+      boolean codeAccepts = accepts(() -> databaseSettings("OUTBOX_TABLE_PREFIX", prefix));
+      assertThat(allowed.matcher(prefix).matches()).as("'%s'", prefix).isEqualTo(codeAccepts);
+    }
+  }
+
+  /**
+   * README.md's table of deployment parameters: a row per template parameter, saying its default
+   * ({@code required} when it has none, {@code empty} for "") and, for numbers and choices, its
+   * bounds as {@code min–max}, {@code ≥ min} or the values.
+   */
+  @Test
+  void readmeParameterTable_hasEveryParameterWithTheTemplatesDefaultAndBounds() throws Exception {
+    Map<String, String[]> rows = readmeRows();
+    TEMPLATE
+        .parameters()
+        .forEach(
+            (name, raw) -> {
+              Map<String, Object> p = SamTemplate.map(raw);
+              assertThat(rows).as("README.md parameter table").containsKey(name);
+              String[] row = rows.get(name);
+              Object fallback = p.get("Default");
+              String expectedDefault =
+                  fallback == null
+                      ? "required"
+                      : String.valueOf(fallback).isEmpty() ? "empty" : "`" + fallback + "`";
+              assertThat(row[0]).as("default of %s", name).isEqualTo(expectedDefault);
+              String bounds = expectedBounds(p);
+              if (bounds != null) {
+                assertThat(row[1]).as("bounds of %s", name).isEqualTo(bounds);
+              }
+            });
+    assertThat(rows.keySet())
+        .as("rows without a parameter")
+        .isSubsetOf(TEMPLATE.parameters().keySet());
+  }
+
+  private static String expectedBounds(Map<String, Object> p) {
+    if (p.containsKey("AllowedValues")) {
+      return String.join(
+          ", ", ((List<?>) p.get("AllowedValues")).stream().map(v -> "`" + v + "`").toList());
+    }
+    if (p.containsKey("MinValue") && p.containsKey("MaxValue")) {
+      return p.get("MinValue") + "–" + p.get("MaxValue");
+    }
+    if (p.containsKey("MinValue")) {
+      return "≥ " + p.get("MinValue");
+    }
+    return null;
+  }
+
+  /**
+   * Parameter name to {default, bounds} from the rows {@code | `Name` | default | bounds | ...}.
+   */
+  private static Map<String, String[]> readmeRows() throws Exception {
+    String readme = Files.readString(PackagedFunction.projectRoot().resolve("README.md"));
+    int start = readme.indexOf("| parameter | default | bounds | meaning |");
+    assertThat(start).as("README.md has the parameter table").isNotNegative();
+    Map<String, String[]> rows = new LinkedHashMap<>();
+    Matcher row =
+        Pattern.compile("^\\| `([A-Za-z]+)` \\| ([^|]*) \\| ([^|]*) \\|", Pattern.MULTILINE)
+            .matcher(readme.substring(start));
+    int end = readme.indexOf("\n\n", start);
+    while (row.find() && start + row.start() < end) {
+      rows.put(row.group(1), new String[] {row.group(2).strip(), row.group(3).strip()});
+    }
+    return rows;
+  }
+
+  // ---- helpers
+
+  private static Pattern allowedPattern(String parameter) {
+    return Pattern.compile(String.valueOf(TEMPLATE.parameter(parameter).get("AllowedPattern")));
+  }
+
+  private static void databaseSettings(String variable, String value) {
+    DatabaseSettings.fromEnvironment(new EnvironmentReader(minimal(variable, value)));
+  }
+
+  private static boolean accepts(Runnable parse) {
+    try {
+      parse.run();
+      return true;
+    } catch (ConfigurationException e) {
+      return false;
+    }
+  }
+
+  private static void assertAccepted(
+      Function<Map<String, String>, Object> parser, String variable, long value, String what) {
+    assertThatCode(() -> parser.apply(minimal(variable, Long.toString(value))))
+        .as("%s = %d is within the template's bounds", what, value)
+        .doesNotThrowAnyException();
+  }
+
+  private static void assertRefused(
+      Function<Map<String, String>, Object> parser, String variable, long value, String what) {
+    Throwable refused = catchThrowable(() -> parser.apply(minimal(variable, Long.toString(value))));
+    assertThat(refused)
+        .as("%s = %d is outside the template's bounds, so the code must refuse it", what, value)
+        .isInstanceOf(ConfigurationException.class);
+    assertThat(((ConfigurationException) refused).variable()).isEqualTo(variable);
+  }
+}
