@@ -46,10 +46,9 @@ final class SqlOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     Instant leaseEnd = micros(at.plus(lease));
-    long maxBytes = executor.maxResultBytes();
     return executor.inTransaction(
         "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
-        s -> dialect.claim(s, owner, limit, maxBytes, at, leaseEnd));
+        s -> dialect.claim(s, owner, limit, at, leaseEnd));
   }
 
   @Override

@@ -113,7 +113,7 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, long maxBytes, Instant now, Instant leaseEnd) {
+      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
     List<Row> rows = s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit));
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {

@@ -181,7 +181,7 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, long maxBytes, Instant now, Instant leaseEnd) {
+      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
     List<Row> rows = s.query(claimSql, claimParams(owner, limit, now, leaseEnd));
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {

@@ -46,11 +46,11 @@ public interface StoreDialect {
    * with the lease ({@code locked_by}, {@code locked_until}, and {@code next_attempt_at} = the
    * lease end, so they stop being due until the lease runs out) and returns them in that order.
    *
-   * @param maxBytes the most payload and header bytes to return, or {@link Long#MAX_VALUE}; the
-   *     first due row is claimed whatever its size
+   * <p>Where the session bounds a result ({@link SqlSession#maxResultBytes()}), fewer rows are
+   * claimed when their sizes say they would not fit in one result; the first due row is always
+   * claimed.
    */
-  List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, long maxBytes, Instant now, Instant leaseEnd);
+  List<OutboxMessage> claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
 
   /**
    * The statement {@link #claim} runs first (it finds and locks the rows), with named parameters.

@@ -17,15 +17,6 @@ public interface SqlExecutor {
   SqlDialect dialect();
 
   /**
-   * The most bytes of row data one statement may return, or {@link Long#MAX_VALUE} when there is no
-   * such limit. The RDS Data API answers at most 1 MiB per call; statements that may return many
-   * large rows size themselves by it.
-   */
-  default long maxResultBytes() {
-    return Long.MAX_VALUE;
-  }
-
-  /**
    * Runs {@code work} in a transaction and commits it.
    *
    * @param what what the work does, for the error message: "could not {@code what}"

@@ -21,4 +21,13 @@ public interface SqlSession {
    * allows. How many rows each run changed is not reported (the Data API does not say).
    */
   void batch(String sql, List<Params> parameterSets);
+
+  /**
+   * The most bytes of row data one statement may return, or {@link Long#MAX_VALUE} when there is no
+   * such limit. The RDS Data API answers at most 1 MiB per call; statements that may return many
+   * large rows (a claim, dead letters with their payloads) size themselves by it.
+   */
+  default long maxResultBytes() {
+    return Long.MAX_VALUE;
+  }
 }
