@@ -9,6 +9,7 @@ import dev.lambdaoutbox.reprocessor.internal.Requester;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.io.IOException;
@@ -55,7 +56,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
 
   private DeadLetterReprocessorHandler(ReprocessorConfig config) {
     this(
-        DeadLetterStore.builder(connections(config))
+        DeadLetterStore.builder(JdbcExecutor.of(connections(config)))
             .tables(config.database().tables())
             .batchSize(config.batchSize())
             .build(),

@@ -1,14 +1,35 @@
 package dev.lambdaoutbox.store;
 
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The outbox table as the poller uses it. Every method runs its own short transaction and commits
- * before it returns; none stays open while messages are published.
+ * before it returns; none stays open while messages are published. On failure the transaction is
+ * rolled back and an {@link OutboxStoreException} says what could not be done.
+ *
+ * <pre>{@code
+ * OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections))  // or a DataApiExecutor
+ *     .tables(settings.tables())
+ *     .retention(Duration.ofDays(7))   // optional: keep published rows as SENT
+ *     .build();
+ * }</pre>
+ *
+ * <p>Times are stored to the microsecond; the instants given are truncated to it.
  */
 public interface OutboxStore {
+  /** The width of {@code locked_by}: the longest owner. */
+  int MAX_OWNER_LENGTH = 128;
+
+  /** A store whose statements run on {@code executor}, in the executor's SQL dialect. */
+  static Builder builder(SqlExecutor executor) {
+    return new Builder(executor);
+  }
+
   /**
    * Claims up to {@code limit} due rows (PENDING, {@code next_attempt_at <= now}), oldest first,
    * skipping rows other pollers hold locked, and leases them to {@code owner} until {@code now +
@@ -43,4 +64,39 @@ public interface OutboxStore {
    * @param deadLetters rows in the dead-letter table
    */
   record Backlog(Duration oldestPendingAge, long deadLetters) {}
+
+  /** Configures an {@link OutboxStore}; not thread-safe. */
+  final class Builder {
+    final SqlExecutor executor;
+    OutboxTables tables = OutboxTables.defaults();
+    Duration retention;
+
+    private Builder(SqlExecutor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+    }
+
+    /** The outbox tables; the default names when not given. */
+    public Builder tables(OutboxTables tables) {
+      this.tables = Objects.requireNonNull(tables, "tables");
+      return this;
+    }
+
+    /**
+     * Keep published rows as SENT (with {@code sent_at}) instead of deleting them; {@link
+     * OutboxStore#purgeSent} removes them once older than {@code retention}. Zero turns retention
+     * off.
+     */
+    public Builder retention(Duration retention) {
+      Objects.requireNonNull(retention, "retention");
+      if (retention.isNegative()) {
+        throw new IllegalArgumentException("retention: must not be negative, was " + retention);
+      }
+      this.retention = retention.isZero() ? null : retention;
+      return this;
+    }
+
+    public OutboxStore build() {
+      return new SqlOutboxStore(this);
+    }
+  }
 }

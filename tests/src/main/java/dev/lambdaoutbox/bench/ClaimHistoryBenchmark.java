@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
-import dev.lambdaoutbox.store.jdbc.internal.ClaimQuery;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -49,13 +49,12 @@ public final class ClaimHistoryBenchmark {
         JdbcConnectionProvider connections = Stores.connections(db, tables)) {
       c.setAutoCommit(false);
       HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
-      JdbcOutboxStore store = JdbcOutboxStore.builder(connections).tables(tables).build();
-      ClaimQuery claim = ClaimQuery.of(db.dialect(), tables);
+      OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
 
       loader.pending(PENDING, BASE);
       loader.analyze();
       Stats before = measure(store, BASE.plusSeconds(3600));
-      String planBefore = claim.explain(c, BASE.plusSeconds(3600), CLAIM);
+      String planBefore = Stores.explainClaim(db, tables, BASE.plusSeconds(3600), CLAIM);
       c.commit();
 
       long t0 = System.nanoTime();
@@ -66,7 +65,7 @@ public final class ClaimHistoryBenchmark {
           "loaded %,d dead letters and %,d SENT rows in %.1f s%n",
           HISTORY, HISTORY, (System.nanoTime() - t0) / 1e9);
       Stats after = measure(store, BASE.plusSeconds(7200));
-      String planAfter = claim.explain(c, BASE.plusSeconds(7200), CLAIM);
+      String planAfter = Stores.explainClaim(db, tables, BASE.plusSeconds(7200), CLAIM);
       c.commit();
 
       System.out.printf(
@@ -88,7 +87,7 @@ public final class ClaimHistoryBenchmark {
    * Claims {@link #CLAIM} rows {@link #ROUNDS} times. Each lease is one millisecond and each round
    * a millisecond later, so the same pending rows come due again and the claim always has work.
    */
-  private static Stats measure(JdbcOutboxStore store, Instant start) {
+  private static Stats measure(OutboxStore store, Instant start) {
     Instant now = start;
     for (int i = 0; i < 50; i++) { // warm-up: JIT, server-side prepare, caches
       now = now.plusMillis(2);

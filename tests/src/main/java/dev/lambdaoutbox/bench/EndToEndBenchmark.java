@@ -13,7 +13,7 @@ import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.AwsEndpoint;
@@ -150,7 +150,8 @@ public final class EndToEndBenchmark {
         OutboxPoller poller =
             new OutboxPoller(
                 config,
-                new TimedStore(JdbcOutboxStore.builder(connections).tables(tables).build()),
+                new TimedStore(
+                    OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build()),
                 new TimedPublisher(PollerWiring.publisher(config, sns, sqs)),
                 clock,
                 new SplittableRandom(1),

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The main throughput benchmark, on PostgreSQL: 200,000 pending rows drained by {@code
- * JdbcOutboxStore} (claim + complete as published, with a publisher that only counts), by the seed
+ * The main throughput benchmark, on PostgreSQL: 200,000 pending rows drained by {@code OutboxStore}
+ * over JDBC (claim + complete as published, with a publisher that only counts), by the seed
  * articles' polling loop, and by gruelbox transaction-outbox, and a bare {@code DELETE ...
  * RETURNING} loop as the ceiling. Prints events/s and the ratios; asserts nothing.
  *

@@ -2,9 +2,10 @@ package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.OutboxStore.CompletionCounts;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
@@ -31,11 +32,11 @@ final class StoreDrain {
     AtomicLong claimNanos = new AtomicLong();
     AtomicLong completeNanos = new AtomicLong();
     List<JdbcConnectionProvider> providers = new ArrayList<>();
-    List<JdbcOutboxStore> stores = new ArrayList<>();
+    List<OutboxStore> stores = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       JdbcConnectionProvider p = Stores.connections(db, tables);
       providers.add(p);
-      JdbcOutboxStore store = JdbcOutboxStore.builder(p).tables(tables).build();
+      OutboxStore store = OutboxStore.builder(JdbcExecutor.of(p)).tables(tables).build();
       store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
       stores.add(store);
     }
@@ -44,7 +45,7 @@ final class StoreDrain {
     try {
       List<Future<?>> pollers = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
-        JdbcOutboxStore store = stores.get(i);
+        OutboxStore store = stores.get(i);
         String owner = "bench-" + i;
         pollers.add(
             pool.submit(
@@ -80,12 +81,7 @@ final class StoreDrain {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     return new DrainResult(
-        "JdbcOutboxStore, "
-            + threads
-            + " thread"
-            + (threads > 1 ? "s" : "")
-            + ", claim "
-            + claimSize,
+        "JDBC store, " + threads + " thread" + (threads > 1 ? "s" : "") + ", claim " + claimSize,
         published.get(),
         seconds,
         String.format(

@@ -4,9 +4,12 @@ import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
+import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
+import java.time.Instant;
 import java.util.Optional;
 
 /** Builds the JDBC store's parts for a test database, as a poller's start-up would. */
@@ -33,5 +36,17 @@ public final class Stores {
         settings(db, tables),
         CredentialsSource.of(new DatabaseCredentials(db.user(), db.password())),
         limits);
+  }
+
+  /**
+   * The database's plan for the claim's first statement at {@code now}, on a connection of its own
+   * (see {@link StoreDialect#explainClaim}).
+   */
+  public static String explainClaim(TestDatabase db, OutboxTables tables, Instant now, int limit) {
+    try (JdbcConnectionProvider connections = connections(db, tables)) {
+      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      return JdbcExecutor.of(connections)
+          .inTransaction("explain the claim", s -> dialect.explainClaim(s, now, limit));
+    }
   }
 }

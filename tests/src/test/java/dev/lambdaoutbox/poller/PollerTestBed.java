@@ -8,7 +8,7 @@ import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -114,10 +114,10 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   /** The real JDBC store on its own connection. */
-  JdbcOutboxStore store(PollerConfig config) {
+  OutboxStore store(PollerConfig config) {
     JdbcConnectionProvider connections = Stores.connections(db, tables, config.connectionLimits());
     resources.add(connections);
-    return JdbcOutboxStore.builder(connections)
+    return OutboxStore.builder(JdbcExecutor.of(connections))
         .tables(tables)
         .retention(config.retention())
         .build();

@@ -20,6 +20,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.internal.UuidV7;
@@ -100,7 +101,7 @@ abstract class DeadLetterStoreContract {
   }
 
   private DeadLetterStore store(JdbcConnectionProvider connections, int batchSize) {
-    return DeadLetterStore.builder(connections)
+    return DeadLetterStore.builder(JdbcExecutor.of(connections))
         .tables(rows.tables())
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .batchSize(batchSize)

@@ -5,8 +5,9 @@ import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.AwsEndpoint;
@@ -59,7 +60,7 @@ final class PollerRunner implements AutoCloseable {
     this.poller =
         new OutboxPoller(
             config,
-            JdbcOutboxStore.builder(connections).tables(tables).build(),
+            OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build(),
             PollerWiring.publisher(config, sns, sqs),
             clock,
             new SplittableRandom(7),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
@@ -40,7 +41,11 @@ final class ReprocessorHarness implements AutoCloseable {
     this.tables = tables;
     this.rows = new DeadLetterTables(db, tables);
     this.connections = Stores.connections(db, tables);
-    this.store = DeadLetterStore.builder(connections).tables(tables).batchSize(batchSize).build();
+    this.store =
+        DeadLetterStore.builder(JdbcExecutor.of(connections))
+            .tables(tables)
+            .batchSize(batchSize)
+            .build();
     PrintStream metricsOut = new PrintStream(metricLines, true, StandardCharsets.UTF_8);
     PrintStream logOut = new PrintStream(logLines, true, StandardCharsets.UTF_8);
     this.handler =

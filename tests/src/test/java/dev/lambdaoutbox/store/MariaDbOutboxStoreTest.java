@@ -3,7 +3,7 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
-import dev.lambdaoutbox.store.jdbc.internal.ClaimQuery;
+import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
@@ -33,7 +33,7 @@ class MariaDbOutboxStoreTest extends OutboxStoreContractTest {
       loader.pending(1_000, T0);
       loader.analyze();
 
-      String plan = ClaimQuery.of(database().dialect(), tables).explain(c, T0.plusSeconds(1), 500);
+      String plan = Stores.explainClaim(database(), tables, T0.plusSeconds(1), 500);
 
       assertThat(plan).contains(tables.messages() + "_due_ix");
       assertThat(plan).doesNotContain("\"access_type\": \"ALL\"");

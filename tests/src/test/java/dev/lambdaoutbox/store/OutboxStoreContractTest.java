@@ -13,7 +13,7 @@ import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -92,8 +92,10 @@ abstract class OutboxStoreContractTest {
     providers.clear();
   }
 
-  JdbcOutboxStore store() {
-    return JdbcOutboxStore.builder(connections(ConnectionLimits.defaults())).tables(tables).build();
+  OutboxStore store() {
+    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
+        .tables(tables)
+        .build();
   }
 
   JdbcConnectionProvider connections(ConnectionLimits limits) {
@@ -210,8 +212,8 @@ abstract class OutboxStoreContractTest {
   @Test
   void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
     List<UUID> written = List.of(append(T0), append(T0.plusSeconds(1)));
-    JdbcOutboxStore crashed = store();
-    JdbcOutboxStore other = store();
+    OutboxStore crashed = store();
+    OutboxStore other = store();
 
     assertThat(ids(crashed.claim("crashed", 10, T0.plusSeconds(1), LEASE)))
         .containsExactlyElementsOf(written);
@@ -227,7 +229,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void claim_leavesSentRowsAndDeadLettersAlone() {
     UUID id = append(T0);
-    JdbcOutboxStore retaining = retainingStore();
+    OutboxStore retaining = retainingStore();
     retaining.claim("a", 10, T0, LEASE);
     retaining.complete("a", List.of(new Published(id)), T0.plusSeconds(1));
 
@@ -239,7 +241,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void complete_published_deletesTheRows() {
     List<UUID> ids = List.of(append(T0), append(T0.plusSeconds(1)));
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     store.claim("a", 10, T0.plusSeconds(1), LEASE);
 
     CompletionCounts counts =
@@ -252,7 +254,7 @@ abstract class OutboxStoreContractTest {
 
   @Test
   void complete_published_withRetention_marksSent_andPurgeRemovesOnlyOldRowsInBatches() {
-    JdbcOutboxStore store = retainingStore();
+    OutboxStore store = retainingStore();
     List<UUID> old = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       old.add(append(T0.plusMillis(i)));
@@ -294,7 +296,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
     UUID id = append(T0);
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
     String longReason = "x".repeat(5000);
 
@@ -352,7 +354,7 @@ abstract class OutboxStoreContractTest {
     append(T0, event);
     UUID id = event.id();
     rows.execute("UPDATE " + tables.messages() + " SET replay_count = 2");
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
     store.complete(
         "a",
@@ -392,7 +394,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
     UUID id = append(T0);
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
 
     store.complete("a", List.of(new DeadLetter(id, null, null)), T0.plusSeconds(3));
@@ -407,7 +409,7 @@ abstract class OutboxStoreContractTest {
   void complete_whenOneStatementFails_rollsBackEveryOutcome() {
     UUID published = append(T0);
     UUID dying = append(T0.plusSeconds(1));
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     store.claim("a", 10, T0.plusSeconds(1), LEASE);
     String hidden = tables.deadLetters() + "_x";
     rows.execute(renameTableSql(tables.deadLetters(), hidden));
@@ -438,8 +440,8 @@ abstract class OutboxStoreContractTest {
     UUID retried = append(T0);
     UUID dead = append(T0.plusSeconds(1));
     UUID published = append(T0.plusSeconds(2));
-    JdbcOutboxStore slow = store();
-    JdbcOutboxStore fast = store();
+    OutboxStore slow = store();
+    OutboxStore fast = store();
     slow.claim("slow", 10, T0.plusSeconds(2), LEASE);
     List<OutboxMessage> taken = fast.claim("fast", 10, T0.plusSeconds(40), LEASE);
     assertThat(taken).hasSize(3);
@@ -467,7 +469,7 @@ abstract class OutboxStoreContractTest {
     UUID a = append(T0);
     UUID b = append(T0.plusSeconds(1));
     UUID c = append(T0.plusSeconds(2));
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     store.claim("o", 10, T0.plusSeconds(2), LEASE);
 
     CompletionCounts counts =
@@ -507,7 +509,7 @@ abstract class OutboxStoreContractTest {
       List<Future<?>> pollers = new ArrayList<>();
       for (int p = 0; p < 4; p++) {
         String owner = "poller-" + p;
-        JdbcOutboxStore store = store();
+        OutboxStore store = store();
         pollers.add(
             pool.submit(
                 () -> {
@@ -544,7 +546,7 @@ abstract class OutboxStoreContractTest {
 
   @Test
   void backlog_reportsTheOldestDueRowAndTheDeadLetters() {
-    JdbcOutboxStore store = store();
+    OutboxStore store = store();
     assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0));
 
     UUID oldest = append(T0);
@@ -571,7 +573,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void connection_killedUnderTheStore_isReplacedAndTheStoreCarriesOn() throws Exception {
     JdbcConnectionProvider connections = connections(limitsCheckingEveryUse());
-    JdbcOutboxStore store = JdbcOutboxStore.builder(connections).tables(tables).build();
+    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
     UUID id = append(T0);
     long session = sessionId(connections);
 
@@ -584,7 +586,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void connection_killedBetweenChecks_failsOneCallClearly_thenReconnects() throws Exception {
     JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
-    JdbcOutboxStore store = JdbcOutboxStore.builder(connections).tables(tables).build();
+    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
     UUID id = append(T0);
     long session = sessionId(connections);
 
@@ -605,7 +607,7 @@ abstract class OutboxStoreContractTest {
             CredentialsSource.of(new DatabaseCredentials(db.user(), "not-the-password")),
             ConnectionLimits.defaults());
     providers.add(connections);
-    JdbcOutboxStore store = JdbcOutboxStore.builder(connections).tables(tables).build();
+    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
 
     assertThatThrownBy(() -> store.backlog(T0))
         .isInstanceOf(OutboxStoreException.class)
@@ -631,15 +633,15 @@ abstract class OutboxStoreContractTest {
             Stores.settings(db, tables), rotated, ConnectionLimits.defaults());
     providers.add(connections);
 
-    assertThat(JdbcOutboxStore.builder(connections).tables(tables).build().backlog(T0))
+    assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
         .isEqualTo(new Backlog(Duration.ZERO, 0));
     assertThat(refreshes).hasValue(1);
   }
 
   // ---- helpers
 
-  JdbcOutboxStore retainingStore() {
-    return JdbcOutboxStore.builder(connections(ConnectionLimits.defaults()))
+  OutboxStore retainingStore() {
+    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
         .tables(tables)
         .retention(Duration.ofDays(7))
         .build();

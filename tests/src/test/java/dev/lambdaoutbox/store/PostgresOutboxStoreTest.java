@@ -3,7 +3,9 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
-import dev.lambdaoutbox.store.jdbc.internal.ClaimQuery;
+import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.jdbc.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
@@ -36,21 +38,21 @@ class PostgresOutboxStoreTest extends OutboxStoreContractTest {
       loader.pending(100_000, T0); // a large backlog: when a bad plan would hurt most
       loader.analyze();
 
-      ClaimQuery claim = ClaimQuery.of(database().dialect(), tables);
-
-      String plan = claim.explain(c, T0.plusSeconds(1), 500);
+      String plan = Stores.explainClaim(database(), tables, T0.plusSeconds(1), 500);
       assertThat(plan).contains(tables.messages() + "_due_ix");
       assertThat(plan).doesNotContain("Seq Scan on " + tables.messages());
 
       // The plan the server adopts for a statement prepared again and again (a generic plan,
       // made without knowing the parameters) must walk the index too.
-      String generic = genericPlan(c, claim.sql());
+      String generic = genericPlan(c, StoreDialect.of(database().dialect(), tables).claimSql());
       assertThat(generic).contains(tables.messages() + "_due_ix");
       assertThat(generic).doesNotContain("Seq Scan on " + tables.messages());
     }
   }
 
-  private static String genericPlan(Connection c, String sql) throws Exception {
+  /** Parameters: now, limit, lease end, lease end, owner; times as UTC timestamps. */
+  private static String genericPlan(Connection c, String namedSql) throws Exception {
+    String sql = NamedSql.of(namedSql).positional();
     StringBuilder numbered = new StringBuilder();
     int n = 0;
     for (char ch : sql.toCharArray()) {
@@ -60,11 +62,11 @@ class PostgresOutboxStoreTest extends OutboxStoreContractTest {
     try (Statement st = c.createStatement()) {
       st.execute("SET plan_cache_mode = force_generic_plan");
       st.execute(
-          "PREPARE claim_plan(timestamptz, int, timestamptz, timestamptz, varchar) AS " + numbered);
+          "PREPARE claim_plan(timestamp, int, timestamp, timestamp, varchar) AS " + numbered);
       try (ResultSet rs =
           st.executeQuery(
-              "EXPLAIN EXECUTE claim_plan('2026-03-01T10:00:01Z', 500,"
-                  + " '2026-03-01T10:01:00Z', '2026-03-01T10:01:00Z', 'explain')")) {
+              "EXPLAIN EXECUTE claim_plan('2026-03-01 10:00:01', 500,"
+                  + " '2026-03-01 10:01:00', '2026-03-01 10:01:00', 'explain')")) {
         while (rs.next()) {
           plan.append(rs.getString(1)).append('\n');
         }

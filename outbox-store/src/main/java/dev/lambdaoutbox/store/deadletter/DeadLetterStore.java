@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store.deadletter;
 
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Clock;
 import java.util.List;
@@ -57,23 +57,22 @@ public interface DeadLetterStore {
   List<AuditEntry> auditTrail(UUID deadLetterId);
 
   /**
-   * A JDBC store on the container's connection. Each batch, and each read, is one transaction the
-   * provider commits; on failure it is rolled back and the provider checks or replaces the
-   * connection before its next use.
+   * A store whose statements run on {@code executor}, in the executor's SQL dialect. Each batch,
+   * and each read, is one transaction of the executor.
    */
-  static Builder builder(JdbcConnectionProvider connections) {
-    return new Builder(connections);
+  static Builder builder(SqlExecutor executor) {
+    return new Builder(executor);
   }
 
-  /** Configures a JDBC {@link DeadLetterStore}. */
+  /** Configures a {@link DeadLetterStore}. */
   final class Builder {
-    final JdbcConnectionProvider connections;
+    final SqlExecutor executor;
     OutboxTables tables = OutboxTables.defaults();
     Clock clock = Clock.systemUTC();
     int batchSize = 100;
 
-    private Builder(JdbcConnectionProvider connections) {
-      this.connections = Objects.requireNonNull(connections, "connections");
+    private Builder(SqlExecutor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
     }
 
     public Builder tables(OutboxTables tables) {
@@ -96,7 +95,7 @@ public interface DeadLetterStore {
     }
 
     public DeadLetterStore build() {
-      return new JdbcDeadLetterStore(this);
+      return new SqlDeadLetterStore(this);
     }
   }
 }

@@ -29,12 +29,13 @@ import java.util.Properties;
  *       check.
  * </ul>
  *
- * <p>Thread-safe, but the connection serves one caller at a time.
+ * <p>Thread-safe, but the connection serves one caller at a time. The stores use it through a
+ * {@link JdbcExecutor}.
  */
 public final class JdbcConnectionProvider implements AutoCloseable {
   /** Work on the provider's connection, inside a transaction the provider commits. */
   @FunctionalInterface
-  public interface SqlWork<T> {
+  public interface ConnectionWork<T> {
     T run(Connection connection) throws SQLException;
   }
 
@@ -70,7 +71,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
    * connection for a check before its next use (or drops it, when the connection itself was lost)
    * and throws an {@link OutboxStoreException} whose message starts "could not {@code what}".
    */
-  public synchronized <T> T inTransaction(String what, SqlWork<T> work) {
+  public synchronized <T> T inTransaction(String what, ConnectionWork<T> work) {
     Connection c = connection();
     try {
       T result = work.run(c);

@@ -4,7 +4,7 @@ import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcOutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
@@ -51,7 +51,7 @@ public final class PollerWiring {
         CredentialsSource.from(config.database(), PollerWiring::secretsManagerFor);
     JdbcConnectionProvider connections =
         JdbcConnectionProvider.create(config.database(), credentials, config.connectionLimits());
-    return JdbcOutboxStore.builder(connections)
+    return OutboxStore.builder(JdbcExecutor.of(connections))
         .tables(config.database().tables())
         .retention(config.retention())
         .build();

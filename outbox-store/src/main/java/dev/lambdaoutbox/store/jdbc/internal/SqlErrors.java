@@ -10,6 +10,12 @@ public final class SqlErrors {
   /** MySQL/MariaDB ER_ACCESS_DENIED_ERROR. */
   private static final int MYSQL_ACCESS_DENIED = 1045;
 
+  /** MySQL/MariaDB ER_DUP_ENTRY. */
+  private static final int MYSQL_DUPLICATE_KEY = 1062;
+
+  /** MySQL/MariaDB ER_LOCK_DEADLOCK. */
+  private static final int MYSQL_DEADLOCK = 1213;
+
   private SqlErrors() {}
 
   /**
@@ -41,5 +47,19 @@ public final class SqlErrors {
     String state = e.getSQLState();
     // 08: connection exception; 57P01..57P03: the server shut down or terminated the backend.
     return state != null && (state.startsWith("08") || state.startsWith("57P"));
+  }
+
+  /**
+   * The database chose the transaction as a deadlock victim, or failed it for serialization:
+   * PostgreSQL 40P01 or 40001, MySQL error 1213. It was rolled back whole and may run again.
+   */
+  public static boolean isDeadlock(SQLException e) {
+    String state = e.getSQLState();
+    return "40P01".equals(state) || "40001".equals(state) || e.getErrorCode() == MYSQL_DEADLOCK;
+  }
+
+  /** A unique or primary key violation: PostgreSQL 23505, MySQL error 1062. */
+  public static boolean isDuplicateKey(SQLException e) {
+    return "23505".equals(e.getSQLState()) || e.getErrorCode() == MYSQL_DUPLICATE_KEY;
   }
 }

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.store.deadletter.internal;
+package dev.lambdaoutbox.store.dialect;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.store.jdbc.internal;
+package dev.lambdaoutbox.store.dialect;
 
 /** Makes publish error codes and reasons fit their columns. */
 public final class ErrorText {

@@ -1,22 +1,12 @@
 package dev.lambdaoutbox.store.deadletter;
 
-import dev.lambdaoutbox.store.deadletter.internal.AuditRows;
-import dev.lambdaoutbox.store.deadletter.internal.Conditions;
-import dev.lambdaoutbox.store.deadletter.internal.DeadLetterRows;
-import dev.lambdaoutbox.store.deadletter.internal.OutboxLookups;
-import dev.lambdaoutbox.store.deadletter.internal.OutboxReinsert;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider.SqlWork;
-import dev.lambdaoutbox.store.jdbc.internal.DeadlockRetry;
+import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.writer.Destinations;
 import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
-import dev.lambdaoutbox.writer.internal.JdbcValues;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,28 +18,22 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The {@link DeadLetterStore} over JDBC, for PostgreSQL and MySQL/MariaDB, on the one connection of
- * a {@link JdbcConnectionProvider}.
+ * The {@link DeadLetterStore}: arguments checked and batches cut here, each batch and each read one
+ * transaction of the executor, the SQL in the executor's dialect home ({@link StoreDialect}).
  */
-final class JdbcDeadLetterStore implements DeadLetterStore {
-  private final JdbcConnectionProvider connections;
-  private final SqlDialect dialect;
+final class SqlDeadLetterStore implements DeadLetterStore {
+  private final SqlExecutor executor;
+  private final StoreDialect dialect;
   private final OutboxTables tables;
   private final Clock clock;
   private final int batchSize;
-  private final AuditRows auditRows;
-  private final OutboxLookups lookups;
-  private final OutboxReinsert reinsert;
 
-  JdbcDeadLetterStore(Builder b) {
-    this.connections = b.connections;
-    this.dialect = connections.dialect();
+  SqlDeadLetterStore(Builder b) {
+    this.executor = b.executor;
     this.tables = b.tables;
+    this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.clock = b.clock;
     this.batchSize = b.batchSize;
-    this.auditRows = new AuditRows(tables, dialect);
-    this.lookups = new OutboxLookups(tables, dialect);
-    this.reinsert = new OutboxReinsert(tables, dialect);
   }
 
   @Override
@@ -59,29 +43,11 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
     if (payloadPreviewChars < 1) {
       throw new IllegalArgumentException("payloadPreviewChars must be positive");
     }
-    Conditions where = new Conditions(dialect).matching(filter).after(after);
-    String sql =
-        "SELECT "
-            + DeadLetterRows.previewColumns(payloadPreviewChars)
-            + " FROM "
-            + tables.deadLetters()
-            + where.where()
-            + " ORDER BY dead_at, id LIMIT "
-            + (limit + 1);
     return read(
         "list dead letters",
-        c -> {
-          List<DeadLetterPage.Entry> entries = new ArrayList<>();
-          try (PreparedStatement ps = c.prepareStatement(sql)) {
-            where.bind(ps, 1);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                entries.add(
-                    new DeadLetterPage.Entry(
-                        DeadLetterRows.read(rs, dialect), rs.getInt("payload_length")));
-              }
-            }
-          }
+        s -> {
+          List<DeadLetterPage.Entry> entries =
+              dialect.listDeadLetters(s, filter, after, limit + 1, payloadPreviewChars);
           if (entries.size() <= limit) {
             return new DeadLetterPage(entries, null);
           }
@@ -92,50 +58,12 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
 
   @Override
   public DeadLetterSummary summarize(DeadLetterFilter filter) {
-    Conditions where = new Conditions(dialect).matching(filter);
-    String sql =
-        "SELECT error_code, event_type, count(*) AS row_count, min(dead_at) AS oldest_dead_at,"
-            + " max(dead_at) AS newest_dead_at FROM "
-            + tables.deadLetters()
-            + where.where()
-            + " GROUP BY error_code, event_type ORDER BY row_count DESC, error_code, event_type";
-    return read(
-        "summarize dead letters",
-        c -> {
-          List<DeadLetterSummary.Group> groups = new ArrayList<>();
-          long total = 0;
-          try (PreparedStatement ps = c.prepareStatement(sql)) {
-            where.bind(ps, 1);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                long count = rs.getLong("row_count");
-                total += count;
-                groups.add(
-                    new DeadLetterSummary.Group(
-                        rs.getString("error_code"),
-                        rs.getString("event_type"),
-                        count,
-                        JdbcValues.getInstant(rs, "oldest_dead_at", dialect),
-                        JdbcValues.getInstant(rs, "newest_dead_at", dialect)));
-              }
-            }
-          }
-          return new DeadLetterSummary(total, groups);
-        });
+    return read("summarize dead letters", s -> dialect.summarizeDeadLetters(s, filter));
   }
 
   @Override
   public long count() {
-    return read(
-        "count dead letters",
-        c -> {
-          try (PreparedStatement ps =
-                  c.prepareStatement("SELECT count(*) FROM " + tables.deadLetters());
-              ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        });
+    return read("count dead letters", dialect::countDeadLetters);
   }
 
   @Override
@@ -148,14 +76,14 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
       runBatch(
           "replay",
           result,
-          c -> {
+          s -> {
             ResultCollector.Batch batch = new ResultCollector.Batch();
-            List<DeadLetter> rows = selectByIds(c, chunk, !dryRun);
-            skipMissing(c, chunk, rows, batch);
+            List<DeadLetter> rows = dialect.deadLettersByIds(s, chunk, !dryRun);
+            skipMissing(s, chunk, rows, batch);
             if (dryRun) {
-              planReplay(c, rows, result.claimedKeys(), batch);
+              planReplay(s, rows, result.claimedKeys(), batch);
             } else {
-              moveToOutbox(c, rows, destinationOverride, audit, batch);
+              moveToOutbox(s, rows, destinationOverride, audit, batch);
             }
             return batch.inOrderOf(chunk);
           });
@@ -183,15 +111,16 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
           runBatch(
               "replay",
               result,
-              c -> {
+              s -> {
                 examined.clear();
                 ResultCollector.Batch b = new ResultCollector.Batch();
-                List<DeadLetter> rows = selectMatching(c, filter, position, size, !dryRun);
+                List<DeadLetter> rows =
+                    dialect.deadLettersMatching(s, filter, position, size, !dryRun);
                 examined.addAll(rows);
                 if (dryRun) {
-                  planReplay(c, rows, result.claimedKeys(), b);
+                  planReplay(s, rows, result.claimedKeys(), b);
                 } else {
-                  moveToOutbox(c, rows, destinationOverride, audit, b);
+                  moveToOutbox(s, rows, destinationOverride, audit, b);
                 }
                 return b;
               });
@@ -213,9 +142,9 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
       runBatch(
           "discard",
           result,
-          c -> {
+          s -> {
             ResultCollector.Batch batch = new ResultCollector.Batch();
-            List<DeadLetter> rows = selectByIds(c, chunk, !dryRun);
+            List<DeadLetter> rows = dialect.deadLettersByIds(s, chunk, !dryRun);
             Set<UUID> found = new HashSet<>();
             rows.forEach(r -> found.add(r.id()));
             for (UUID id : chunk) {
@@ -224,8 +153,8 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
               }
             }
             if (!dryRun) {
-              auditRows.record(c, AuditEntry.DISCARD, rows, null, audit, now());
-              delete(c, rows);
+              dialect.recordAudit(s, AuditEntry.DISCARD, rows, null, audit, now());
+              delete(s, rows);
             }
             rows.forEach(r -> batch.applied(r.id()));
             return batch.inOrderOf(chunk);
@@ -236,21 +165,21 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
 
   @Override
   public List<AuditEntry> auditTrail(UUID deadLetterId) {
-    return read("read the audit trail of " + deadLetterId, c -> auditRows.trail(c, deadLetterId));
+    return read(
+        "read the audit trail of " + deadLetterId, s -> dialect.auditTrail(s, deadLetterId));
   }
 
   /** Puts locked dead rows back into the outbox, audits and deletes the ones that went in. */
   private void moveToOutbox(
-      Connection c,
+      SqlSession s,
       List<DeadLetter> rows,
       String destinationOverride,
       AuditInfo audit,
-      ResultCollector.Batch batch)
-      throws SQLException {
+      ResultCollector.Batch batch) {
     Instant now = now();
     List<DeadLetter> moved = new ArrayList<>();
     for (DeadLetter row : rows) {
-      SkipReason skip = reinsert.insert(c, row, destinationOverride, now);
+      SkipReason skip = dialect.reinsert(s, row, destinationOverride, now);
       if (skip == null) {
         moved.add(row);
         batch.applied(row.id());
@@ -258,15 +187,14 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
         batch.skipped(row.id(), skip);
       }
     }
-    auditRows.record(c, AuditEntry.REPLAY, moved, destinationOverride, audit, now);
-    delete(c, moved);
+    dialect.recordAudit(s, AuditEntry.REPLAY, moved, destinationOverride, audit, now);
+    delete(s, moved);
   }
 
   /** What {@link #moveToOutbox} would do, found by reading only. */
   private void planReplay(
-      Connection c, List<DeadLetter> rows, Set<String> claimedKeys, ResultCollector.Batch batch)
-      throws SQLException {
-    Set<UUID> inOutbox = lookups.idsInOutbox(c, rows.stream().map(DeadLetter::id).toList());
+      SqlSession s, List<DeadLetter> rows, Set<String> claimedKeys, ResultCollector.Batch batch) {
+    Set<UUID> inOutbox = dialect.idsInOutbox(s, rows.stream().map(DeadLetter::id).toList());
     Set<String> keys = new HashSet<>();
     rows.forEach(
         r -> {
@@ -274,7 +202,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
             keys.add(r.idempotencyKey());
           }
         });
-    Map<String, UUID> holders = lookups.keyHolders(c, keys);
+    Map<String, UUID> holders = dialect.idempotencyKeyHolders(s, keys);
     Set<String> claimed = new HashSet<>(claimedKeys);
     for (DeadLetter row : rows) {
       String key = row.idempotencyKey();
@@ -294,87 +222,31 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
 
   /** Reports the requested ids that are not dead letters. */
   private void skipMissing(
-      Connection c, List<UUID> requested, List<DeadLetter> found, ResultCollector.Batch batch)
-      throws SQLException {
+      SqlSession s, List<UUID> requested, List<DeadLetter> found, ResultCollector.Batch batch) {
     Set<UUID> dead = new HashSet<>();
     found.forEach(r -> dead.add(r.id()));
     List<UUID> missing = requested.stream().filter(id -> !dead.contains(id)).toList();
-    Set<UUID> inOutbox = lookups.idsInOutbox(c, missing);
+    Set<UUID> inOutbox = dialect.idsInOutbox(s, missing);
     for (UUID id : missing) {
       batch.skipped(id, inOutbox.contains(id) ? SkipReason.ALREADY_IN_OUTBOX : SkipReason.NOT_DEAD);
     }
   }
 
-  private List<DeadLetter> selectByIds(Connection c, List<UUID> ids, boolean lock)
-      throws SQLException {
-    Conditions where = new Conditions(dialect).idIn("id", ids);
-    String sql =
-        "SELECT "
-            + DeadLetterRows.COLUMNS
-            + " FROM "
-            + tables.deadLetters()
-            + where.where()
-            + " ORDER BY id"
-            + (lock ? " FOR UPDATE" : "");
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      where.bind(ps, 1);
-      try (ResultSet rs = ps.executeQuery()) {
-        return DeadLetterRows.readAll(rs, dialect);
-      }
-    }
-  }
-
-  private List<DeadLetter> selectMatching(
-      Connection c, DeadLetterFilter filter, DeadLetterCursor after, int limit, boolean lock)
-      throws SQLException {
-    Conditions where = new Conditions(dialect).matching(filter).after(after);
-    String sql =
-        "SELECT "
-            + DeadLetterRows.COLUMNS
-            + " FROM "
-            + tables.deadLetters()
-            + where.where()
-            + " ORDER BY dead_at, id LIMIT "
-            + limit
-            + (lock ? " FOR UPDATE" : "");
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      where.bind(ps, 1);
-      try (ResultSet rs = ps.executeQuery()) {
-        return DeadLetterRows.readAll(rs, dialect);
-      }
-    }
-  }
-
   private boolean anyMatching(DeadLetterFilter filter, DeadLetterCursor after) {
-    Conditions where = new Conditions(dialect).matching(filter).after(after);
-    String sql = "SELECT 1 FROM " + tables.deadLetters() + where.where() + " LIMIT 1";
     return read(
         "look for more matching dead letters",
-        c -> {
-          try (PreparedStatement ps = c.prepareStatement(sql)) {
-            where.bind(ps, 1);
-            try (ResultSet rs = ps.executeQuery()) {
-              return rs.next();
-            }
-          }
-        });
+        s -> dialect.anyDeadLetterMatching(s, filter, after));
   }
 
   /** Deletes rows this transaction holds locked; all of them must go. */
-  private void delete(Connection c, List<DeadLetter> rows) throws SQLException {
+  private void delete(SqlSession s, List<DeadLetter> rows) {
     if (rows.isEmpty()) {
       return;
     }
-    Conditions where =
-        new Conditions(dialect).idIn("id", rows.stream().map(DeadLetter::id).toList());
-    try (PreparedStatement ps =
-        c.prepareStatement("DELETE FROM " + tables.deadLetters() + where.where())) {
-      where.bind(ps, 1);
-      int deleted = ps.executeUpdate();
-      if (deleted != rows.size()) {
-        throw new IllegalStateException(
-            "deleted " + deleted + " of " + rows.size() + " locked dead letters; rolling back");
-      }
+    int deleted = dialect.deleteDeadLetters(s, rows.stream().map(DeadLetter::id).toList());
+    if (deleted != rows.size()) {
+      throw new IllegalStateException(
+          "deleted " + deleted + " of " + rows.size() + " locked dead letters; rolling back");
     }
   }
 
@@ -382,7 +254,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
       String action, ResultCollector result, SqlWork<ResultCollector.Batch> work) {
     ResultCollector.Batch batch;
     try {
-      batch = DeadlockRetry.inTransaction(connections, action + " dead letters", work);
+      batch = executor.inTransaction(action + " dead letters", work);
     } catch (RuntimeException e) {
       DeadLetterActionResult committed = result.result(false);
       throw new DeadLetterActionException(
@@ -399,7 +271,7 @@ final class JdbcDeadLetterStore implements DeadLetterStore {
   }
 
   private <T> T read(String what, SqlWork<T> work) {
-    return connections.inTransaction(what + " in " + tables.deadLetters(), work);
+    return executor.inTransaction(what + " in " + tables.deadLetters(), work);
   }
 
   private List<List<UUID>> chunks(List<UUID> ids) {

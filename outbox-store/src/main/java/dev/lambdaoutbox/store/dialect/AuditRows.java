@@ -1,0 +1,75 @@
+package dev.lambdaoutbox.store.dialect;
+
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The audit table's rows: the parameters of one written, and one read back. */
+final class AuditRows {
+  /** The columns of an audit INSERT, each filled from the parameter of the same name. */
+  static final List<String> INSERTED =
+      List.of(
+          "action",
+          "dead_letter_id",
+          "request_id",
+          "requested_by",
+          "reason",
+          "details",
+          "created_at");
+
+  /** The columns {@link #read} needs. */
+  static final List<String> COLUMNS =
+      List.of(
+          "audit_id",
+          "action",
+          "dead_letter_id",
+          "request_id",
+          "requested_by",
+          "reason",
+          "details",
+          "created_at");
+
+  private AuditRows() {}
+
+  /** One parameter set per row for the INSERT, each with a snapshot of the dead letter. */
+  static List<Params> parameters(
+      String action,
+      List<DeadLetter> rows,
+      String destinationOverride,
+      AuditInfo audit,
+      Instant now) {
+    List<Params> sets = new ArrayList<>(rows.size());
+    for (DeadLetter row : rows) {
+      sets.add(
+          Params.of()
+              .text("action", action)
+              .uuid("dead_letter_id", row.id())
+              .text("request_id", audit.requestId())
+              .text("requested_by", audit.requestedBy())
+              .text("reason", audit.reason())
+              .text("details", AuditDetails.write(row, destinationOverride))
+              .timestamp("created_at", now));
+    }
+    return sets;
+  }
+
+  static AuditEntry read(Row row) {
+    String details = row.text("details");
+    return new AuditEntry(
+        row.longValue("audit_id"),
+        row.text("action"),
+        row.uuid("dead_letter_id"),
+        row.text("request_id"),
+        row.text("requested_by"),
+        row.text("reason"),
+        row.instant("created_at"),
+        details,
+        AuditDetails.snapshot(details),
+        AuditDetails.destinationOverride(details));
+  }
+}

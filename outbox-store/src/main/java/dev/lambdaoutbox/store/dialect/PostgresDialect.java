@@ -1,0 +1,322 @@
+package dev.lambdaoutbox.store.dialect;
+
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.SqlDialect;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Every statement of the outbox tables in PostgreSQL. Each operation is one statement, whatever the
+ * batch size: lists of ids and per-row values travel as one JSON text parameter that the statement
+ * expands ({@code json_array_elements_text}, {@code json_to_recordset}).
+ *
+ * <p>Times go in as UTC wall-clock {@code timestamp} parameters, read as UTC whatever the session's
+ * time zone ({@code CAST(:now AS timestamp) AT TIME ZONE 'UTC'}), and come out as UTC text to the
+ * microsecond.
+ *
+ * <p>The backlog, the reprocessor's reads and the audit rows are the same SQL in both dialects
+ * apart from that; {@link PortableDialect}, which this extends, writes them with this dialect's
+ * time syntax.
+ */
+final class PostgresDialect extends PortableDialect {
+  private final String messages;
+  private final String deadLetters;
+  private final String claimSql;
+  private final String markSentSql;
+  private final String deleteSql;
+  private final String retrySql;
+  private final String deadLetterSql;
+  private final String purgeSql;
+  private final String reinsertSql;
+
+  PostgresDialect(OutboxTables tables) {
+    super(tables, new Syntax(PostgresDialect::at, PostgresDialect::utcText));
+    this.messages = tables.messages();
+    this.deadLetters = tables.deadLetters();
+    String t = messages;
+
+    // The claim. The due CTE walks the partial due index (WHERE status = 'PENDING') in order and
+    // locks what it takes, skipping locked rows; the UPDATE leases exactly those rows and returns
+    // them, sorted by their due time before the lease moved it. The UPDATE finds its rows by the
+    // physical row ids (ctid) the locking SELECT returned, through = ANY(ARRAY(...)): a TID scan,
+    // with no second index look-up per row, and a plan shape that cannot change. (Joining due on
+    // id lets a generic plan, which the server adopts for a statement prepared over and over, pick
+    // a hash join over a sequential scan of the whole table: claim cost would grow with the
+    // table.) The locked rows cannot move before the UPDATE, as this transaction holds their
+    // locks; were a ctid ever stale, that row would simply not be claimed this time.
+    this.claimSql =
+        "WITH due AS (SELECT ctid, id, next_attempt_at FROM "
+            + t
+            + " WHERE status = 'PENDING' AND next_attempt_at <= "
+            + at("now")
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
+            + " claimed AS (UPDATE "
+            + t
+            + " m SET next_attempt_at = "
+            + at("leaseEnd")
+            + ", locked_until = "
+            + at("leaseEnd")
+            + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
+            + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
+            + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
+            + " ORDER BY due.next_attempt_at, due.id";
+
+    this.markSentSql =
+        "UPDATE "
+            + t
+            + " SET status = 'SENT', sent_at = "
+            + at("now")
+            + ", locked_by = NULL, locked_until = NULL WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING'";
+    this.deleteSql = "DELETE FROM " + t + " WHERE id = ANY(" + uuids("ids") + ")";
+    this.retrySql =
+        "UPDATE "
+            + t
+            + " m SET retry_count = m.retry_count + 1,"
+            + " next_attempt_at = CAST(r.due AS timestamp) AT TIME ZONE 'UTC',"
+            + " last_error_code = r.code, last_error_reason = r.reason,"
+            + " first_failed_at = COALESCE(m.first_failed_at, "
+            + at("now")
+            + "), locked_by = NULL, locked_until = NULL"
+            + " FROM json_to_recordset(CAST(:retries AS json))"
+            + " AS r(id uuid, due text, code text, reason text)"
+            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING'";
+    // A dead letter is a DELETE ... RETURNING feeding the INSERT, so exactly the rows removed are
+    // the rows inserted; one already dead under the same id (a replay that failed again) is
+    // replaced.
+    StringBuilder upsert = new StringBuilder();
+    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
+      upsert.append(upsert.isEmpty() ? "" : ", ").append(column).append(" = EXCLUDED.");
+      upsert.append(column);
+    }
+    this.deadLetterSql =
+        "WITH d AS (SELECT * FROM json_to_recordset(CAST(:deadLetters AS json))"
+            + " AS d(id uuid, code text, reason text)),"
+            + " gone AS (DELETE FROM "
+            + t
+            + " m USING d WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING'"
+            + " RETURNING m.*, d.code, d.reason)"
+            + " INSERT INTO "
+            + deadLetters
+            + " ("
+            + String.join(", ", DeadLetterRows.COLUMNS)
+            + ") SELECT "
+            + String.join(", ", DeadLetterRows.CARRIED)
+            + ", retry_count + 1, replay_count, code, reason, COALESCE(first_failed_at, "
+            + at("now")
+            + "), "
+            + at("now")
+            + ", "
+            + at("now")
+            + " FROM gone ON CONFLICT (id) DO UPDATE SET "
+            + upsert;
+    this.purgeSql =
+        "DELETE FROM "
+            + t
+            + " WHERE id IN (SELECT id FROM "
+            + t
+            + " WHERE status = 'SENT' AND sent_at < "
+            + at("cutoff")
+            + " ORDER BY sent_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
+
+    this.reinsertSql =
+        "INSERT INTO "
+            + t
+            + " (id, aggregate_type, aggregate_id, event_type, payload, headers, destination,"
+            + " idempotency_key, occurred_at, created_at, status, retry_count, replay_count,"
+            + " next_attempt_at, locked_by, locked_until, last_error_code, last_error_reason,"
+            + " first_failed_at, sent_at) VALUES (:id, :aggregateType, :aggregateId, :eventType,"
+            + " :payload, :headers, :destination, :idempotencyKey, "
+            + at("occurredAt")
+            + ", "
+            + at("now")
+            + ", 'PENDING', 0, :replayCount, "
+            + at("now")
+            + ", NULL, NULL, NULL, NULL, NULL, NULL) ON CONFLICT DO NOTHING";
+  }
+
+  /** A timestamp parameter, read as UTC. */
+  private static String at(String param) {
+    return "(CAST(:" + param + " AS timestamp) AT TIME ZONE 'UTC')";
+  }
+
+  /**
+   * A timestamptz expression as UTC text: {@code YYYY-MM-DD HH:MM:SS[.ffffff]} (trailing zeros of
+   * the fraction dropped) under the ISO DateStyle that pgjdbc and the Data API sessions use. Half
+   * the server's cost of {@code to_char}; a claim formats three times per row.
+   */
+  private static String utcText(String expression) {
+    return "CAST(" + expression + " AT TIME ZONE 'UTC' AS text)";
+  }
+
+  /** The uuids of a JSON array parameter, as an array for {@code = ANY(...)}. */
+  private static String uuids(String param) {
+    return "ARRAY(SELECT CAST(value AS uuid) FROM json_array_elements_text(CAST(:"
+        + param
+        + " AS json)))";
+  }
+
+  @Override
+  public SqlDialect dialect() {
+    return SqlDialect.POSTGRESQL;
+  }
+
+  // ---- the poller's outbox
+
+  @Override
+  public List<OutboxMessage> claim(
+      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    List<Row> rows = s.query(claimSql, claimParams(owner, limit, now, leaseEnd));
+    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      claimed.add(MessageRows.read(row));
+    }
+    return claimed;
+  }
+
+  @Override
+  public String claimSql() {
+    return claimSql;
+  }
+
+  @Override
+  public String explainClaim(SqlSession s, Instant now, int limit) {
+    return Results.planLines(
+        s.query(
+            "EXPLAIN " + claimSql,
+            claimParams("explain", limit, now, now.plus(Duration.ofMinutes(1)))));
+  }
+
+  private static Params claimParams(String owner, int limit, Instant now, Instant leaseEnd) {
+    return Params.of()
+        .timestamp("now", now)
+        .integer("limit", limit)
+        .timestamp("leaseEnd", leaseEnd)
+        .text("owner", owner);
+  }
+
+  @Override
+  public int published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
+    Params params = Params.of().json("ids", JsonLists.uuids(ids));
+    if (retain) {
+      return s.update(markSentSql, params.timestamp("now", now));
+    }
+    return s.update(deleteSql, params);
+  }
+
+  @Override
+  public int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
+    String json =
+        JsonLists.records(
+            retries,
+            (r, o) ->
+                o.put("id", r.id().toString())
+                    .put("due", JsonLists.utc(r.nextAttemptAt()))
+                    .put("code", ErrorText.code(r.errorCode()))
+                    .put("reason", ErrorText.reason(r.reason())));
+    return s.update(
+        retrySql, Params.of().json("retries", json).timestamp("now", now).text("owner", owner));
+  }
+
+  @Override
+  public int deadLettered(
+      SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
+    String json =
+        JsonLists.records(
+            deadLetters,
+            (d, o) ->
+                o.put("id", d.id().toString())
+                    .put("code", ErrorText.requiredCode(d.errorCode()))
+                    .put("reason", ErrorText.reason(d.reason())));
+    return s.update(
+        deadLetterSql,
+        Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now));
+  }
+
+  @Override
+  public int purgeSent(SqlSession s, Instant cutoff, int limit) {
+    return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
+
+  @Override
+  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+    String sql =
+        "SELECT "
+            + deadLetterColumns()
+            + " FROM "
+            + deadLetters
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") ORDER BY id"
+            + (lock ? " FOR UPDATE" : "");
+    return DeadLetterRows.readAll(s.query(sql, Params.of().json("ids", JsonLists.uuids(ids))));
+  }
+
+  /**
+   * {@code ON CONFLICT DO NOTHING} skips a row whose id or idempotency key is taken and keeps the
+   * transaction usable; a look-up then says which.
+   */
+  @Override
+  public SkipReason reinsert(
+      SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
+    if (s.update(reinsertSql, DeadLetterRows.reinsertParams(row, destinationOverride, now)) == 1) {
+      return null;
+    }
+    return idsInOutbox(s, List.of(row.id())).isEmpty()
+        ? SkipReason.IDEMPOTENCY_KEY_TAKEN
+        : SkipReason.ALREADY_IN_OUTBOX;
+  }
+
+  @Override
+  public int deleteDeadLetters(SqlSession s, Collection<UUID> ids) {
+    return s.update(
+        "DELETE FROM " + deadLetters + " WHERE id = ANY(" + uuids("ids") + ")",
+        Params.of().json("ids", JsonLists.uuids(ids)));
+  }
+
+  @Override
+  public Set<UUID> idsInOutbox(SqlSession s, Collection<UUID> ids) {
+    Set<UUID> found = new HashSet<>();
+    if (!ids.isEmpty()) {
+      String sql = "SELECT id FROM " + messages + " WHERE id = ANY(" + uuids("ids") + ")";
+      for (Row row : s.query(sql, Params.of().json("ids", JsonLists.uuids(ids)))) {
+        found.add(row.uuid("id"));
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public Map<String, UUID> idempotencyKeyHolders(SqlSession s, Collection<String> keys) {
+    Map<String, UUID> holders = new HashMap<>();
+    if (!keys.isEmpty()) {
+      String sql =
+          "SELECT id, idempotency_key FROM "
+              + messages
+              + " WHERE idempotency_key = ANY(ARRAY(SELECT value FROM"
+              + " json_array_elements_text(CAST(:keys AS json))))";
+      for (Row row : s.query(sql, Params.of().json("keys", JsonLists.texts(keys)))) {
+        holders.put(row.text("idempotency_key"), row.uuid("id"));
+      }
+    }
+    return holders;
+  }
+}

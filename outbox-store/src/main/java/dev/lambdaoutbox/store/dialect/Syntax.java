@@ -1,0 +1,22 @@
+package dev.lambdaoutbox.store.dialect;
+
+import dev.lambdaoutbox.store.sql.Params;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * How a dialect writes times, the one thing in which otherwise portable statements differ.
+ *
+ * @param timestampParam a timestamp parameter, given its name, as the dialect reads it in UTC
+ * @param utcText a time expression as {@code YYYY-MM-DD HH:MM:SS.ffffff} UTC text
+ */
+record Syntax(UnaryOperator<String> timestampParam, UnaryOperator<String> utcText) {
+  /** The select list of {@code columns}, time columns as UTC text (see {@link SelectList}). */
+  String selectList(String alias, List<String> columns) {
+    return SelectList.of(alias, utcText, columns);
+  }
+
+  Conditions conditions(Params params) {
+    return new Conditions(timestampParam, params);
+  }
+}

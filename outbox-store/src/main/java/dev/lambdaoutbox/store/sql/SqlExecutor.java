@@ -1,0 +1,25 @@
+package dev.lambdaoutbox.store.sql;
+
+import dev.lambdaoutbox.writer.SqlDialect;
+
+/**
+ * Runs work in one database transaction and commits it; on failure rolls it back and throws an
+ * {@link dev.lambdaoutbox.store.OutboxStoreException} whose message starts "could not {@code
+ * what}". A transaction the database chose as a deadlock victim (or failed for serialization) was
+ * rolled back whole and is run again, up to {@link #DEADLOCK_ATTEMPTS} times in all, so the work
+ * must read everything it decides on inside the transaction.
+ */
+public interface SqlExecutor {
+  /** Runs of one piece of work when the database keeps choosing it as the deadlock victim. */
+  int DEADLOCK_ATTEMPTS = 3;
+
+  /** The SQL dialect of the database behind this executor. */
+  SqlDialect dialect();
+
+  /**
+   * Runs {@code work} in a transaction and commits it.
+   *
+   * @param what what the work does, for the error message: "could not {@code what}"
+   */
+  <T> T inTransaction(String what, SqlWork<T> work);
+}
