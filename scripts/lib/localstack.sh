@@ -139,12 +139,13 @@ localstack_stale() {
     "$(localstack_settings "$port"; echo "version $LOCALSTACK_VERSION")" ]]
 }
 
-# localstack_wildcard_listeners PID: the listening sockets of PID (and its
-# children) that are not on loopback, as `ss` shows them.
+# localstack_wildcard_listeners PID: the listening TCP and bound UDP sockets
+# of PID (and the rest of its session) that are not on loopback, as `ss`
+# shows them.
 localstack_wildcard_listeners() {
   local pids
   pids="$(pgrep -s "$1" | paste -sd'|')"
-  ss -ltnpH 2>/dev/null | grep -E "pid=($pids)," | awk '{print $4}' |
+  ss -ltunpH 2>/dev/null | grep -E "pid=($pids)," | awk '{print $5}' |
     grep -vE '^(127\.[0-9.]+|\[::1\]):[0-9]+$' || true
 }
 
