@@ -8,6 +8,12 @@ import java.util.function.Supplier;
  * A {@link MessagePublisher} built on first use: an invocation that finds nothing to publish never
  * loads the AWS SDK, which is most of a cold start's class loading. {@link #initialize()} builds it
  * ahead of time (the SnapStart priming hook does, so a snapshot holds ready clients).
+ *
+ * <p>A publisher that cannot be built (say, no AWS region configured) fails the first invocation
+ * with rows to publish, with the SDK's message, rather than the function's init: its claimed rows
+ * keep their retry count and are claimed again once their lease ends, and each invocation fails the
+ * same way (the Errors alarm) until the configuration is fixed. Nothing is dead-lettered for it. A
+ * failure is not remembered: the next publish tries to build again.
  */
 final class LazyPublisher implements MessagePublisher {
   private final Supplier<? extends MessagePublisher> factory;
