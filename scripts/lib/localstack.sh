@@ -24,6 +24,8 @@
 #   outbox rightly refuses as a destination).
 # - about 440 SNS->SQS messages/s, flat as a queue fills (moto slows down in
 #   proportion to a queue's depth), and it answers after about 6-10 s.
+# - the whole suite (./mvnw -B verify, same code, back to back on a machine
+#   busy with other builds) took 255 s against moto and 200 s against it.
 
 LOCALSTACK_VERSION=2026.3.0
 LOCALSTACK_DEFAULT_PORT=4566
