@@ -195,6 +195,14 @@ pid_matches() {
 # read_pid FILE: first line of a pid file, or nothing.
 read_pid() { head -n 1 -- "$1" 2>/dev/null | tr -dc '0-9' || true; }
 
+# service_pid SVC TEXT: the pid in $RUN_DIR/SVC.pid if that process is alive
+# and its command line contains TEXT; nothing otherwise.
+service_pid() {
+  local pid
+  pid="$(read_pid "$RUN_DIR/$1.pid")"
+  if pid_matches "$pid" "$2"; then printf '%s\n' "$pid"; fi
+}
+
 # stop_pid PID NAME: SIGTERM, wait up to 60 s, then SIGKILL.
 stop_pid() {
   local pid=$1 name=$2 i

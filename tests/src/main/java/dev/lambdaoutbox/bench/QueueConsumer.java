@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.bench;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * Receives and deletes a queue's messages on two background threads, counting messages and distinct
- * {@code eventId} attributes, so the queue stays shallow while a benchmark fills it.
+ * Receives and deletes a queue's messages on background threads, counting messages and distinct
+ * {@code eventId} attributes: to keep the queue shallow while a benchmark fills it, or to check
+ * afterwards that every event arrived.
  */
 final class QueueConsumer implements AutoCloseable {
   private final SqsClient sqs;
@@ -22,16 +23,21 @@ final class QueueConsumer implements AutoCloseable {
   private final Set<String> eventIds = ConcurrentHashMap.newKeySet();
   private final AtomicLong messages = new AtomicLong();
   private final AtomicBoolean running = new AtomicBoolean(true);
-  private final List<Thread> threads;
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
 
+  /** Starts {@code threads} consuming threads (none is fine: see {@link #add}). */
   QueueConsumer(SqsClient sqs, String queue, int threads) {
     this.sqs = sqs;
     this.queue = queue;
-    List<Thread> started = new ArrayList<>();
-    for (int i = 1; i <= threads; i++) {
-      started.add(Thread.ofPlatform().daemon().name("queue-consumer-" + i).start(this::consume));
+    add(threads);
+  }
+
+  /** Starts {@code more} consuming threads. */
+  void add(int more) {
+    for (int i = 1; i <= more; i++) {
+      String name = "queue-consumer-" + (threads.size() + 1);
+      threads.add(Thread.ofPlatform().daemon().name(name).start(this::consume));
     }
-    this.threads = List.copyOf(started);
   }
 
   /** Messages received so far. */

@@ -57,6 +57,7 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
   private final BlockingQueue<Invocation> pending = new LinkedBlockingQueue<>();
   private final Map<String, Invocation> running = new ConcurrentHashMap<>();
   private final CompletableFuture<String> initError = new CompletableFuture<>();
+  private final CompletableFuture<Long> firstPoll = new CompletableFuture<>();
 
   public LambdaRuntimeEmulator() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
@@ -103,6 +104,7 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
       String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
       String body = read(exchange.getRequestBody());
       if (path.equals("invocation/next") && exchange.getRequestMethod().equals("GET")) {
+        firstPoll.complete(System.nanoTime());
         Invocation next = pending.take();
         running.put(next.id(), next);
         long deadlineMs = System.currentTimeMillis() + next.timeout().toMillis();
@@ -133,6 +135,18 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * When the function first asked for an invocation ({@link System#nanoTime()}): the end of its
+   * init phase, in which the runtime client loaded and constructed the handler.
+   */
+  public long awaitFirstPoll(Duration timeout) throws InterruptedException, TimeoutException {
+    try {
+      return firstPoll.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
     }
   }
 

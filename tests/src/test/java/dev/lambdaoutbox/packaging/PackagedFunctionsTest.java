@@ -14,7 +14,6 @@ import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -147,15 +146,6 @@ class PackagedFunctionsTest {
   }
 
   private static Map<String, String> baseEnvironment() {
-    Map<String, String> env = new HashMap<>();
-    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
-    env.put("OUTBOX_DB_USER", db.user());
-    env.put("OUTBOX_DB_PASSWORD", db.password());
-    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
-    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
-    env.put("AWS_REGION", aws.region());
-    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
-    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
-    return env;
+    return PackagedFunction.testBedEnvironment(db, tables, aws);
   }
 }

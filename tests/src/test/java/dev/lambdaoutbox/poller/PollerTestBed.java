@@ -1,6 +1,5 @@
 package dev.lambdaoutbox.poller;
 
-import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.bench.Stores;
@@ -38,7 +37,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
-import org.joda.time.DateTime;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -149,8 +147,7 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   PollSummary invoke(PollerHandler handler, Duration timeout) {
-    Map<String, Object> json =
-        handler.handleRequest(scheduledEvent(), new FakeLambdaContext("outbox-poller", timeout));
+    Map<String, Object> json = handler.poll(new FakeLambdaContext("outbox-poller", timeout));
     return new PollSummary(
         (Integer) json.get("claimed"),
         (Integer) json.get("published"),
@@ -161,18 +158,6 @@ final class PollerTestBed implements AutoCloseable {
         (Integer) json.get("rounds"),
         (String) json.get("stoppedBecause"),
         (Long) json.get("durationMs"));
-  }
-
-  static ScheduledEvent scheduledEvent() {
-    return new ScheduledEvent()
-        .withId(UUID.randomUUID().toString())
-        .withDetailType("Scheduled Event")
-        .withSource("aws.events")
-        .withAccount("123456789012")
-        .withRegion("us-east-1")
-        .withTime(DateTime.now())
-        .withResources(List.of("arn:aws:events:us-east-1:123456789012:rule/outbox-poller"))
-        .withDetail(Map.of());
   }
 
   // ---- writing events
