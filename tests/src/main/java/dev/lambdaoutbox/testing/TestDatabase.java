@@ -55,6 +55,7 @@ public record TestDatabase(
             tables.deadLetters(),
             tables.deadLetterAudit(),
             tables.inbox(),
+            tables.destinationHealth(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);
