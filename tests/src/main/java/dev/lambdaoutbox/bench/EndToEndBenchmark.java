@@ -8,7 +8,9 @@ import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
@@ -199,7 +201,7 @@ public final class EndToEndBenchmark {
     }
 
     @Override
-    public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+    public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
       long start = System.nanoTime();
       try {
         return store.complete(owner, outcomes, now);
@@ -216,6 +218,11 @@ public final class EndToEndBenchmark {
     @Override
     public Backlog backlog(Instant now) {
       return store.backlog(now);
+    }
+
+    @Override
+    public DestinationHealthStore destinationHealth() {
+      return store.destinationHealth();
     }
   }
 

@@ -69,6 +69,7 @@ final class TestRows {
   void clear() {
     execute("DELETE FROM " + tables.messages());
     execute("DELETE FROM " + tables.deadLetters());
+    execute("DELETE FROM " + tables.destinationHealth());
   }
 
   private Map<String, Object> row(String table, UUID id) {

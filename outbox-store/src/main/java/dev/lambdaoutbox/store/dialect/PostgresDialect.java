@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
@@ -40,6 +41,8 @@ final class PostgresDialect extends PortableDialect {
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
+  private final String deferSql;
+  private final String holdersSql;
   private final String deadLetterSql;
   private final String purgeSql;
   private final String reinsertSql;
@@ -83,8 +86,13 @@ final class PostgresDialect extends PortableDialect {
             + at("now")
             + ", locked_by = NULL, locked_until = NULL WHERE id = ANY("
             + uuids("ids")
-            + ") AND status = 'PENDING'";
-    this.deleteSql = "DELETE FROM " + t + " WHERE id = ANY(" + uuids("ids") + ")";
+            + ") AND status = 'PENDING' RETURNING id";
+    this.deleteSql =
+        "DELETE FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING' RETURNING id";
     this.retrySql =
         "UPDATE "
             + t
@@ -96,7 +104,24 @@ final class PostgresDialect extends PortableDialect {
             + "), locked_by = NULL, locked_until = NULL"
             + " FROM json_to_recordset(CAST(:retries AS json))"
             + " AS r(id uuid, due text, code text, reason text)"
-            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING'";
+            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
+    // A deferral keeps retry_count; one without an error code (a release) keeps the last error too.
+    this.deferSql =
+        "UPDATE "
+            + t
+            + " m SET next_attempt_at = CAST(d.due AS timestamp) AT TIME ZONE 'UTC',"
+            + " last_error_code = CASE WHEN d.code IS NULL THEN m.last_error_code ELSE d.code END,"
+            + " last_error_reason = CASE WHEN d.code IS NULL THEN m.last_error_reason"
+            + " ELSE d.reason END, locked_by = NULL, locked_until = NULL"
+            + " FROM json_to_recordset(CAST(:deferrals AS json))"
+            + " AS d(id uuid, due text, code text, reason text)"
+            + " WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
+    this.holdersSql =
+        "SELECT id, locked_by FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING'";
     // A dead letter is a DELETE ... RETURNING feeding the INSERT, so exactly the rows removed are
     // the rows inserted; one already dead under the same id (a replay that failed again) is
     // replaced.
@@ -125,7 +150,8 @@ final class PostgresDialect extends PortableDialect {
             + ", "
             + at("now")
             + " FROM gone ON CONFLICT (id) DO UPDATE SET "
-            + upsert;
+            + upsert
+            + " RETURNING id";
     this.purgeSql =
         "DELETE FROM "
             + t
@@ -212,16 +238,17 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
-  public int published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
+  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
     Params params = Params.of().json("ids", JsonLists.uuids(ids));
     if (retain) {
-      return s.update(markSentSql, params.timestamp("now", now));
+      return idsOf(s.query(markSentSql, params.timestamp("now", now)));
     }
-    return s.update(deleteSql, params);
+    return idsOf(s.query(deleteSql, params));
   }
 
   @Override
-  public int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
+  public Set<UUID> retried(
+      SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
     String json =
         JsonLists.records(
             retries,
@@ -230,12 +257,28 @@ final class PostgresDialect extends PortableDialect {
                     .put("due", JsonLists.utc(r.nextAttemptAt()))
                     .put("code", ErrorText.code(r.errorCode()))
                     .put("reason", ErrorText.reason(r.reason())));
-    return s.update(
-        retrySql, Params.of().json("retries", json).timestamp("now", now).text("owner", owner));
+    return idsOf(
+        s.query(
+            retrySql,
+            Params.of().json("retries", json).timestamp("now", now).text("owner", owner)));
   }
 
   @Override
-  public int deadLettered(
+  public Set<UUID> deferred(
+      SqlSession s, String owner, List<DeliveryOutcome.Defer> deferrals, Instant now) {
+    String json =
+        JsonLists.records(
+            deferrals,
+            (d, o) ->
+                o.put("id", d.id().toString())
+                    .put("due", JsonLists.utc(d.until()))
+                    .put("code", ErrorText.code(d.errorCode()))
+                    .put("reason", ErrorText.reason(d.reason())));
+    return idsOf(s.query(deferSql, Params.of().json("deferrals", json).text("owner", owner)));
+  }
+
+  @Override
+  public Set<UUID> deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
     String json =
         JsonLists.records(
@@ -244,14 +287,49 @@ final class PostgresDialect extends PortableDialect {
                 o.put("id", d.id().toString())
                     .put("code", ErrorText.requiredCode(d.errorCode()))
                     .put("reason", ErrorText.reason(d.reason())));
-    return s.update(
-        deadLetterSql,
-        Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now));
+    return idsOf(
+        s.query(
+            deadLetterSql,
+            Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now)));
+  }
+
+  @Override
+  public Map<UUID, String> holders(SqlSession s, Collection<UUID> ids) {
+    Map<UUID, String> holders = new HashMap<>();
+    for (Row row : s.query(holdersSql, Params.of().json("ids", JsonLists.uuids(ids)))) {
+      holders.put(row.uuid("id"), row.text("locked_by"));
+    }
+    return holders;
+  }
+
+  private static Set<UUID> idsOf(List<Row> rows) {
+    Set<UUID> ids = new HashSet<>(rows.size() * 2);
+    for (Row row : rows) {
+      ids.add(row.uuid("id"));
+    }
+    return ids;
   }
 
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
     return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  @Override
+  public String explainBacklog(SqlSession s, Instant now) {
+    return Results.planLines(
+        s.query("EXPLAIN " + backlogSql(), Params.of().timestamp("staleBefore", now)));
+  }
+
+  // ---- destination health (the rest: see PortableDialect)
+
+  /** {@code ON CONFLICT DO NOTHING}: a row another poller inserted first is kept as it is. */
+  @Override
+  public boolean insertDestinationHealth(SqlSession s, DestinationHealth row) {
+    return s.update(
+            healthRows().insert() + " ON CONFLICT (destination_key) DO NOTHING",
+            HealthRows.insertParams(row))
+        == 1;
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
