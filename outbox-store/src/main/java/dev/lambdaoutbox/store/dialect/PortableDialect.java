@@ -115,8 +115,8 @@ abstract class PortableDialect implements StoreDialect {
         s.query(backlogSql, Params.of().timestamp("staleBefore", staleBefore)).get(0), now);
   }
 
-  /** The backlog statement, for the dialect's EXPLAIN. */
-  final String backlogSql() {
+  @Override
+  public final String backlogSql() {
     return backlogSql;
   }
 

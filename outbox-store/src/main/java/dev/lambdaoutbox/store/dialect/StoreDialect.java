@@ -112,6 +112,9 @@ public interface StoreDialect {
    */
   Backlog backlog(SqlSession s, Instant now, Instant staleBefore);
 
+  /** The statement {@link #backlog} runs, with the named parameter {@code :staleBefore}. */
+  String backlogSql();
+
   /** The database's plan for {@link #backlog}, without running it. */
   String explainBacklog(SqlSession s, Instant now);
 
