@@ -34,7 +34,8 @@ public interface OutboxStore {
    * Claims up to {@code limit} due rows (PENDING, {@code next_attempt_at <= now}), oldest first,
    * skipping rows other pollers hold locked, and leases them to {@code owner} until {@code now +
    * lease}: until then no other poller claims them, and after it (say the owner crashed) any poller
-   * may.
+   * may. With {@link Ordering#AGGREGATE}, only the oldest unpublished row of each aggregate that is
+   * not parked, and only while no earlier row of it waits (leased, backing off, deferred).
    */
   List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease);
 
@@ -65,6 +66,12 @@ public interface OutboxStore {
   int DEAD_LETTER_COUNT_CAP = 10_000;
 
   /**
+   * Most parked keys, and most parked events, {@link Backlog#parkedKeys()} and {@link
+   * Backlog#parkedEvents()} count; beyond it the counts stop.
+   */
+  int PARKED_COUNT_CAP = 10_000;
+
+  /**
    * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
    *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
    *     its replay.
@@ -74,17 +81,28 @@ public interface OutboxStore {
    *     DestinationHealthStore#STALE_AFTER})
    * @param destinationsMisconfigured those of them marked {@link DestinationState#MISCONFIGURED}
    * @param staleDestinations health rows that are stale and not counted
+   * @param parkedKeys aggregates parked behind a dead letter ({@link Ordering#AGGREGATE}), counted
+   *     up to {@link #PARKED_COUNT_CAP} plus one
+   * @param parkedEvents their events waiting in the outbox, counted up to {@link #PARKED_COUNT_CAP}
+   *     plus one
    */
   record Backlog(
       Duration oldestUnpublishedAge,
       long deadLetters,
       int destinationsDown,
       int destinationsMisconfigured,
-      int staleDestinations) {
+      int staleDestinations,
+      long parkedKeys,
+      long parkedEvents) {
 
     /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
     public boolean deadLettersCapped() {
       return deadLetters > DEAD_LETTER_COUNT_CAP;
+    }
+
+    /** Whether there are more parked keys or parked events than {@link #PARKED_COUNT_CAP}. */
+    public boolean parkedCapped() {
+      return parkedKeys > PARKED_COUNT_CAP || parkedEvents > PARKED_COUNT_CAP;
     }
   }
 
@@ -93,6 +111,7 @@ public interface OutboxStore {
     final SqlExecutor executor;
     OutboxTables tables = OutboxTables.defaults();
     Duration retention;
+    Ordering ordering = Ordering.NONE;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -115,6 +134,15 @@ public interface OutboxStore {
         throw new IllegalArgumentException("retention: must not be negative, was " + retention);
       }
       this.retention = retention.isZero() ? null : retention;
+      return this;
+    }
+
+    /**
+     * How claims treat the events of one aggregate ({@link Ordering}); {@link Ordering#NONE} when
+     * not given. With {@link Ordering#AGGREGATE} the tables need migration V5.
+     */
+    public Builder ordering(Ordering ordering) {
+      this.ordering = Objects.requireNonNull(ordering, "ordering");
       return this;
     }
 

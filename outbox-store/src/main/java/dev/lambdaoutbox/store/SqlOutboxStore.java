@@ -29,6 +29,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final StoreDialect dialect;
   private final OutboxTables tables;
   private final boolean retain;
+  private final Ordering ordering;
   private final DestinationHealthStore destinationHealth;
 
   SqlOutboxStore(Builder b) {
@@ -36,6 +37,7 @@ final class SqlOutboxStore implements OutboxStore {
     this.tables = b.tables;
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
+    this.ordering = b.ordering;
     this.destinationHealth = new SqlDestinationHealthStore(executor, dialect, tables);
   }
 
@@ -53,7 +55,9 @@ final class SqlOutboxStore implements OutboxStore {
     Instant leaseEnd = micros(at.plus(lease));
     return executor.inTransaction(
         "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
-        s -> dialect.claim(s, owner, limit, at, leaseEnd));
+        ordering == Ordering.AGGREGATE
+            ? s -> dialect.claimHeads(s, owner, limit, at, leaseEnd)
+            : s -> dialect.claim(s, owner, limit, at, leaseEnd));
   }
 
   @Override
@@ -67,7 +71,7 @@ final class SqlOutboxStore implements OutboxStore {
     Outcomes byKind = Outcomes.of(outcomes, at);
     return executor.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
-        s -> byKind.record(s, dialect, owner, at, retain));
+        s -> byKind.record(s, dialect, owner, at, retain, ordering));
   }
 
   @Override
@@ -107,8 +111,8 @@ final class SqlOutboxStore implements OutboxStore {
 
   /**
    * A batch of outcomes by kind, recorded in one transaction: published rows first (they need no
-   * lease), then retries, dead letters and deferrals; then who holds the rows whose outcome was not
-   * applied.
+   * lease), then retries, dead letters (with ordering, each parking its aggregate first) and
+   * deferrals; then who holds the rows whose outcome was not applied.
    */
   private record Outcomes(
       List<DeliveryOutcome> all,
@@ -153,13 +157,22 @@ final class SqlOutboxStore implements OutboxStore {
     }
 
     CompletionReport record(
-        SqlSession s, StoreDialect dialect, String owner, Instant now, boolean retain) {
+        SqlSession s,
+        StoreDialect dialect,
+        String owner,
+        Instant now,
+        boolean retain,
+        Ordering ordering) {
       Set<UUID> applied = new HashSet<>();
       if (!published.isEmpty()) {
         applied.addAll(dialect.published(s, published, now, retain));
       }
       if (!retries.isEmpty()) {
         applied.addAll(dialect.retried(s, owner, retries, now));
+      }
+      Map<UUID, Integer> parked = Map.of();
+      if (!deadLetters.isEmpty() && ordering == Ordering.AGGREGATE) {
+        parked = dialect.park(s, owner, deadLetters.stream().map(DeadLetter::id).toList(), now);
       }
       if (!deadLetters.isEmpty()) {
         applied.addAll(dialect.deadLettered(s, owner, deadLetters, now));
@@ -184,7 +197,7 @@ final class SqlOutboxStore implements OutboxStore {
           completions.add(Completion.gone(outcome));
         }
       }
-      return new CompletionReport(completions);
+      return new CompletionReport(completions, parked);
     }
   }
 }

@@ -56,6 +56,7 @@ public record TestDatabase(
             tables.deadLetterAudit(),
             tables.inbox(),
             tables.destinationHealth(),
+            tables.parkedKeys(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);

@@ -86,6 +86,7 @@ final class PollerTestBed implements AutoCloseable {
     execute("DELETE FROM " + tables.messages());
     execute("DELETE FROM " + tables.deadLetters());
     execute("DELETE FROM " + tables.destinationHealth());
+    execute("DELETE FROM " + tables.parkedKeys());
     clock.set(T0);
     synchronized (output) {
       output.reset();

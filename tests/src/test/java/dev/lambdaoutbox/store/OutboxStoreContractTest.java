@@ -628,7 +628,7 @@ abstract class OutboxStoreContractTest {
   @Test
   void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
     OutboxStore store = store();
-    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
+    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0));
 
     UUID backingOff = append(T0);
     UUID leased = append(T0.plusSeconds(5));
@@ -884,7 +884,7 @@ abstract class OutboxStoreContractTest {
     providers.add(connections);
 
     assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
+        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0));
     assertThat(refreshes).hasValue(1);
   }
 

@@ -39,6 +39,9 @@ final class MysqlDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimHeadsSql;
+  private final String parkedSql;
+  private final String parkKeySql;
   private final String retrySql;
   private final String deferSql;
   private final String releaseSql;
@@ -54,13 +57,36 @@ final class MysqlDialect extends PortableDialect {
 
     // The claim, first step: walk the (status, next_attempt_at, id) index in order and lock the
     // rows returned, skipping locked ones. The second step leases them by id.
-    this.claimSql =
-        "SELECT "
-            + SelectList.of("", MysqlDialect::utcText, MessageRows.COLUMNS)
-            + " FROM "
+    this.claimSql = claimSql(t, "");
+    // The ordered claim: the same walk, taking a candidate only when it is the first PENDING row of
+    // its aggregate along the key index (aggregate_type, aggregate_id, status, seq): one index
+    // dive that reads one entry (a NOT EXISTS with seq < would read the aggregate's whole range),
+    // and its aggregate is not parked. An earlier row that is leased, backing off or deferred is
+    // PENDING, so it holds up the rows behind it; one another claim is locking right now is
+    // PENDING too (the subqueries read without locking, so SKIP LOCKED does not hide it), so
+    // concurrent claims never take two rows of one aggregate.
+    this.claimHeadsSql =
+        claimSql(
+            t,
+            " AND c.seq = (SELECT e.seq FROM "
+                + t
+                + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+                + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)"
+                + " AND NOT EXISTS (SELECT 1 FROM "
+                + tables.parkedKeys()
+                + " k WHERE k.aggregate_type = c.aggregate_type"
+                + " AND k.aggregate_id = c.aggregate_id)");
+    this.parkedSql =
+        "UPDATE "
             + t
-            + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+            + " SET next_attempt_at = :parkedUntil, last_error_code = :parked,"
+            + " last_error_reason = :reason WHERE aggregate_type = :type AND aggregate_id = :aggregateId"
+            + " AND status = 'PENDING' AND seq > :seq";
+    this.parkKeySql =
+        "INSERT INTO "
+            + tables.parkedKeys()
+            + " (aggregate_type, aggregate_id, dead_letter_id, head_seq, parked_events, parked_at)"
+            + " VALUES (:type, :aggregateId, :id, :seq, :events, :now)";
     this.retrySql =
         "UPDATE "
             + t
@@ -113,6 +139,17 @@ final class MysqlDialect extends PortableDialect {
             + " 0, :replayCount, :now, NULL, NULL, NULL, NULL, NULL, NULL)";
   }
 
+  /** The claim's locking SELECT, with {@code filter} added to its conditions (alias {@code c}). */
+  private static String claimSql(String t, String filter) {
+    return "SELECT "
+        + SelectList.of("c", MysqlDialect::utcText, MessageRows.COLUMNS)
+        + " FROM "
+        + t
+        + " c WHERE c.status = 'PENDING' AND c.next_attempt_at <= :now"
+        + filter
+        + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
+  }
+
   /** A datetime(6) expression as UTC text to the microsecond. */
   private static String utcText(String expression) {
     return "DATE_FORMAT(" + expression + ", '%Y-%m-%d %H:%i:%s.%f')";
@@ -128,7 +165,18 @@ final class MysqlDialect extends PortableDialect {
   @Override
   public List<OutboxMessage> claim(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit));
+    return claim(s, claimSql, owner, limit, now, leaseEnd);
+  }
+
+  @Override
+  public List<OutboxMessage> claimHeads(
+      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return claim(s, claimHeadsSql, owner, limit, now, leaseEnd);
+  }
+
+  private List<OutboxMessage> claim(
+      SqlSession s, String sql, String owner, int limit, Instant now, Instant leaseEnd) {
+    List<Row> rows = s.query(sql, Params.of().timestamp("now", now).integer("limit", limit));
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       claimed.add(MessageRows.read(row));
@@ -155,10 +203,71 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public String explainClaim(SqlSession s, Instant now, int limit) {
+    return explain(s, claimSql, now, limit);
+  }
+
+  @Override
+  public String claimHeadsSql() {
+    return claimHeadsSql;
+  }
+
+  @Override
+  public String explainClaimHeads(SqlSession s, Instant now, int limit) {
+    return explain(s, claimHeadsSql, now, limit);
+  }
+
+  private static String explain(SqlSession s, String claim, Instant now, int limit) {
     return Results.planLines(
         s.query(
-            "EXPLAIN FORMAT=JSON " + claimSql,
+            "EXPLAIN FORMAT=JSON " + claim,
             Params.of().timestamp("now", now).integer("limit", limit)));
+  }
+
+  /**
+   * Locks the heads the owner still holds and reads their keys, then per head marks the events
+   * behind it and records the key. A key parked already (it cannot be, while its head was leased)
+   * keeps its row.
+   */
+  @Override
+  public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
+    Map<UUID, Integer> parked = new HashMap<>();
+    for (List<UUID> chunk : InLists.chunks(heads)) {
+      Params params = Params.of().text("owner", owner);
+      String sql =
+          "SELECT id, aggregate_type, aggregate_id, seq FROM "
+              + messages
+              + " WHERE locked_by = :owner AND status = 'PENDING' AND id IN "
+              + InLists.uuids("id", chunk, params)
+              + " FOR UPDATE";
+      for (Row head : s.query(sql, params)) {
+        Params key =
+            Params.of()
+                .text("type", head.text("aggregate_type"))
+                .text("aggregateId", head.text("aggregate_id"))
+                .longValue("seq", head.longValue("seq"));
+        int events =
+            s.update(
+                parkedSql,
+                key.timestamp("parkedUntil", ParkedRows.PARKED_UNTIL)
+                    .text("parked", ParkedRows.PARKED)
+                    .text("reason", ParkedRows.reason(head.uuid("id"))));
+        try {
+          s.update(
+              parkKeySql,
+              Params.of()
+                  .text("type", head.text("aggregate_type"))
+                  .text("aggregateId", head.text("aggregate_id"))
+                  .uuid("id", head.uuid("id"))
+                  .longValue("seq", head.longValue("seq"))
+                  .integer("events", events)
+                  .timestamp("now", now));
+          parked.put(head.uuid("id"), events);
+        } catch (DuplicateKeyException e) {
+          // The key is parked already, behind another dead letter: its row stays as it is.
+        }
+      }
+    }
+    return parked;
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -30,6 +31,7 @@ abstract class PortableDialect implements StoreDialect {
   private final Syntax syntax;
   private final String backlogSql;
   private final HealthRows healthRows;
+  private final ParkedRows parkedRows;
   private final String deadLetterColumns;
   private final String auditSql;
   private final String auditTrailSql;
@@ -39,7 +41,8 @@ abstract class PortableDialect implements StoreDialect {
     this.syntax = syntax;
     // The oldest unpublished row's creation time: MIN over the partial (PostgreSQL) or
     // (status, created_at) (MySQL) unpublished index, one index entry. The dead letters counted
-    // no further than the cap plus one, and the destination health table, which is small.
+    // no further than the cap plus one, the destination health table, which is small, and the
+    // parked keys and their events (along the key index), each counted no further than its cap.
     String health = tables.destinationHealth();
     String staleBefore = syntax.timestampParam().apply("staleBefore");
     this.backlogSql =
@@ -66,7 +69,9 @@ abstract class PortableDialect implements StoreDialect {
             + health
             + " WHERE next_probe_at < "
             + staleBefore
-            + ") AS stale_destinations";
+            + ") AS stale_destinations, "
+            + new ParkedRows(tables, syntax.timestampParam(), syntax.utcText()).countsSelectList();
+    this.parkedRows = new ParkedRows(tables, syntax.timestampParam(), syntax.utcText());
     this.healthRows = new HealthRows(health, syntax.timestampParam(), syntax.utcText());
     this.deadLetterColumns = syntax.selectList("", DeadLetterRows.COLUMNS);
     List<String> values = new ArrayList<>();
@@ -107,6 +112,11 @@ abstract class PortableDialect implements StoreDialect {
   /** The destination health statements, in this dialect's time syntax. */
   final HealthRows healthRows() {
     return healthRows;
+  }
+
+  /** The parked-keys statements, in this dialect's time syntax. */
+  final ParkedRows parkedRows() {
+    return parkedRows;
   }
 
   @Override
@@ -161,6 +171,41 @@ abstract class PortableDialect implements StoreDialect {
   public int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore) {
     return s.update(healthRows.deleteStale(), Params.of().timestamp("staleBefore", staleBefore));
   }
+
+  // ---- parked keys
+
+  @Override
+  public ParkedKey parkedKey(SqlSession s, UUID deadLetterId, boolean lock) {
+    List<Row> rows =
+        s.query(parkedRows.selectByDeadLetter(lock), Params.of().uuid("id", deadLetterId));
+    return rows.isEmpty() ? null : ParkedRows.read(rows.get(0));
+  }
+
+  @Override
+  public List<ParkedKey> parkedKeys(SqlSession s, int limit) {
+    return s.query(parkedRows.list(), Params.of().integer("limit", limit)).stream()
+        .map(ParkedRows::read)
+        .toList();
+  }
+
+  @Override
+  public long countParkedKeys(SqlSession s) {
+    return s.query(parkedRows.count(), Params.none()).get(0).longValue("row_count");
+  }
+
+  @Override
+  public int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now) {
+    if (restoreHead) {
+      s.update(
+          parkedRows.restoreHead(),
+          Params.of().longValue("seq", key.headSeq()).uuid("id", key.deadLetterId()));
+    }
+    int unparked = s.update(parkedRows.unpark(), ParkedRows.unparkParams(key, now));
+    s.update(parkedRows.delete(), ParkedRows.keyParams(key));
+    return unparked;
+  }
+
+  // ---- the reprocessor's dead letters
 
   @Override
   public List<DeadLetterPage.Entry> listDeadLetters(

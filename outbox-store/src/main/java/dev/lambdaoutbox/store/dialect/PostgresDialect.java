@@ -38,6 +38,8 @@ final class PostgresDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimHeadsSql;
+  private final String parkSql;
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
@@ -53,31 +55,48 @@ final class PostgresDialect extends PortableDialect {
     this.deadLetters = tables.deadLetters();
     String t = messages;
 
-    // The claim. The due CTE walks the partial due index (WHERE status = 'PENDING') in order and
-    // locks what it takes, skipping locked rows; the UPDATE leases exactly those rows and returns
-    // them, sorted by their due time before the lease moved it. The UPDATE finds its rows by the
-    // physical row ids (ctid) the locking SELECT returned, through = ANY(ARRAY(...)): a TID scan,
-    // with no second index look-up per row, and a plan shape that cannot change. (Joining due on
-    // id lets a generic plan, which the server adopts for a statement prepared over and over, pick
-    // a hash join over a sequential scan of the whole table: claim cost would grow with the
-    // table.) The locked rows cannot move before the UPDATE, as this transaction holds their
-    // locks; were a ctid ever stale, that row would simply not be claimed this time.
-    this.claimSql =
-        "WITH due AS (SELECT ctid, id, next_attempt_at FROM "
+    // The claim (see claimSql below).
+    this.claimSql = claimSql(t, "");
+    // The ordered claim: the same walk, taking a candidate only when no earlier PENDING row of its
+    // aggregate exists (one probe of the key index, which stops at the first entry below its seq)
+    // and its aggregate is not parked (one probe of the parked keys' primary key). An earlier row
+    // that is leased, backing off or deferred is PENDING, so it holds up the rows behind it; one
+    // another claim is locking right now is PENDING too, so concurrent claims never take two rows
+    // of one aggregate.
+    this.claimHeadsSql =
+        claimSql(
+            t,
+            " AND NOT EXISTS (SELECT 1 FROM "
+                + t
+                + " e WHERE e.aggregate_type = c.aggregate_type"
+                + " AND e.aggregate_id = c.aggregate_id AND e.status = 'PENDING' AND e.seq < c.seq)"
+                + " AND NOT EXISTS (SELECT 1 FROM "
+                + tables.parkedKeys()
+                + " k WHERE k.aggregate_type = c.aggregate_type"
+                + " AND k.aggregate_id = c.aggregate_id)");
+    // Parking, before the head is dead-lettered in the same transaction: lock the heads the owner
+    // still holds, mark the events behind each (due never, the dead letter named), and record the
+    // key with the head's seq and how many events it parked.
+    this.parkSql =
+        "WITH h AS (SELECT id, aggregate_type, aggregate_id, seq FROM "
             + t
-            + " WHERE status = 'PENDING' AND next_attempt_at <= "
-            + at("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
-            + " claimed AS (UPDATE "
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND locked_by = :owner AND status = 'PENDING' FOR UPDATE),"
+            + " held AS (UPDATE "
             + t
             + " m SET next_attempt_at = "
-            + at("leaseEnd")
-            + ", locked_until = "
-            + at("leaseEnd")
-            + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
-            + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
-            + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
-            + " ORDER BY due.next_attempt_at, due.id";
+            + at("parkedUntil")
+            + ", last_error_code = :parked, last_error_reason = :reasonStart || h.id || :reasonEnd"
+            + " FROM h WHERE m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id"
+            + " AND m.status = 'PENDING' AND m.seq > h.seq RETURNING h.id)"
+            + " INSERT INTO "
+            + tables.parkedKeys()
+            + " (aggregate_type, aggregate_id, dead_letter_id, head_seq, parked_events, parked_at)"
+            + " SELECT h.aggregate_type, h.aggregate_id, h.id, h.seq,"
+            + " (SELECT count(*) FROM held WHERE held.id = h.id), "
+            + at("now")
+            + " FROM h ON CONFLICT DO NOTHING RETURNING dead_letter_id, parked_events";
 
     this.markSentSql =
         "UPDATE "
@@ -177,6 +196,37 @@ final class PostgresDialect extends PortableDialect {
             + ", NULL, NULL, NULL, NULL, NULL, NULL) ON CONFLICT DO NOTHING";
   }
 
+  /**
+   * The claim, with {@code filter} added to the candidates' conditions (candidate alias {@code c}).
+   * The due CTE walks the partial due index (WHERE status = 'PENDING') in order and locks what it
+   * takes, skipping locked rows; the UPDATE leases exactly those rows and returns them, sorted by
+   * their due time before the lease moved it. The UPDATE finds its rows by the physical row ids
+   * (ctid) the locking SELECT returned, through = ANY(ARRAY(...)): a TID scan, with no second index
+   * look-up per row, and a plan shape that cannot change. (Joining due on id lets a generic plan,
+   * which the server adopts for a statement prepared over and over, pick a hash join over a
+   * sequential scan of the whole table: claim cost would grow with the table.) The locked rows
+   * cannot move before the UPDATE, as this transaction holds their locks; were a ctid ever stale,
+   * that row would simply not be claimed this time.
+   */
+  private static String claimSql(String t, String filter) {
+    return "WITH due AS (SELECT ctid, id, next_attempt_at FROM "
+        + t
+        + " c WHERE status = 'PENDING' AND next_attempt_at <= "
+        + at("now")
+        + filter
+        + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
+        + " claimed AS (UPDATE "
+        + t
+        + " m SET next_attempt_at = "
+        + at("leaseEnd")
+        + ", locked_until = "
+        + at("leaseEnd")
+        + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
+        + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
+        + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
+        + " ORDER BY due.next_attempt_at, due.id";
+  }
+
   /** A timestamp parameter, read as UTC. */
   private static String at(String param) {
     return "(CAST(:" + param + " AS timestamp) AT TIME ZONE 'UTC')";
@@ -208,7 +258,18 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public List<OutboxMessage> claim(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(claimSql, claimParams(owner, limit, now, leaseEnd));
+    return claim(s, claimSql, owner, limit, now, leaseEnd);
+  }
+
+  @Override
+  public List<OutboxMessage> claimHeads(
+      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return claim(s, claimHeadsSql, owner, limit, now, leaseEnd);
+  }
+
+  private static List<OutboxMessage> claim(
+      SqlSession s, String sql, String owner, int limit, Instant now, Instant leaseEnd) {
+    List<Row> rows = s.query(sql, claimParams(owner, limit, now, leaseEnd));
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       claimed.add(MessageRows.read(row));
@@ -223,10 +284,44 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public String explainClaim(SqlSession s, Instant now, int limit) {
+    return explain(s, claimSql, now, limit);
+  }
+
+  @Override
+  public String claimHeadsSql() {
+    return claimHeadsSql;
+  }
+
+  @Override
+  public String explainClaimHeads(SqlSession s, Instant now, int limit) {
+    return explain(s, claimHeadsSql, now, limit);
+  }
+
+  private static String explain(SqlSession s, String claim, Instant now, int limit) {
     return Results.planLines(
         s.query(
-            "EXPLAIN " + claimSql,
+            "EXPLAIN " + claim,
             claimParams("explain", limit, now, now.plus(Duration.ofMinutes(1)))));
+  }
+
+  @Override
+  public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
+    String reason = ParkedRows.reason("\u0000");
+    int split = reason.indexOf('\u0000');
+    Params params =
+        Params.of()
+            .json("ids", JsonLists.uuids(heads))
+            .text("owner", owner)
+            .timestamp("parkedUntil", ParkedRows.PARKED_UNTIL)
+            .text("parked", ParkedRows.PARKED)
+            .text("reasonStart", reason.substring(0, split))
+            .text("reasonEnd", reason.substring(split + 1))
+            .timestamp("now", now);
+    Map<UUID, Integer> parked = new HashMap<>();
+    for (Row row : s.query(parkSql, params)) {
+      parked.put(row.uuid("dead_letter_id"), row.integer("parked_events"));
+    }
+    return parked;
   }
 
   private static Params claimParams(String owner, int limit, Instant now, Instant leaseEnd) {

@@ -12,6 +12,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -64,6 +65,30 @@ public interface StoreDialect {
    * index.
    */
   String explainClaim(SqlSession s, Instant now, int limit);
+
+  /**
+   * The ordered claim ({@link dev.lambdaoutbox.store.Ordering#AGGREGATE}): like {@link #claim}, but
+   * takes a due row only when it is the oldest PENDING row of its aggregate (lowest {@code seq}: no
+   * earlier event of the aggregate is leased, backing off, deferred or otherwise waiting) and its
+   * aggregate is not parked. One statement finds and locks the rows, along the due index with one
+   * key-index probe per candidate, so at most one event per aggregate is ever leased.
+   */
+  List<OutboxMessage> claimHeads(
+      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+
+  /** The statement {@link #claimHeads} runs first (it finds and locks the rows). */
+  String claimHeadsSql();
+
+  /** The database's plan for {@link #claimHeadsSql()}, without running it. */
+  String explainClaimHeads(SqlSession s, Instant now, int limit);
+
+  /**
+   * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
+   * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
+   * events behind it), and the events behind it marked parked (due never, last error saying behind
+   * which dead letter). Returns, per head parked, how many events it parked.
+   */
+  Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now);
 
   /**
    * Deletes the PENDING rows among {@code ids}, or with {@code retain} marks them SENT at {@code
@@ -149,6 +174,24 @@ public interface StoreDialect {
 
   /** Deletes the rows whose next probe is before {@code staleBefore}; returns how many. */
   int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore);
+
+  // ---- parked keys, released by the reprocessor
+
+  /** The key parked behind dead letter {@code deadLetterId}, or null; with {@code lock}, locked. */
+  ParkedKey parkedKey(SqlSession s, UUID deadLetterId, boolean lock);
+
+  /** Up to {@code limit} parked keys, longest parked first, with their waiting events. */
+  List<ParkedKey> parkedKeys(SqlSession s, int limit);
+
+  long countParkedKeys(SqlSession s);
+
+  /**
+   * Releases a parked key: with {@code restoreHead}, the replayed head (back in the outbox under
+   * the dead letter's id) takes its old {@code seq} again, ahead of the events behind it; the
+   * events marked parked become due at {@code now}; the parked-keys row goes. Returns how many
+   * events were unmarked.
+   */
+  int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now);
 
   // ---- the reprocessor's dead letters
 

@@ -36,6 +36,11 @@ import java.util.random.RandomGenerator;
  *       probes it at growing intervals, and rows for other destinations keep flowing.
  * </ul>
  *
+ * <p>With {@code OUTBOX_ORDERING=aggregate} the store claims at most one event per aggregate, the
+ * oldest unpublished one, so nothing in a round (parallel batches, a split batch, a probe, a
+ * deferral) can put two events of one aggregate in flight; a dead-lettered head parks its
+ * aggregate.
+ *
  * <p>Each invocation writes one EMF metrics line. A row is logged at ERROR exactly once, when it is
  * really dead-lettered; retries are logged at INFO.
  */
@@ -202,7 +207,10 @@ public final class OutboxPoller implements AutoCloseable {
               Math.min(backlog.deadLetters(), OutboxStore.DEAD_LETTER_COUNT_CAP))
           .count("DestinationsDown", backlog.destinationsDown())
           .count("DestinationsMisconfigured", backlog.destinationsMisconfigured())
-          .property("deadLetterBacklogCapped", backlog.deadLettersCapped());
+          .property("deadLetterBacklogCapped", backlog.deadLettersCapped())
+          .count("ParkedKeys", Math.min(backlog.parkedKeys(), OutboxStore.PARKED_COUNT_CAP))
+          .count("ParkedEvents", Math.min(backlog.parkedEvents(), OutboxStore.PARKED_COUNT_CAP))
+          .property("parkedCapped", backlog.parkedCapped());
     }
     line.metric("DurationMs", durationMs, MetricUnit.MILLISECONDS)
         .property("heldBack", totals.heldBack)
