@@ -61,19 +61,22 @@ final class PostgresDialect extends PortableDialect {
     // aggregate exists (one probe of the key index, which stops at the first entry below its seq)
     // and its aggregate is not parked (one probe of the parked keys' primary key). An earlier row
     // that is leased, backing off or deferred is PENDING, so it holds up the rows behind it; one
-    // another claim is locking right now is PENDING too, so concurrent claims never take two rows
-    // of one aggregate.
+    // another claim is locking right now is PENDING too (the probes read without locking, so SKIP
+    // LOCKED does not hide it), so concurrent claims never take two rows of one aggregate. OFFSET 0
+    // keeps each NOT EXISTS a correlated subplan, run per candidate: left to itself the planner may
+    // turn it into an anti-join, and a plan cached while the table was small (a nested loop over a
+    // sequential scan) costs the square of the backlog once it has grown.
     this.claimHeadsSql =
         claimSql(
             t,
             " AND NOT EXISTS (SELECT 1 FROM "
                 + t
                 + " e WHERE e.aggregate_type = c.aggregate_type"
-                + " AND e.aggregate_id = c.aggregate_id AND e.status = 'PENDING' AND e.seq < c.seq)"
-                + " AND NOT EXISTS (SELECT 1 FROM "
+                + " AND e.aggregate_id = c.aggregate_id AND e.status = 'PENDING' AND e.seq < c.seq"
+                + " OFFSET 0) AND NOT EXISTS (SELECT 1 FROM "
                 + tables.parkedKeys()
                 + " k WHERE k.aggregate_type = c.aggregate_type"
-                + " AND k.aggregate_id = c.aggregate_id)");
+                + " AND k.aggregate_id = c.aggregate_id OFFSET 0)");
     // Parking, before the head is dead-lettered in the same transaction: lock the heads the owner
     // still holds, mark the events behind each (due never, the dead letter named), and record the
     // key with the head's seq and how many events it parked.

@@ -4,6 +4,7 @@ import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
@@ -26,8 +27,10 @@ import java.util.random.RandomGenerator;
  *
  * <ul>
  *   <li>A full batch is followed at once by another claim, so a backlog drains in one invocation.
- *       Once a claim comes back short, the poller stops, or, with a poll interval, waits that long
- *       and claims again, until the remaining time runs low.
+ *       With ordering, so is any claim that found rows: publishing an aggregate's head makes its
+ *       next event due, so a short claim does not mean the backlog is drained. Once a claim comes
+ *       back short (with ordering: empty), the poller stops, or, with a poll interval, waits that
+ *       long and claims again, until the remaining time runs low.
  *   <li>Nothing is claimed, and no batch call started, that could not finish before the safety
  *       margin ({@link InvocationBudget}); rows claimed but not sent for lack of time are released
  *       at once, their retry count untouched.
@@ -57,6 +60,7 @@ public final class OutboxPoller implements AutoCloseable {
   private final Clock clock;
   private final JsonLogger log;
   private final EmfMetrics metrics;
+  private final boolean ordered;
 
   public OutboxPoller(
       PollerConfig config,
@@ -72,6 +76,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.ordered = config.ordering() == Ordering.AGGREGATE;
     this.round =
         new ClaimRound(
             new DestinationRouter(config.routes(), config.defaultDestination()),
@@ -126,7 +131,7 @@ public final class OutboxPoller implements AutoCloseable {
             totals.claimed += claimed.size();
             totals.add(round.run(owner, claimed, new RoundGate(budget, remainingAtClaim)));
           }
-          if (claimed.size() < config.batchSize()) {
+          if (claimed.size() < config.batchSize() && !(ordered && !claimed.isEmpty())) {
             stoppedBecause = idle(budget);
           }
         }
