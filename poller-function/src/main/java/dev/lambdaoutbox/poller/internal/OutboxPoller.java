@@ -183,6 +183,12 @@ public final class OutboxPoller implements AutoCloseable {
           "forgot destinations marked down that no pending row has been routed to for a while",
           Map.of("forgotten", forgotten));
     }
+    if (!ordered && backlog.parkedKeys() > 0) {
+      log.warn(
+          "aggregates are parked behind dead letters, and OUTBOX_ORDERING is none: their parked"
+              + " events wait until each dead letter is replayed or discarded",
+          Map.of("parkedKeys", backlog.parkedKeys(), "parkedEvents", backlog.parkedEvents()));
+    }
     return backlog;
   }
 
