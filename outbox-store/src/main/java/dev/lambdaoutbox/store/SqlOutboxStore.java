@@ -180,6 +180,15 @@ final class SqlOutboxStore implements OutboxStore {
       if (!deferrals.isEmpty()) {
         applied.addAll(dialect.deferred(s, owner, deferrals, now));
       }
+      if (ordering == Ordering.AGGREGATE) {
+        List<UUID> waiting = new ArrayList<>();
+        retries.forEach(r -> waiting.add(r.id()));
+        deferrals.stream().filter(d -> d.errorCode() != null).forEach(d -> waiting.add(d.id()));
+        waiting.retainAll(applied);
+        if (!waiting.isEmpty()) {
+          dialect.holdBehind(s, waiting);
+        }
+      }
       List<UUID> lost = new ArrayList<>();
       for (DeliveryOutcome outcome : all) {
         if (!applied.contains(outcome.id())) {

@@ -167,7 +167,8 @@ abstract class OrderedStoreContractTest {
         List.of(new Retry(a1, "Throttled", "slow down", T0.plusSeconds(60)), new Published(b1)),
         T0.plusSeconds(1));
 
-    // Backing off, a1 keeps a2 waiting; b flows.
+    // Backing off, a1 keeps a2 waiting, due no earlier than a1; b flows.
+    assertThat(TestRows.instant(rows.message(a2), "next_attempt_at")).isEqualTo(T0.plusSeconds(60));
     assertThat(ids(store.claim("p2", 10, T0.plusSeconds(2), LEASE))).containsExactly(b2);
     store.complete("p2", List.of(new Published(b2)), T0.plusSeconds(2));
     // Once due, the head comes back, ahead of a2.

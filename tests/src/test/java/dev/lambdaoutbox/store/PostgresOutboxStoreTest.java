@@ -60,7 +60,7 @@ class PostgresOutboxStoreTest extends OutboxStoreContractTest {
   }
 
   /** Parameters: now, limit, lease end, lease end, owner; times as UTC timestamps. */
-  static String genericPlan(Connection c, String namedSql) throws Exception {
+  private static String genericPlan(Connection c, String namedSql) throws Exception {
     String sql = NamedSql.of(namedSql).positional();
     StringBuilder numbered = new StringBuilder();
     int n = 0;

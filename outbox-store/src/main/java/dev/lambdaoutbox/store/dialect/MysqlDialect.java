@@ -42,6 +42,7 @@ final class MysqlDialect extends PortableDialect {
   private final String claimHeadsSql;
   private final String parkedSql;
   private final String parkKeySql;
+  private final String holdBehindSql;
   private final String retrySql;
   private final String deferSql;
   private final String releaseSql;
@@ -57,25 +58,45 @@ final class MysqlDialect extends PortableDialect {
 
     // The claim, first step: walk the (status, next_attempt_at, id) index in order and lock the
     // rows returned, skipping locked ones. The second step leases them by id.
-    this.claimSql = claimSql(t, "");
-    // The ordered claim: the same walk, taking a candidate only when it is the first PENDING row of
-    // its aggregate along the key index (aggregate_type, aggregate_id, status, seq): one index
-    // dive that reads one entry (a NOT EXISTS with seq < would read the aggregate's whole range),
-    // and its aggregate is not parked. An earlier row that is leased, backing off or deferred is
-    // PENDING, so it holds up the rows behind it; one another claim is locking right now is
-    // PENDING too (the subqueries read without locking, so SKIP LOCKED does not hide it), so
-    // concurrent claims never take two rows of one aggregate.
+    this.claimSql = claimSql(t);
+    // The ordered claim: a window of the :scan oldest due rows of aggregates not parked, read
+    // along the due index without locking (a parked aggregate's events written after it parked
+    // are stepped over), of which it takes those that are the first PENDING row of their aggregate
+    // along the key index (aggregate_type, aggregate_id, status, seq): one index dive that reads
+    // one entry (a NOT EXISTS with seq < would read the aggregate's whole range). The window bounds
+    // the walk when fewer aggregates than the limit have a head to give; rows behind a head backing
+    // off or deferred are moved to its due time (holdBehind), so they do not crowd its front. The
+    // heads are then locked by primary key, SKIP LOCKED, and checked again as locked (a locking
+    // read sees the latest version: still PENDING and due), so a row another claim leased
+    // meanwhile is skipped. An earlier row that is leased, backing off or deferred is PENDING, so
+    // it holds up the rows behind it; one another claim is locking right now is PENDING too (the
+    // subqueries read without locking, so SKIP LOCKED does not hide it).
     this.claimHeadsSql =
-        claimSql(
-            t,
-            " AND c.seq = (SELECT e.seq FROM "
-                + t
-                + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
-                + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)"
-                + " AND NOT EXISTS (SELECT 1 FROM "
-                + tables.parkedKeys()
-                + " k WHERE k.aggregate_type = c.aggregate_type"
-                + " AND k.aggregate_id = c.aggregate_id)");
+        "SELECT "
+            + SelectList.of("m", MysqlDialect::utcText, MessageRows.COLUMNS)
+            + " FROM (SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM "
+            + t
+            + " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now AND NOT EXISTS"
+            + " (SELECT 1 FROM "
+            + tables.parkedKeys()
+            + " k WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)"
+            + " ORDER BY w.next_attempt_at, w.id LIMIT :scan) c JOIN "
+            + t
+            + " m ON m.id = c.id WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now"
+            + " AND c.seq = (SELECT e.seq FROM "
+            + t
+            + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+            + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)"
+            + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.holdBehindSql =
+        "UPDATE "
+            + t
+            + " m JOIN "
+            + t
+            + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
+            + " SET m.next_attempt_at = h.next_attempt_at WHERE h.status = 'PENDING'"
+            + " AND m.status = 'PENDING' AND m.seq > h.seq AND m.next_attempt_at < h.next_attempt_at"
+            + " AND h.id IN ";
     this.parkedSql =
         "UPDATE "
             + t
@@ -139,14 +160,13 @@ final class MysqlDialect extends PortableDialect {
             + " 0, :replayCount, :now, NULL, NULL, NULL, NULL, NULL, NULL)";
   }
 
-  /** The claim's locking SELECT, with {@code filter} added to its conditions (alias {@code c}). */
-  private static String claimSql(String t, String filter) {
+  /** The claim's locking SELECT. */
+  private static String claimSql(String t) {
     return "SELECT "
         + SelectList.of("c", MysqlDialect::utcText, MessageRows.COLUMNS)
         + " FROM "
         + t
         + " c WHERE c.status = 'PENDING' AND c.next_attempt_at <= :now"
-        + filter
         + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
   }
 
@@ -165,32 +185,48 @@ final class MysqlDialect extends PortableDialect {
   @Override
   public List<OutboxMessage> claim(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimSql, owner, limit, now, leaseEnd);
+    return claim(
+        s, claimSql, Params.of().timestamp("now", now).integer("limit", limit), owner, leaseEnd);
   }
 
   @Override
   public List<OutboxMessage> claimHeads(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimHeadsSql, owner, limit, now, leaseEnd);
+    return claim(s, claimHeadsSql, headsParams(now, limit), owner, leaseEnd);
+  }
+
+  @Override
+  public void holdBehind(SqlSession s, Collection<UUID> heads) {
+    for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
+      Params params = Params.of();
+      s.update(holdBehindSql + InLists.uuids("id", chunk, params), params);
+    }
+  }
+
+  private static Params headsParams(Instant now, int limit) {
+    return Params.of()
+        .timestamp("now", now)
+        .integer("limit", limit)
+        .integer("scan", StoreDialect.scan(limit));
   }
 
   private List<OutboxMessage> claim(
-      SqlSession s, String sql, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(sql, Params.of().timestamp("now", now).integer("limit", limit));
+      SqlSession s, String sql, Params params, String owner, Instant leaseEnd) {
+    List<Row> rows = s.query(sql, params);
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       claimed.add(MessageRows.read(row));
     }
     List<UUID> ids = claimed.stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
-      Params params = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
+      Params lease = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
       s.update(
           "UPDATE "
               + messages
               + " SET next_attempt_at = :leaseEnd, locked_until = :leaseEnd, locked_by = :owner"
               + " WHERE id IN "
-              + InLists.uuids("id", chunk, params),
-          params);
+              + InLists.uuids("id", chunk, lease),
+          lease);
     }
     return claimed;
   }
@@ -203,7 +239,7 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public String explainClaim(SqlSession s, Instant now, int limit) {
-    return explain(s, claimSql, now, limit);
+    return explain(s, claimSql, Params.of().timestamp("now", now).integer("limit", limit));
   }
 
   @Override
@@ -213,14 +249,11 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public String explainClaimHeads(SqlSession s, Instant now, int limit) {
-    return explain(s, claimHeadsSql, now, limit);
+    return explain(s, claimHeadsSql, headsParams(now, limit));
   }
 
-  private static String explain(SqlSession s, String claim, Instant now, int limit) {
-    return Results.planLines(
-        s.query(
-            "EXPLAIN FORMAT=JSON " + claim,
-            Params.of().timestamp("now", now).integer("limit", limit)));
+  private static String explain(SqlSession s, String claim, Params params) {
+    return Results.planLines(s.query("EXPLAIN FORMAT=JSON " + claim, params));
   }
 
   /**

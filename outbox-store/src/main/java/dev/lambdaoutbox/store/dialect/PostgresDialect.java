@@ -10,7 +10,6 @@ import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,6 +39,7 @@ final class PostgresDialect extends PortableDialect {
   private final String claimSql;
   private final String claimHeadsSql;
   private final String parkSql;
+  private final String holdBehindSql;
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
@@ -56,27 +56,62 @@ final class PostgresDialect extends PortableDialect {
     String t = messages;
 
     // The claim (see claimSql below).
-    this.claimSql = claimSql(t, "");
-    // The ordered claim: the same walk, taking a candidate only when no earlier PENDING row of its
-    // aggregate exists (one probe of the key index, which stops at the first entry below its seq)
-    // and its aggregate is not parked (one probe of the parked keys' primary key). An earlier row
-    // that is leased, backing off or deferred is PENDING, so it holds up the rows behind it; one
-    // another claim is locking right now is PENDING too (the probes read without locking, so SKIP
-    // LOCKED does not hide it), so concurrent claims never take two rows of one aggregate. OFFSET 0
-    // keeps each NOT EXISTS a correlated subplan, run per candidate: left to itself the planner may
-    // turn it into an anti-join, and a plan cached while the table was small (a nested loop over a
-    // sequential scan) costs the square of the backlog once it has grown.
+    this.claimSql =
+        claimSql(
+            t,
+            "SELECT ctid, id, next_attempt_at FROM "
+                + t
+                + " WHERE status = 'PENDING' AND next_attempt_at <= "
+                + at("now")
+                + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED");
+    // The ordered claim walks the due index too, but only through a window of the :scan oldest
+    // due rows of aggregates that are not parked (a parked aggregate's events written after it
+    // parked are stepped over, one probe each), and takes those of them that are the oldest
+    // PENDING row of their aggregate (one probe of the key index each). The window bounds the walk
+    // when fewer aggregates than the limit have a head to give: the rows queued behind heads in
+    // flight are not walked to the end. Rows behind a head backing off or deferred are moved to its
+    // due time (holdBehind), so they do not sit at the front of the window. An earlier row that is
+    // leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
+    // claim is locking right now is PENDING too (the probes read without locking, so SKIP LOCKED
+    // does not hide it). The window reads without locking; only the heads taken are locked, found
+    // again by ctid, and checked again as they are locked (still PENDING and due), so a row
+    // another claim leased meanwhile is skipped. OFFSET 0 keeps each NOT EXISTS a correlated
+    // subplan, run per candidate: left to itself the planner may make it an anti-join, and a plan
+    // cached while the table was small (a nested loop over a sequential scan) costs the square of
+    // the backlog once it has grown.
     this.claimHeadsSql =
         claimSql(
             t,
-            " AND NOT EXISTS (SELECT 1 FROM "
+            "SELECT m.ctid, m.id, m.next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
+                + " aggregate_type, aggregate_id, seq FROM "
                 + t
-                + " e WHERE e.aggregate_type = c.aggregate_type"
-                + " AND e.aggregate_id = c.aggregate_id AND e.status = 'PENDING' AND e.seq < c.seq"
-                + " OFFSET 0) AND NOT EXISTS (SELECT 1 FROM "
+                + " w WHERE status = 'PENDING' AND next_attempt_at <= "
+                + at("now")
+                + " AND NOT EXISTS (SELECT 1 FROM "
                 + tables.parkedKeys()
-                + " k WHERE k.aggregate_type = c.aggregate_type"
-                + " AND k.aggregate_id = c.aggregate_id OFFSET 0)");
+                + " k WHERE k.aggregate_type = w.aggregate_type"
+                + " AND k.aggregate_id = w.aggregate_id OFFSET 0)"
+                + " ORDER BY next_attempt_at, id LIMIT :scan) c JOIN "
+                + t
+                + " m ON m.ctid = c.ctid WHERE m.status = 'PENDING' AND m.next_attempt_at <= "
+                + at("now")
+                + " AND NOT EXISTS (SELECT 1 FROM "
+                + t
+                + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+                + " AND e.status = 'PENDING' AND e.seq < c.seq OFFSET 0)"
+                + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE OF m SKIP LOCKED");
+    // Holding back the rows behind heads that now back off or wait for their destination: they
+    // may not go before their head, so they are due no earlier than it.
+    this.holdBehindSql =
+        "UPDATE "
+            + t
+            + " m SET next_attempt_at = h.next_attempt_at FROM "
+            + t
+            + " h WHERE h.id = ANY("
+            + uuids("ids")
+            + ") AND h.status = 'PENDING' AND m.aggregate_type = h.aggregate_type"
+            + " AND m.aggregate_id = h.aggregate_id AND m.status = 'PENDING' AND m.seq > h.seq"
+            + " AND m.next_attempt_at < h.next_attempt_at";
     // Parking, before the head is dead-lettered in the same transaction: lock the heads the owner
     // still holds, mark the events behind each (due never, the dead letter named), and record the
     // key with the head's seq and how many events it parked.
@@ -200,25 +235,20 @@ final class PostgresDialect extends PortableDialect {
   }
 
   /**
-   * The claim, with {@code filter} added to the candidates' conditions (candidate alias {@code c}).
-   * The due CTE walks the partial due index (WHERE status = 'PENDING') in order and locks what it
-   * takes, skipping locked rows; the UPDATE leases exactly those rows and returns them, sorted by
-   * their due time before the lease moved it. The UPDATE finds its rows by the physical row ids
-   * (ctid) the locking SELECT returned, through = ANY(ARRAY(...)): a TID scan, with no second index
-   * look-up per row, and a plan shape that cannot change. (Joining due on id lets a generic plan,
-   * which the server adopts for a statement prepared over and over, pick a hash join over a
-   * sequential scan of the whole table: claim cost would grow with the table.) The locked rows
-   * cannot move before the UPDATE, as this transaction holds their locks; were a ctid ever stale,
-   * that row would simply not be claimed this time.
+   * The claim around {@code due}, the statement that finds and locks the rows ({@code ctid, id,
+   * next_attempt_at}). The UPDATE leases exactly those rows and returns them, sorted by their due
+   * time before the lease moved it. It finds its rows by the physical row ids (ctid) the locking
+   * SELECT returned, through = ANY(ARRAY(...)): a TID scan, with no second index look-up per row,
+   * and a plan shape that cannot change. (Joining due on id lets a generic plan, which the server
+   * adopts for a statement prepared over and over, pick a hash join over a sequential scan of the
+   * whole table: claim cost would grow with the table.) The locked rows cannot move before the
+   * UPDATE, as this transaction holds their locks; were a ctid ever stale, that row would simply
+   * not be claimed this time.
    */
-  private static String claimSql(String t, String filter) {
-    return "WITH due AS (SELECT ctid, id, next_attempt_at FROM "
-        + t
-        + " c WHERE status = 'PENDING' AND next_attempt_at <= "
-        + at("now")
-        + filter
-        + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
-        + " claimed AS (UPDATE "
+  private static String claimSql(String t, String due) {
+    return "WITH due AS ("
+        + due
+        + "), claimed AS (UPDATE "
         + t
         + " m SET next_attempt_at = "
         + at("leaseEnd")
@@ -261,18 +291,22 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public List<OutboxMessage> claim(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimSql, owner, limit, now, leaseEnd);
+    return claim(s, claimSql, claimParams(owner, limit, now, leaseEnd));
   }
 
   @Override
   public List<OutboxMessage> claimHeads(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimHeadsSql, owner, limit, now, leaseEnd);
+    return claim(s, claimHeadsSql, headsParams(owner, limit, now, leaseEnd));
   }
 
-  private static List<OutboxMessage> claim(
-      SqlSession s, String sql, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(sql, claimParams(owner, limit, now, leaseEnd));
+  @Override
+  public void holdBehind(SqlSession s, Collection<UUID> heads) {
+    s.update(holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
+  }
+
+  private static List<OutboxMessage> claim(SqlSession s, String sql, Params params) {
+    List<Row> rows = s.query(sql, params);
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       claimed.add(MessageRows.read(row));
@@ -287,7 +321,7 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public String explainClaim(SqlSession s, Instant now, int limit) {
-    return explain(s, claimSql, now, limit);
+    return explain(s, claimSql, claimParams("explain", limit, now, now.plusSeconds(60)));
   }
 
   @Override
@@ -297,14 +331,16 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public String explainClaimHeads(SqlSession s, Instant now, int limit) {
-    return explain(s, claimHeadsSql, now, limit);
+    return explain(s, claimHeadsSql, headsParams("explain", limit, now, now.plusSeconds(60)));
   }
 
-  private static String explain(SqlSession s, String claim, Instant now, int limit) {
-    return Results.planLines(
-        s.query(
-            "EXPLAIN " + claim,
-            claimParams("explain", limit, now, now.plus(Duration.ofMinutes(1)))));
+  private static String explain(SqlSession s, String claim, Params params) {
+    return Results.planLines(s.query("EXPLAIN " + claim, params));
+  }
+
+  /** The ordered claim's parameters: the claim's, and the window it walks. */
+  private static Params headsParams(String owner, int limit, Instant now, Instant leaseEnd) {
+    return claimParams(owner, limit, now, leaseEnd).integer("scan", StoreDialect.scan(limit));
   }
 
   @Override

@@ -82,6 +82,18 @@ public interface StoreDialect {
   /** The database's plan for {@link #claimHeadsSql()}, without running it. */
   String explainClaimHeads(SqlSession s, Instant now, int limit);
 
+  /** The due rows an ordered claim of {@code limit} rows looks at, at most: four per row. */
+  static int scan(int limit) {
+    return 4 * limit;
+  }
+
+  /**
+   * With ordering, after retries and deferrals: the PENDING rows behind each of {@code heads} (same
+   * aggregate, later seq) become due no earlier than their head, so that they do not crowd the
+   * front of the ordered claim's window while it waits.
+   */
+  void holdBehind(SqlSession s, Collection<UUID> heads);
+
   /**
    * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
    * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
