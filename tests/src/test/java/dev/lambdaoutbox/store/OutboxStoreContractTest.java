@@ -14,6 +14,8 @@ import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -583,8 +585,13 @@ abstract class OutboxStoreContractTest {
     assertThat(sessionId(connections)).isNotEqualTo(session);
   }
 
+  /**
+   * The session dies while the connection sits unused between invocations (the server ended it; a
+   * frozen sandbox's connection dies the same way): the next call finds out on its first statement,
+   * and runs once more on a fresh connection instead of failing.
+   */
   @Test
-  void connection_killedBetweenChecks_failsOneCallClearly_thenReconnects() throws Exception {
+  void connection_killedBetweenCalls_theNextCallReconnectsAndSucceeds() throws Exception {
     JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
     OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
     UUID id = append(T0);
@@ -592,10 +599,32 @@ abstract class OutboxStoreContractTest {
 
     kill(session);
 
-    assertThatThrownBy(() -> store.claim("a", 10, T0, LEASE))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageStartingWith("could not claim up to 10 rows from " + tables.messages());
     assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
+    assertThat(sessionId(connections)).isNotEqualTo(session);
+  }
+
+  @Test
+  void connection_killedAfterTheWorkRanAStatement_failsTheCall_andDoesNotRunItAgain()
+      throws Exception {
+    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
+    SqlExecutor executor = JdbcExecutor.of(connections);
+    long session = sessionId(connections);
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThatThrownBy(
+            () ->
+                executor.inTransaction(
+                    "read twice",
+                    s -> {
+                      runs.incrementAndGet();
+                      s.query("SELECT 1 AS one", Params.none());
+                      kill(session);
+                      return s.query("SELECT 2 AS two", Params.none());
+                    }))
+        .isInstanceOf(OutboxStoreException.class)
+        .hasMessageStartingWith("could not read twice");
+    assertThat(runs).hasValue(1);
+    assertThat(sessionId(connections)).isNotEqualTo(session);
   }
 
   @Test

@@ -21,10 +21,16 @@ import java.util.List;
 public final class JdbcSession implements SqlSession {
   private final Connection connection;
   private final JdbcBinder binder;
+  private int statementsRun;
 
   public JdbcSession(Connection connection, JdbcBinder binder) {
     this.connection = connection;
     this.binder = binder;
+  }
+
+  /** Whether a statement of this session has run to completion (and so may have changed rows). */
+  public boolean ranAnything() {
+    return statementsRun > 0;
   }
 
   @Override
@@ -48,6 +54,7 @@ public final class JdbcSession implements SqlSession {
           }
           rows.add(columns.row(values));
         }
+        statementsRun++;
         return rows;
       }
     } catch (SQLException e) {
@@ -60,7 +67,9 @@ public final class JdbcSession implements SqlSession {
     NamedSql named = NamedSql.of(sql);
     try (PreparedStatement ps = connection.prepareStatement(named.positional())) {
       bind(ps, named, params);
-      return ps.executeUpdate();
+      int changed = ps.executeUpdate();
+      statementsRun++;
+      return changed;
     } catch (SQLException e) {
       throw refused(e);
     }
@@ -78,6 +87,7 @@ public final class JdbcSession implements SqlSession {
         ps.addBatch();
       }
       ps.executeBatch();
+      statementsRun++;
     } catch (SQLException e) {
       throw refused(e);
     }
