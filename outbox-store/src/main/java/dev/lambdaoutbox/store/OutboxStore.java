@@ -35,8 +35,12 @@ public interface OutboxStore {
    * skipping rows other pollers hold locked, and leases them to {@code owner} until {@code now +
    * lease}: until then no other poller claims them, and after it (say the owner crashed) any poller
    * may.
+   *
+   * <p>Each row is read on its own. A row that cannot be read (see {@link UnreadableRow}) is moved
+   * to the dead-letter table in the claim's own transaction and reported in {@link
+   * Claim#unreadable()}; it never holds up the rows behind it.
    */
-  List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease);
+  Claim claim(String owner, int limit, Instant now, Duration lease);
 
   /**
    * Records what became of claimed rows, in one transaction. A retry or dead letter is applied only
@@ -55,8 +59,26 @@ public interface OutboxStore {
    */
   Backlog backlog(Instant now);
 
-  /** How many outcomes {@link #complete} applied, by kind. */
-  record CompletionCounts(int published, int retried, int deadLettered, int skippedLeaseLost) {}
+  /**
+   * How many outcomes {@link #complete} applied, by kind, and the older dead letters that the dead
+   * letters it wrote replaced (an event id the application reused).
+   */
+  record CompletionCounts(
+      int published,
+      int retried,
+      int deadLettered,
+      int skippedLeaseLost,
+      List<SupersededDeadLetter> superseded) {
+
+    public CompletionCounts {
+      superseded = List.copyOf(superseded);
+    }
+
+    /** Counts without superseded dead letters. */
+    public CompletionCounts(int published, int retried, int deadLettered, int skippedLeaseLost) {
+      this(published, retried, deadLettered, skippedLeaseLost, List.of());
+    }
+  }
 
   /**
    * @param oldestPendingAge how long the oldest due PENDING row has waited since it was created;

@@ -35,7 +35,7 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   @Override
-  public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+  public Claim claim(String owner, int limit, Instant now, Duration lease) {
     requireOwner(owner);
     if (limit <= 0) {
       throw new IllegalArgumentException("limit: must be positive, was " + limit);
@@ -131,8 +131,12 @@ final class SqlOutboxStore implements OutboxStore {
         SqlSession s, StoreDialect dialect, String owner, Instant now, boolean retain) {
       int sent = published.isEmpty() ? 0 : dialect.published(s, published, now, retain);
       int retried = retries.isEmpty() ? 0 : dialect.retried(s, owner, retries, now);
-      int dead = deadLetters.isEmpty() ? 0 : dialect.deadLettered(s, owner, deadLetters, now);
-      return new CompletionCounts(sent, retried, dead, total - sent - retried - dead);
+      StoreDialect.Moved dead =
+          deadLetters.isEmpty()
+              ? new StoreDialect.Moved(0, List.of())
+              : dialect.deadLettered(s, owner, deadLetters, now);
+      return new CompletionCounts(
+          sent, retried, dead.count(), total - sent - retried - dead.count(), dead.superseded());
     }
   }
 }

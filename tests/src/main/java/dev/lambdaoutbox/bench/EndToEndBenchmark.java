@@ -8,8 +8,8 @@ import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -173,7 +173,7 @@ public final class EndToEndBenchmark {
     static final AtomicLong nanos = new AtomicLong();
 
     @Override
-    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+    public Claim claim(String owner, int limit, Instant now, Duration lease) {
       long start = System.nanoTime();
       try {
         return store.claim(owner, limit, now, lease);

@@ -54,7 +54,7 @@ final class StoreDrain {
                     Instant now = Instant.now();
                     long t0 = System.nanoTime();
                     List<OutboxMessage> claimed =
-                        store.claim(owner, claimSize, now, Duration.ofMinutes(5));
+                        store.claim(owner, claimSize, now, Duration.ofMinutes(5)).messages();
                     long t1 = System.nanoTime();
                     claimNanos.addAndGet(t1 - t0);
                     if (claimed.isEmpty()) {

@@ -9,8 +9,8 @@ import dev.lambdaoutbox.poller.internal.Delivery;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
@@ -200,7 +200,7 @@ class PollerCrashTest {
     }
 
     @Override
-    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+    public Claim claim(String owner, int limit, Instant now, Duration lease) {
       return real.claim(owner, limit, now, lease);
     }
 

@@ -12,20 +12,17 @@ import dev.lambdaoutbox.store.OutboxStore.CompletionCounts;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,29 +34,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * What every {@link OutboxStore} must do, against a real database. Rows are written with the real
  * {@link OutboxWriter}; each subclass names its database. Times are fixed instants passed to the
  * store, so leases run out without sleeping.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreContractTest {
-  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-  static final Duration LEASE = Duration.ofSeconds(30);
-
-  OutboxTables tables;
-  TestRows rows;
-  private final List<JdbcConnectionProvider> providers = new ArrayList<>();
-
-  /** The database under test. */
-  abstract TestDatabase database();
+abstract class OutboxStoreContractTest extends StoreTestBase {
+  static final Duration RETENTION = Duration.ofDays(7);
 
   /** SQL that returns the server-side id of the session running it. */
   abstract String sessionIdSql();
@@ -70,54 +53,6 @@ abstract class OutboxStoreContractTest {
   /** SQL that renames a table (to make the dead-letter statement fail). */
   String renameTableSql(String from, String to) {
     return "ALTER TABLE " + from + " RENAME TO " + to;
-  }
-
-  @BeforeAll
-  void createTables() {
-    tables = database().createTables("store");
-    rows = new TestRows(database(), tables);
-  }
-
-  @AfterAll
-  void dropTables() {
-    database().dropTables(tables);
-  }
-
-  @BeforeEach
-  void clearTables() {
-    rows.clear();
-  }
-
-  @AfterEach
-  void closeConnections() {
-    providers.forEach(JdbcConnectionProvider::close);
-    providers.clear();
-  }
-
-  OutboxStore store() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .build();
-  }
-
-  JdbcConnectionProvider connections(ConnectionLimits limits) {
-    JdbcConnectionProvider p = Stores.connections(database(), tables, limits);
-    providers.add(p);
-    return p;
-  }
-
-  /** Appends events in one transaction of the application's, created (and due) at {@code at}. */
-  List<UUID> append(Instant at, OutboxEvent... events) {
-    OutboxWriter writer =
-        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)).build();
-    try (Connection c = database().open()) {
-      c.setAutoCommit(false);
-      writer.appendAll(c, List.of(events));
-      c.commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return List.of(events).stream().map(OutboxEvent::id).toList();
   }
 
   UUID append(Instant at) {
@@ -133,8 +68,9 @@ abstract class OutboxStoreContractTest {
         .build();
   }
 
-  static List<UUID> ids(List<OutboxMessage> messages) {
-    return messages.stream().map(OutboxMessage::id).toList();
+  static List<UUID> ids(Claim claim) {
+    assertThat(claim.unreadable()).as("unreadable rows").isEmpty();
+    return claim.messages().stream().map(OutboxMessage::id).toList();
   }
 
   // ---- claim
@@ -146,7 +82,7 @@ abstract class OutboxStoreContractTest {
     UUID third = append(T0.plusSeconds(3));
     UUID firstTwin = append(T0.plusSeconds(1));
 
-    List<OutboxMessage> claimed = store().claim("a", 3, T0.plusSeconds(10), LEASE);
+    Claim claimed = store().claim("a", 3, T0.plusSeconds(10), LEASE);
 
     assertThat(ids(claimed)).containsExactly(first, firstTwin, second);
     assertThat(ids(store().claim("b", 10, T0.plusSeconds(10), LEASE))).containsExactly(third);
@@ -188,7 +124,7 @@ abstract class OutboxStoreContractTest {
             .build();
     append(T0, event);
 
-    OutboxMessage m = store().claim("a", 10, T0, LEASE).get(0);
+    OutboxMessage m = store().claim("a", 10, T0, LEASE).messages().get(0);
 
     assertThat(m.id()).isEqualTo(event.id());
     assertThat(m.aggregateType()).isEqualTo("reservation");
@@ -219,11 +155,11 @@ abstract class OutboxStoreContractTest {
 
     assertThat(ids(crashed.claim("crashed", 10, T0.plusSeconds(1), LEASE)))
         .containsExactlyElementsOf(written);
-    assertThat(other.claim("other", 10, T0.plusSeconds(2), LEASE)).isEmpty();
-    assertThat(other.claim("other", 10, T0.plusSeconds(30), LEASE)).isEmpty();
+    assertThat(ids(other.claim("other", 10, T0.plusSeconds(2), LEASE))).isEmpty();
+    assertThat(ids(other.claim("other", 10, T0.plusSeconds(30), LEASE))).isEmpty();
 
     // The owner crashed between claim and publish: after the lease the rows are claimed again.
-    List<OutboxMessage> reclaimed = other.claim("other", 10, T0.plusSeconds(31), LEASE);
+    Claim reclaimed = other.claim("other", 10, T0.plusSeconds(31), LEASE);
     assertThat(ids(reclaimed)).containsExactlyElementsOf(written);
     assertThat(rows.message(written.get(0)).get("locked_by")).isEqualTo("other");
   }
@@ -235,7 +171,7 @@ abstract class OutboxStoreContractTest {
     retaining.claim("a", 10, T0, LEASE);
     retaining.complete("a", List.of(new Published(id)), T0.plusSeconds(1));
 
-    assertThat(store().claim("b", 10, T0.plus(Duration.ofDays(1)), LEASE)).isEmpty();
+    assertThat(ids(store().claim("b", 10, T0.plus(Duration.ofDays(1)), LEASE))).isEmpty();
   }
 
   // ---- complete: published
@@ -319,8 +255,8 @@ abstract class OutboxStoreContractTest {
     assertThat(row.get("locked_until")).isNull();
     assertThat(row.get("status")).isEqualTo("PENDING");
 
-    assertThat(store.claim("a", 10, T0.plusSeconds(59), LEASE)).isEmpty();
-    OutboxMessage again = store.claim("b", 10, T0.plusSeconds(60), LEASE).get(0);
+    assertThat(ids(store.claim("a", 10, T0.plusSeconds(59), LEASE))).isEmpty();
+    OutboxMessage again = store.claim("b", 10, T0.plusSeconds(60), LEASE).messages().get(0);
     assertThat(again.retryCount()).isEqualTo(1);
     assertThat(again.firstFailedAt()).isEqualTo(T0.plusSeconds(1));
 
@@ -408,6 +344,54 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
+  void complete_deadLetter_whenTheIdIsADeadLetterAlready_keepsTheOlderInTheAudit_andReplacesIt() {
+    UUID id = append(T0, event("first")).get(0);
+    OutboxStore store = store();
+    store.claim("a", 10, T0, LEASE);
+    store.complete("a", List.of(new DeadLetter(id, "NotFound", "no topic")), T0.plusSeconds(1));
+    append(T0.plusSeconds(2), event("again").toBuilder().id(id).build()); // the id, reused
+    store.claim("b", 10, T0.plusSeconds(2), LEASE);
+
+    CompletionCounts counts =
+        store.complete(
+            "b", List.of(new DeadLetter(id, "InvalidParameter", "bad")), T0.plusSeconds(4));
+
+    assertThat(counts)
+        .isEqualTo(
+            new CompletionCounts(
+                0,
+                0,
+                1,
+                0,
+                List.of(new SupersededDeadLetter(id, T0.plusSeconds(1), T0.plusSeconds(4)))));
+    Map<String, Object> dead = rows.deadLetter(id);
+    assertThat(dead.get("aggregate_id")).isEqualTo("again");
+    assertThat(dead.get("error_code")).isEqualTo("InvalidParameter");
+    assertThat(auditTrail(id))
+        .singleElement()
+        .satisfies(a -> UnreadableRowsContractTest.assertSuperseded(a, "first", "b"));
+  }
+
+  @Test
+  void complete_deadLetterWhoseLeaseWasTaken_leavesTheOlderDeadLetterOfItsIdAlone() {
+    UUID id = append(T0, event("first")).get(0);
+    OutboxStore slow = store();
+    slow.claim("a", 10, T0, LEASE);
+    slow.complete("a", List.of(new DeadLetter(id, "NotFound", "no topic")), T0.plusSeconds(1));
+    append(T0.plusSeconds(2), event("again").toBuilder().id(id).build());
+    slow.claim("slow", 10, T0.plusSeconds(2), LEASE);
+    store().claim("fast", 10, T0.plusSeconds(40), LEASE);
+
+    CompletionCounts counts =
+        slow.complete("slow", List.of(new DeadLetter(id, "Bad", "late")), T0.plusSeconds(41));
+
+    assertThat(counts).isEqualTo(new CompletionCounts(0, 0, 0, 1));
+    assertThat(rows.deadLetter(id).get("aggregate_id")).isEqualTo("first");
+    assertThat(auditTrail(id)).isEmpty();
+    assertThat(rows.message(id).get("locked_by")).isEqualTo("fast");
+  }
+
+  @Test
   void complete_whenOneStatementFails_rollsBackEveryOutcome() {
     UUID published = append(T0);
     UUID dying = append(T0.plusSeconds(1));
@@ -445,7 +429,7 @@ abstract class OutboxStoreContractTest {
     OutboxStore slow = store();
     OutboxStore fast = store();
     slow.claim("slow", 10, T0.plusSeconds(2), LEASE);
-    List<OutboxMessage> taken = fast.claim("fast", 10, T0.plusSeconds(40), LEASE);
+    List<OutboxMessage> taken = fast.claim("fast", 10, T0.plusSeconds(40), LEASE).messages();
     assertThat(taken).hasSize(3);
     fast.complete("fast", List.of(new Published(published)), T0.plusSeconds(41));
 
@@ -516,7 +500,7 @@ abstract class OutboxStoreContractTest {
             pool.submit(
                 () -> {
                   while (true) {
-                    List<OutboxMessage> claimed = store.claim(owner, 250, now, LEASE);
+                    List<OutboxMessage> claimed = store.claim(owner, 250, now, LEASE).messages();
                     if (claimed.isEmpty()) {
                       return null;
                     }
@@ -595,6 +579,7 @@ abstract class OutboxStoreContractTest {
     JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
     OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
     UUID id = append(T0);
+    assertThat(store.backlog(T0).deadLetters()).isZero(); // the connection is open, and trusted
     long session = sessionId(connections);
 
     kill(session);
@@ -669,10 +654,17 @@ abstract class OutboxStoreContractTest {
 
   // ---- helpers
 
+  List<AuditEntry> auditTrail(UUID deadLetterId) {
+    return DeadLetterStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
+        .tables(tables)
+        .build()
+        .auditTrail(deadLetterId);
+  }
+
   OutboxStore retainingStore() {
     return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
         .tables(tables)
-        .retention(Duration.ofDays(7))
+        .retention(RETENTION)
         .build();
   }
 

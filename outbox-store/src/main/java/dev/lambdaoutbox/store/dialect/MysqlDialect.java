@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.DuplicateKeyException;
@@ -66,23 +68,19 @@ final class MysqlDialect extends PortableDialect {
             + " first_failed_at = COALESCE(first_failed_at, :now),"
             + " locked_by = NULL, locked_until = NULL"
             + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
-    StringBuilder upsert = new StringBuilder();
-    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
-      upsert.append(upsert.isEmpty() ? "" : ", ");
-      upsert.append(column).append(" = VALUES(").append(column).append(')');
-    }
+    // A dead letter already there under the same id has been superseded (kept in the audit,
+    // deleted) before; should one appear meanwhile, the INSERT fails, overwriting nothing. The row
+    // is found by its id as stored, which for an unreadable row need not be a UUID.
     this.deadLetterSql =
         "INSERT INTO "
             + deadLetters
             + " ("
             + String.join(", ", DeadLetterRows.COLUMNS)
             + ") SELECT "
-            + String.join(", ", DeadLetterRows.CARRIED)
-            + ", retry_count + 1, replay_count, :code, :reason, COALESCE(first_failed_at, :now),"
-            + " :now, :now FROM "
+            + movedValues(":deadId", ":tries", ":code", ":reason", ":now", MysqlDialect::readable)
+            + " FROM "
             + t
-            + " WHERE id = :id ON DUPLICATE KEY UPDATE "
-            + upsert;
+            + " WHERE id = :id";
     this.purgeSql =
         "DELETE FROM "
             + t
@@ -99,6 +97,20 @@ final class MysqlDialect extends PortableDialect {
             + " 0, :replayCount, :now, NULL, NULL, NULL, NULL, NULL, NULL)";
   }
 
+  /**
+   * A time column as the dead-letter table takes it: the column while the stores can read it back,
+   * otherwise the time of death (a zero date, or a zero month or day, which MySQL may store).
+   */
+  private static String readable(String column) {
+    return "CASE WHEN MONTH("
+        + column
+        + ") > 0 AND DAYOFMONTH("
+        + column
+        + ") > 0 THEN "
+        + column
+        + " ELSE :now END";
+  }
+
   /** A datetime(6) expression as UTC text to the microsecond. */
   private static String utcText(String expression) {
     return "DATE_FORMAT(" + expression + ", '%Y-%m-%d %H:%i:%s.%f')";
@@ -111,15 +123,16 @@ final class MysqlDialect extends PortableDialect {
 
   // ---- the poller's outbox
 
+  /**
+   * Locks the due rows, reads each on its own, leases the readable ones by id, and moves the
+   * unreadable ones (which the lock holds) to the dead letters.
+   */
   @Override
-  public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit));
-    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      claimed.add(MessageRows.read(row));
-    }
-    List<UUID> ids = claimed.stream().map(OutboxMessage::id).toList();
+  public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    MessageRows.Read read =
+        MessageRows.readAll(
+            s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit)));
+    List<UUID> ids = read.messages().stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
       Params params = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
       s.update(
@@ -130,7 +143,11 @@ final class MysqlDialect extends PortableDialect {
               + InLists.uuids("id", chunk, params),
           params);
     }
-    return claimed;
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
+    }
+    Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded());
   }
 
   /** The locking SELECT; the UPDATE by ids follows. */
@@ -197,30 +214,44 @@ final class MysqlDialect extends PortableDialect {
 
   /**
    * Locks the rows {@code owner} still holds, so that the INSERT ... SELECT and the DELETE see the
-   * same rows; copies each to the dead letters, then deletes them.
+   * same rows, and moves them.
    */
   @Override
-  public int deadLettered(
+  public Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
     Set<UUID> owned = lockOwned(s, owner, deadLetters.stream().map(DeliveryOutcome::id).toList());
-    if (owned.isEmpty()) {
-      return 0;
+    return move(
+        s,
+        owner,
+        deadLetters.stream().filter(d -> owned.contains(d.id())).map(DeadLetterMove::of).toList(),
+        now);
+  }
+
+  /**
+   * Moves rows this transaction holds locked: supersedes the dead letters of their ids, copies each
+   * row to the dead letters, then deletes the rows by their ids as stored.
+   */
+  private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
+    if (moves.isEmpty()) {
+      return new Moved(0, List.of());
     }
-    List<Params> sets = new ArrayList<>(owned.size());
-    List<UUID> moved = new ArrayList<>(owned.size());
-    for (DeliveryOutcome.DeadLetter d : deadLetters) {
-      if (owned.contains(d.id())) {
-        sets.add(
-            Params.of()
-                .text("code", ErrorText.requiredCode(d.errorCode()))
-                .text("reason", ErrorText.reason(d.reason()))
-                .timestamp("now", now)
-                .uuid("id", d.id()));
-        moved.add(d.id());
-      }
+    List<DeadLetter> existing =
+        deadLettersByIds(s, moves.stream().map(DeadLetterMove::deadLetterId).toList(), true);
+    List<SupersededDeadLetter> superseded = supersede(s, existing, owner, now);
+    List<Params> sets = new ArrayList<>(moves.size());
+    for (DeadLetterMove m : moves) {
+      sets.add(
+          Params.of()
+              .uuid("deadId", m.deadLetterId())
+              .integer("tries", m.tries())
+              .text("code", m.code())
+              .text("reason", m.reason())
+              .timestamp("now", now)
+              .text("id", m.rowId()));
     }
     s.batch(deadLetterSql, sets);
-    return published(s, moved, now, false);
+    int deleted = deleteRows(s, messages, moves.stream().map(DeadLetterMove::rowId).toList());
+    return new Moved(deleted, superseded);
   }
 
   /** Locks the rows of {@code ids} that {@code owner} still holds, and returns their ids. */
@@ -244,6 +275,19 @@ final class MysqlDialect extends PortableDialect {
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
     return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  /** Deletes the rows of {@code table} with these ids as stored; returns how many went. */
+  private static int deleteRows(SqlSession s, String table, List<String> ids) {
+    int deleted = 0;
+    for (List<String> chunk : InLists.chunks(ids)) {
+      Params params = Params.of();
+      deleted +=
+          s.update(
+              "DELETE FROM " + table + " WHERE id IN " + InLists.texts("id", chunk, params),
+              params);
+    }
+    return deleted;
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
@@ -286,15 +330,7 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public int deleteDeadLetters(SqlSession s, Collection<UUID> ids) {
-    int deleted = 0;
-    for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
-      Params params = Params.of();
-      deleted +=
-          s.update(
-              "DELETE FROM " + deadLetters + " WHERE id IN " + InLists.uuids("id", chunk, params),
-              params);
-    }
-    return deleted;
+    return deleteRows(s, deadLetters, ids.stream().map(UUID::toString).toList());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * The statements PostgreSQL and MySQL run alike, apart from how a time is written ({@link Syntax}):
@@ -80,9 +82,63 @@ abstract class PortableDialect implements StoreDialect {
     return deadLetterColumns;
   }
 
+  /** Every dead-letter column qualified by {@code alias}, times as UTC text. */
+  final String deadLetterColumns(String alias) {
+    return syntax.selectList(alias, DeadLetterRows.COLUMNS);
+  }
+
+  /**
+   * The dead-letter table's values for rows moved from the outbox: the carried columns of the row
+   * (a time the stores could not read back replaced by {@code now}: an unreadable row's text is in
+   * its reason), then attempts, replay count, error, first and last failure, death.
+   *
+   * @param deadId the expression of the dead letter's id
+   * @param tries the expression added to the row's retry count to give its attempts
+   */
+  static String movedValues(
+      String deadId,
+      String tries,
+      String code,
+      String reason,
+      String now,
+      UnaryOperator<String> readableTime) {
+    List<String> values = new ArrayList<>();
+    values.add(deadId);
+    for (String column : DeadLetterRows.CARRIED.subList(1, DeadLetterRows.CARRIED.size())) {
+      values.add(column.endsWith("_at") ? readableTime.apply(column) : column);
+    }
+    values.add("retry_count + " + tries);
+    values.add("replay_count");
+    values.add(code);
+    values.add(reason);
+    values.add(readableTime.apply("first_failed_at"));
+    values.add(now);
+    values.add(now);
+    return String.join(", ", values);
+  }
+
   /** A WHERE clause builder writing times in this dialect. */
   final Conditions conditions(Params params) {
     return syntax.conditions(params);
+  }
+
+  /**
+   * Keeps each of {@code existing}, dead letters locked by this transaction that rows of {@code
+   * owner} are about to replace, whole in the audit table ({@link AuditEntry#SUPERSEDED}), then
+   * deletes them, so that the rows can move in with a plain INSERT: a dead letter appearing
+   * meanwhile fails the INSERT instead of being overwritten.
+   */
+  final List<SupersededDeadLetter> supersede(
+      SqlSession s, List<DeadLetter> existing, String owner, Instant now) {
+    if (existing.isEmpty()) {
+      return List.of();
+    }
+    AuditInfo by =
+        new AuditInfo(
+            owner, owner, "replaced by a newer dead letter of the same event id, dead at " + now);
+    recordAudit(s, AuditEntry.SUPERSEDED, existing, null, by, now);
+    deleteDeadLetters(s, existing.stream().map(DeadLetter::id).toList());
+    return existing.stream().map(d -> new SupersededDeadLetter(d.id(), d.deadAt(), now)).toList();
   }
 
   @Override

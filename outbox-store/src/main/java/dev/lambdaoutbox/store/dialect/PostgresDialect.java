@@ -1,7 +1,8 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.Params;
@@ -11,7 +12,6 @@ import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,6 +41,7 @@ final class PostgresDialect extends PortableDialect {
   private final String deleteSql;
   private final String retrySql;
   private final String deadLetterSql;
+  private final String ownedDeadLettersSql;
   private final String purgeSql;
   private final String reinsertSql;
 
@@ -98,34 +99,34 @@ final class PostgresDialect extends PortableDialect {
             + " AS r(id uuid, due text, code text, reason text)"
             + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING'";
     // A dead letter is a DELETE ... RETURNING feeding the INSERT, so exactly the rows removed are
-    // the rows inserted; one already dead under the same id (a replay that failed again) is
-    // replaced.
-    StringBuilder upsert = new StringBuilder();
-    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
-      upsert.append(upsert.isEmpty() ? "" : ", ").append(column).append(" = EXCLUDED.");
-      upsert.append(column);
-    }
+    // the rows inserted. A dead letter already there under the same id has been superseded (kept
+    // in the audit, deleted) before; should one appear meanwhile, the INSERT fails, overwriting
+    // nothing.
     this.deadLetterSql =
         "WITH d AS (SELECT * FROM json_to_recordset(CAST(:deadLetters AS json))"
-            + " AS d(id uuid, code text, reason text)),"
+            + " AS d(id uuid, dead_id uuid, tries int, code text, reason text)),"
             + " gone AS (DELETE FROM "
             + t
             + " m USING d WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING'"
-            + " RETURNING m.*, d.code, d.reason)"
+            + " RETURNING m.*, d.dead_id, d.tries, d.code, d.reason)"
             + " INSERT INTO "
             + deadLetters
             + " ("
             + String.join(", ", DeadLetterRows.COLUMNS)
             + ") SELECT "
-            + String.join(", ", DeadLetterRows.CARRIED)
-            + ", retry_count + 1, replay_count, code, reason, COALESCE(first_failed_at, "
-            + at("now")
-            + "), "
-            + at("now")
-            + ", "
-            + at("now")
-            + " FROM gone ON CONFLICT (id) DO UPDATE SET "
-            + upsert;
+            + movedValues(
+                "dead_id", "tries", "code", "reason", at("now"), PostgresDialect::readable)
+            + " FROM gone";
+    this.ownedDeadLettersSql =
+        "SELECT "
+            + deadLetterColumns("d")
+            + " FROM "
+            + deadLetters
+            + " d JOIN "
+            + t
+            + " m ON m.id = d.id WHERE d.id = ANY("
+            + uuids("ids")
+            + ") AND m.locked_by = :owner AND m.status = 'PENDING' FOR UPDATE";
     this.purgeSql =
         "DELETE FROM "
             + t
@@ -165,6 +166,22 @@ final class PostgresDialect extends PortableDialect {
     return "CAST(" + expression + " AT TIME ZONE 'UTC' AS text)";
   }
 
+  /**
+   * A time column as the dead-letter table takes it: the column while the stores can read it back
+   * (years 1 to 9999), otherwise the time of death ('infinity', a year BC or past 9999).
+   */
+  private static String readable(String column) {
+    return "CASE WHEN "
+        + column
+        + " >= TIMESTAMPTZ '0001-01-01 00:00:00+00' AND "
+        + column
+        + " < TIMESTAMPTZ '10000-01-01 00:00:00+00' THEN "
+        + column
+        + " ELSE "
+        + at("now")
+        + " END";
+  }
+
   /** The uuids of a JSON array parameter, as an array for {@code = ANY(...)}. */
   private static String uuids(String param) {
     return "ARRAY(SELECT CAST(value AS uuid) FROM json_array_elements_text(CAST(:"
@@ -180,14 +197,14 @@ final class PostgresDialect extends PortableDialect {
   // ---- the poller's outbox
 
   @Override
-  public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(claimSql, claimParams(owner, limit, now, leaseEnd));
-    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      claimed.add(MessageRows.read(row));
+  public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    MessageRows.Read read =
+        MessageRows.readAll(s.query(claimSql, claimParams(owner, limit, now, leaseEnd)));
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
     }
-    return claimed;
+    Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded());
   }
 
   @Override
@@ -235,18 +252,37 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
-  public int deadLettered(
+  public Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
+    return move(s, owner, deadLetters.stream().map(DeadLetterMove::of).toList(), now);
+  }
+
+  /**
+   * Moves the rows {@code owner} holds: first supersedes the dead letters of their ids (locking
+   * them and the rows), then one statement deletes the rows and inserts them as dead letters.
+   */
+  private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
+    List<UUID> ids = moves.stream().map(DeadLetterMove::deadLetterId).toList();
+    List<DeadLetter> existing =
+        DeadLetterRows.readAll(
+            s.query(
+                ownedDeadLettersSql,
+                Params.of().json("ids", JsonLists.uuids(ids)).text("owner", owner)));
+    List<SupersededDeadLetter> superseded = supersede(s, existing, owner, now);
     String json =
         JsonLists.records(
-            deadLetters,
-            (d, o) ->
-                o.put("id", d.id().toString())
-                    .put("code", ErrorText.requiredCode(d.errorCode()))
-                    .put("reason", ErrorText.reason(d.reason())));
-    return s.update(
-        deadLetterSql,
-        Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now));
+            moves,
+            (m, o) ->
+                o.put("id", m.rowId())
+                    .put("dead_id", m.deadLetterId().toString())
+                    .put("tries", m.tries())
+                    .put("code", m.code())
+                    .put("reason", m.reason()));
+    int count =
+        s.update(
+            deadLetterSql,
+            Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now));
+    return new Moved(count, superseded);
   }
 
   @Override

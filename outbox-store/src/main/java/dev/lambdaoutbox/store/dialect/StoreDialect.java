@@ -1,8 +1,9 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
@@ -46,11 +47,16 @@ public interface StoreDialect {
    * with the lease ({@code locked_by}, {@code locked_until}, and {@code next_attempt_at} = the
    * lease end, so they stop being due until the lease runs out) and returns them in that order.
    *
+   * <p>Each row is read on its own ({@link MessageRows}). A row that cannot be read is not leased
+   * but moved to the dead-letter table, database-side so its columns keep their stored text, with
+   * {@link dev.lambdaoutbox.store.UnreadableRow#ERROR_CODE}; a time column that cannot be read is
+   * replaced by {@code now} there (its text is in the reason).
+   *
    * <p>Where the session bounds a result ({@link SqlSession#maxResultBytes()}), fewer rows are
    * claimed when their sizes say they would not fit in one result; the first due row is always
    * claimed.
    */
-  List<OutboxMessage> claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+  Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
 
   /**
    * The statement {@link #claim} runs first (it finds and locks the rows), with named parameters.
@@ -76,15 +82,20 @@ public interface StoreDialect {
   int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now);
 
   /**
-   * Moves each row {@code owner} still holds to the dead-letter table (a dead letter already there
-   * under the same id, a replayed row that failed again, is replaced); returns how many.
+   * Moves each row {@code owner} still holds to the dead-letter table; returns how many moved. A
+   * dead letter already there under the same id (the application reused an event id) is written
+   * whole to the audit table as {@link AuditEntry#SUPERSEDED} and replaced, in this transaction.
    */
-  int deadLettered(
+  Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now);
+
+  /** Rows moved to the dead-letter table, and the older dead letters they replaced. */
+  record Moved(int count, List<SupersededDeadLetter> superseded) {}
 
   /**
    * Deletes up to {@code limit} rows kept as SENT that were sent before {@code cutoff}, oldest
-   * first along the sent index.
+   * first along the sent index, skipping rows another transaction holds locked (so that pollers
+   * purging at once neither wait for nor deadlock with each other).
    */
   int purgeSent(SqlSession s, Instant cutoff, int limit);
 

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
@@ -54,6 +55,7 @@ public final class OutboxPoller implements AutoCloseable {
   private final OutcomePolicy policy;
   private final Clock clock;
   private final JsonLogger log;
+  private final DeadLetterReports deadLetterReports;
   private final EmfMetrics metrics;
 
   public OutboxPoller(
@@ -69,6 +71,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
+    this.deadLetterReports = new DeadLetterReports(this.log);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.router = new DestinationRouter(config.routes(), config.defaultDestination());
     this.policy =
@@ -110,13 +113,14 @@ public final class OutboxPoller implements AutoCloseable {
           }
         } else {
           long remainingAtClaim = budget.remainingMillis();
-          List<OutboxMessage> claimed =
-              store.claim(owner, config.batchSize(), clock.instant(), config.lease());
+          Claim claim = store.claim(owner, config.batchSize(), clock.instant(), config.lease());
           totals.rounds++;
+          totals.unreadable(deadLetterReports.unreadable(claim));
+          List<OutboxMessage> claimed = claim.messages();
           if (!claimed.isEmpty()) {
             round(owner, claimed, gate(breaker, budget, remainingAtClaim), totals);
           }
-          if (claimed.size() < config.batchSize() && !breaker.isOpen()) {
+          if (claim.size() < config.batchSize() && !breaker.isOpen()) {
             stoppedBecause = idle(budget);
           }
         }
@@ -215,6 +219,7 @@ public final class OutboxPoller implements AutoCloseable {
     OutboxStore.CompletionCounts counts = store.complete(owner, outcomes, now);
     totals.add(counts);
     logOutcomes(rows, outcomes);
+    deadLetterReports.superseded(counts.superseded());
   }
 
   private void logOutcomes(Map<UUID, OutboxMessage> rows, List<DeliveryOutcome> outcomes) {
@@ -333,6 +338,12 @@ public final class OutboxPoller implements AutoCloseable {
     int notAttempted;
     int leaseLost;
     int rounds;
+
+    /** Rows a claim could not read: claimed, and dead-lettered by the claim itself. */
+    void unreadable(int rows) {
+      claimed += rows;
+      deadLettered += rows;
+    }
 
     void add(OutboxStore.CompletionCounts counts) {
       published += counts.published();
