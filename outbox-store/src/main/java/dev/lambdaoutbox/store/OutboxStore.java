@@ -4,7 +4,10 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -50,9 +53,15 @@ public interface OutboxStore {
   CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
 
   /**
-   * Deletes up to {@code limit} rows kept as SENT (retention) that were sent before {@code cutoff}.
+   * The retention pass: deletes what has outlived its time (rows kept as SENT past the retention
+   * period), one short transaction of at most {@link #PURGE_BATCH} rows at a time, until a batch
+   * comes back short (caught up) or {@code timeSlice} has passed; a batch starts only within the
+   * slice. Safe to run from several pollers at once: each batch skips rows another holds locked.
    */
-  int purgeSent(Instant cutoff, int limit);
+  PurgeReport purge(Instant now, Duration timeSlice);
+
+  /** Rows one transaction of {@link #purge} deletes at most. */
+  int PURGE_BATCH = 2_000;
 
   /**
    * The age of the oldest due pending row and the number of dead letters, for metrics and alarms.
@@ -81,6 +90,23 @@ public interface OutboxStore {
   }
 
   /**
+   * What one {@link #purge} removed.
+   *
+   * @param purged rows deleted, by what they were (e.g. {@code "sentRows"}), in the pass's order
+   * @param caughtUp every kind's last batch came back short: nothing more was due for purging
+   */
+  record PurgeReport(Map<String, Long> purged, boolean caughtUp) {
+    public PurgeReport {
+      purged = Collections.unmodifiableMap(new LinkedHashMap<>(purged));
+    }
+
+    /** Rows deleted in all. */
+    public long total() {
+      return purged.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /**
    * @param oldestPendingAge how long the oldest due PENDING row has waited since it was created;
    *     zero when none
    * @param deadLetters rows in the dead-letter table
@@ -105,8 +131,7 @@ public interface OutboxStore {
 
     /**
      * Keep published rows as SENT (with {@code sent_at}) instead of deleting them; {@link
-     * OutboxStore#purgeSent} removes them once older than {@code retention}. Zero turns retention
-     * off.
+     * OutboxStore#purge} removes them once older than {@code retention}. Zero turns retention off.
      */
     public Builder retention(Duration retention) {
       Objects.requireNonNull(retention, "retention");

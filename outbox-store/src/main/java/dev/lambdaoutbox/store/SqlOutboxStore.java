@@ -26,12 +26,18 @@ final class SqlOutboxStore implements OutboxStore {
   private final StoreDialect dialect;
   private final OutboxTables tables;
   private final boolean retain;
+  private final RetentionPass retention;
 
   SqlOutboxStore(Builder b) {
     this.executor = b.executor;
     this.tables = b.tables;
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
+    List<PurgeStep> steps = new ArrayList<>();
+    if (b.retention != null) {
+      steps.add(new PurgeStep.SentRows(b.retention));
+    }
+    this.retention = new RetentionPass(executor, dialect, steps, PURGE_BATCH);
   }
 
   @Override
@@ -66,14 +72,9 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int purgeSent(Instant cutoff, int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("limit: must be positive, was " + limit);
-    }
-    Instant at = micros(cutoff);
-    return executor.inTransaction(
-        "purge SENT rows sent before " + at + " from " + tables.messages(),
-        s -> dialect.purgeSent(s, at, limit));
+  public PurgeReport purge(Instant now, Duration timeSlice) {
+    Objects.requireNonNull(timeSlice, "timeSlice");
+    return retention.run(micros(now), timeSlice);
   }
 
   @Override

@@ -193,8 +193,8 @@ public final class EndToEndBenchmark {
     }
 
     @Override
-    public int purgeSent(Instant cutoff, int limit) {
-      return store.purgeSent(cutoff, limit);
+    public PurgeReport purge(Instant now, Duration timeSlice) {
+      return store.purge(now, timeSlice);
     }
 
     @Override

@@ -210,8 +210,8 @@ class PollerCrashTest {
     }
 
     @Override
-    public int purgeSent(Instant cutoff, int limit) {
-      return real.purgeSent(cutoff, limit);
+    public PurgeReport purge(Instant now, Duration timeSlice) {
+      return real.purge(now, timeSlice);
     }
 
     @Override

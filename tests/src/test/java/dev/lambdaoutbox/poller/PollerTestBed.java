@@ -16,6 +16,7 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import dev.lambdaoutbox.writer.internal.JdbcValues;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -29,7 +30,6 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -55,7 +55,7 @@ final class PollerTestBed implements AutoCloseable {
   static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
   static final ObjectMapper JSON = new ObjectMapper();
 
-  final TestDatabase db = TestEndpoints.postgres();
+  final TestDatabase db;
   final AwsEndpoint aws = TestEndpoints.aws();
   final OutboxTables tables;
   final MutableClock clock = new MutableClock(T0);
@@ -70,7 +70,13 @@ final class PollerTestBed implements AutoCloseable {
   private final List<String> queues = new ArrayList<>();
 
   PollerTestBed(String label) {
+    this(label, TestEndpoints.postgres());
+  }
+
+  /** On {@code db}, PostgreSQL or MariaDB, and the shared SNS/SQS endpoint. */
+  PollerTestBed(String label, TestDatabase db) {
     this.label = label;
+    this.db = db;
     this.tables = db.createTables(label);
     this.sns = sns(aws.endpoint(), Duration.ofSeconds(5));
     this.sqs = sqs(aws.endpoint(), Duration.ofSeconds(5));
@@ -321,7 +327,7 @@ final class PollerTestBed implements AutoCloseable {
   private Map<String, Object> row(String table, UUID id) {
     try (Connection c = db.open();
         PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE id = ?")) {
-      ps.setObject(1, id);
+      JdbcValues.setUuid(ps, 1, id, db.dialect());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return null;
@@ -332,7 +338,7 @@ final class PollerTestBed implements AutoCloseable {
           Object value =
               meta.getColumnType(i) == Types.TIMESTAMP
                       || meta.getColumnType(i) == Types.TIMESTAMP_WITH_TIMEZONE
-                  ? toInstant(rs.getObject(i, OffsetDateTime.class))
+                  ? JdbcValues.getInstant(rs, meta.getColumnLabel(i), db.dialect())
                   : rs.getObject(i);
           row.put(meta.getColumnName(i), value);
         }
@@ -341,10 +347,6 @@ final class PollerTestBed implements AutoCloseable {
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static Instant toInstant(OffsetDateTime time) {
-    return time == null ? null : time.toInstant();
   }
 
   // ---- captured logs and metrics

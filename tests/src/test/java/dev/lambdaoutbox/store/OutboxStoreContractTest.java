@@ -9,6 +9,7 @@ import dev.lambdaoutbox.store.DeliveryOutcome.Published;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.OutboxStore.CompletionCounts;
+import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
@@ -191,7 +192,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_published_withRetention_marksSent_andPurgeRemovesOnlyOldRowsInBatches() {
+  void complete_published_withRetention_marksSent_andPurgeRemovesOnlyRowsPastRetention() {
     OutboxStore store = retainingStore();
     List<UUID> old = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -211,22 +212,29 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     assertThat(TestRows.instant(sent, "sent_at")).isEqualTo(T0);
     assertThat(sent.get("locked_by")).isNull();
 
-    Instant cutoff = T0.plusSeconds(50);
-    assertThat(store.purgeSent(cutoff, 2)).isEqualTo(2);
-    assertThat(store.purgeSent(cutoff, 2)).isEqualTo(2);
-    assertThat(store.purgeSent(cutoff, 2)).isEqualTo(1);
-    assertThat(store.purgeSent(cutoff, 2)).isZero();
+    Instant now = T0.plus(RETENTION).plusSeconds(50);
+    assertThat(store.purge(now, Duration.ofSeconds(10)))
+        .isEqualTo(new PurgeReport(Map.of("sentRows", 5L), true));
+    assertThat(store.purge(now, Duration.ofSeconds(10)))
+        .isEqualTo(new PurgeReport(Map.of("sentRows", 0L), true));
     assertThat(rows.count(tables.messages(), "status = 'SENT'")).isEqualTo(2);
     assertThat(rows.message(recent.get(0))).isNotNull();
     assertThat(old).allSatisfy(id -> assertThat(rows.message(id)).isNull());
   }
 
   @Test
-  void purgeSent_leavesPendingRowsAlone() {
+  void purge_leavesPendingRowsAlone() {
     UUID pending = append(T0);
 
-    assertThat(retainingStore().purgeSent(T0.plus(Duration.ofDays(30)), 100)).isZero();
+    assertThat(retainingStore().purge(T0.plus(Duration.ofDays(30)), Duration.ofSeconds(10)).total())
+        .isZero();
     assertThat(rows.message(pending)).isNotNull();
+  }
+
+  @Test
+  void purge_withoutRetention_hasNothingToDo() {
+    assertThat(store().purge(T0, Duration.ofSeconds(10)))
+        .isEqualTo(new PurgeReport(Map.of(), true));
   }
 
   // ---- complete: retry

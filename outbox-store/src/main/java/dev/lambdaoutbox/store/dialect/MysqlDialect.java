@@ -81,10 +81,14 @@ final class MysqlDialect extends PortableDialect {
             + " FROM "
             + t
             + " WHERE id = :id";
+    // Locks the due SENT rows it takes, skipping those another purge holds, along the sent index;
+    // the DELETE then goes by primary key. (A DELETE ... ORDER BY ... LIMIT cannot skip locked
+    // rows: concurrent purges would wait for, or deadlock with, each other.)
     this.purgeSql =
-        "DELETE FROM "
+        "SELECT id FROM "
             + t
-            + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit";
+            + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit"
+            + " FOR UPDATE SKIP LOCKED";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -274,7 +278,12 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
-    return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+    List<String> ids = new ArrayList<>();
+    for (Row row :
+        s.query(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit))) {
+      ids.add(row.text("id"));
+    }
+    return deleteRows(s, messages, ids);
   }
 
   /** Deletes the rows of {@code table} with these ids as stored; returns how many went. */

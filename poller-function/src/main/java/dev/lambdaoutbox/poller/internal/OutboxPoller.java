@@ -46,7 +46,8 @@ public final class OutboxPoller implements AutoCloseable {
   /** Longest lease owner the tables hold ({@code locked_by varchar(128)}). */
   private static final int MAX_OWNER_LENGTH = 128;
 
-  private static final int PURGE_LIMIT = 5_000;
+  /** The longest the retention purge may take at the end of an invocation. */
+  private static final Duration PURGE_SLICE = Duration.ofSeconds(10);
 
   private final PollerConfig config;
   private final OutboxStore store;
@@ -132,7 +133,7 @@ public final class OutboxPoller implements AutoCloseable {
                   log.warn(
                       "stopped early: the broker looks unreachable",
                       Map.of("errorCode", cause.code(), "reason", cause.reason())));
-      purgeSentRows();
+      purge(budget);
       finished = true;
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -276,13 +277,23 @@ public final class OutboxPoller implements AutoCloseable {
     };
   }
 
-  private void purgeSentRows() {
-    if (config.retention().isZero()) {
-      return;
-    }
-    int purged = store.purgeSent(clock.instant().minus(config.retention()), PURGE_LIMIT);
-    if (purged > 0) {
-      log.debug("purged sent rows past retention", Map.of("purged", purged));
+  /**
+   * The store's retention pass, in what is left of the invocation before the safety margin, at most
+   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does.
+   */
+  private void purge(InvocationBudget budget) {
+    Duration slice =
+        Duration.ofMillis(
+            Math.min(
+                PURGE_SLICE.toMillis(),
+                budget.remainingMillis() - config.safetyMargin().toMillis()));
+    OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
+    if (!report.caughtUp()) {
+      log.warn(
+          "the retention purge did not catch up in its time slice; the next invocation goes on",
+          Map.of("purged", report.purged(), "sliceMs", Math.max(0, slice.toMillis())));
+    } else if (report.total() > 0) {
+      log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
   }
 

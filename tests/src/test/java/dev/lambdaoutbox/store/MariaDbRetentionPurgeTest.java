@@ -1,0 +1,11 @@
+package dev.lambdaoutbox.store;
+
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+
+class MariaDbRetentionPurgeTest extends RetentionPurgeContractTest {
+  @Override
+  TestDatabase database() {
+    return TestEndpoints.mysql();
+  }
+}
