@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.random.RandomGenerator;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
@@ -39,7 +38,7 @@ public final class PollerWiring {
         store(config),
         publisher(config, snsClient(config.publishTimeout()), sqsClient(config.publishTimeout())),
         clock,
-        RandomGenerator.getDefault(),
+        new FreshRandom().register(),
         new JsonLogger(
             config.serviceName(), OutboxPoller.class, config.logLevel(), System.out, clock),
         new EmfMetrics(config.metricsNamespace(), config.serviceName(), System.out, clock));
