@@ -117,7 +117,16 @@ final class JdbcOutboxWriter implements OutboxWriter {
     for (int from = 0; from < events.size(); from += OutboxInsert.MAX_ROWS) {
       List<OutboxEvent> chunk =
           events.subList(from, Math.min(events.size(), from + OutboxInsert.MAX_ROWS));
-      ChunkOutcome outcome = insertChunk(connection, dialect, chunk, now);
+      ChunkOutcome outcome;
+      try {
+        outcome = insertChunk(connection, dialect, chunk, now);
+      } catch (SQLException e) {
+        if (savepoint != null) {
+          // Leaves nothing of the call behind, and on PostgreSQL the transaction usable again.
+          connection.rollback(savepoint);
+        }
+        throw e;
+      }
       if (outcome.isRefused()) {
         ChunkOutcome.Refusal refusal = outcome.refusal();
         if (savepoint != null) {

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lambdaoutbox.poller.PollSummary;
@@ -275,6 +276,30 @@ abstract class IdempotencyWindowContractTest {
 
     assertThat(storedIds()).containsExactly(first.id());
     assertThat(heldKeys()).containsExactly(Map.entry("checkout-2", first.id()));
+    assertThat(orderIds()).containsExactlyInAnyOrder("o-1", "o-2");
+  }
+
+  @Test
+  void appendAll_whenAnEventFailsForAnotherReason_leavesNoKeyHeldAndTheTransactionUsable()
+      throws Exception {
+    OutboxEvent existing = order("o-1").build();
+    placeOrder("o-1", existing);
+    // The second event reuses the first one's id: the outbox's primary key refuses it.
+    List<OutboxEvent> batch =
+        List.of(
+            order("o-2").idempotencyKey("checkout-2").build(),
+            existing.toBuilder().idempotencyKey("checkout-3").build());
+
+    try (Connection c = transaction()) {
+      assertThatThrownBy(() -> writer.appendAll(c, batch))
+          .isExactlyInstanceOf(OutboxException.class)
+          .hasMessageContaining("2 events");
+      insertOrder(c, "o-2");
+      c.commit();
+    }
+
+    assertThat(storedIds()).containsExactly(existing.id());
+    assertThat(heldKeys()).isEmpty();
     assertThat(orderIds()).containsExactlyInAnyOrder("o-1", "o-2");
   }
 

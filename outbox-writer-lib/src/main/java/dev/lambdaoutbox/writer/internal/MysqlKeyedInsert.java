@@ -51,6 +51,12 @@ public final class MysqlKeyedInsert {
         return ChunkOutcome.refused(
             ChunkOutcome.HeldIn.OUTBOX_ROW, keysNamedIn(e.getMessage(), keys), true);
       }
+      // Any other failure: the keys must not stay taken by events that were not written.
+      try {
+        IdempotencyKeyRows.takeBack(connection, tables, keys);
+      } catch (SQLException undo) {
+        e.addSuppressed(undo);
+      }
       throw e;
     }
     return ChunkOutcome.written();
