@@ -237,8 +237,8 @@ public final class ConsumerOverheadBenchmark {
     }
 
     /**
-     * The consumer without the helper: one transaction per record; with {@code inbox}, the inbox
-     * row written by hand first (and the work skipped when it was there).
+     * The consumer without SqsInboxConsumer: one transaction per record; with {@code inbox}, the
+     * inbox row written by hand first (and the work skipped when it was there).
      */
     void bare(SQSEvent event, boolean inbox) {
       try (Handle handle = jdbi.open()) {
