@@ -52,3 +52,14 @@ moto_stop() {
   stop_pid "$(moto_pid)" moto
   rm -f -- "$RUN_DIR/moto.pid"
 }
+
+# moto_serve PORT DIR: a private moto in the foreground on 127.0.0.1:PORT. Its
+# state is in memory only (DIR is not used): a restarted moto has no topics or
+# queues until they are created again.
+moto_serve() {
+  local port=$1
+  [[ -x $MOTO_VENV/bin/moto_server ]] ||
+    die "moto is not installed in $MOTO_VENV; run scripts/local-aws up"
+  cd /
+  exec "$MOTO_VENV/bin/moto_server" -H "$LOOPBACK" -p "$port"
+}
