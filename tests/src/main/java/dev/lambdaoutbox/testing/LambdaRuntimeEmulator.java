@@ -63,6 +63,18 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
   /** Sends one event to the function and waits for its answer. */
   public Result invoke(String eventJson, Duration timeout)
       throws InterruptedException, TimeoutException {
+    try {
+      return submit(eventJson, timeout).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Sends one event to the function ({@code timeout} is its deadline) without waiting: the result
+   * completes with its answer, or never, when the function dies first.
+   */
+  public CompletableFuture<Result> submit(String eventJson, Duration timeout) {
     Invocation invocation =
         new Invocation(
             UUID.randomUUID().toString(),
@@ -70,14 +82,9 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
             System.currentTimeMillis() + timeout.toMillis(),
             new CompletableFuture<>());
     pending.add(invocation);
-    try {
-      return CompletableFuture.anyOf(
-              invocation.result(), initError.thenApply(e -> new Result(e, "Runtime.InitError")))
-          .thenApply(Result.class::cast)
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    }
+    return CompletableFuture.anyOf(
+            invocation.result(), initError.thenApply(e -> new Result(e, "Runtime.InitError")))
+        .thenApply(Result.class::cast);
   }
 
   private void handle(HttpExchange exchange) throws IOException {

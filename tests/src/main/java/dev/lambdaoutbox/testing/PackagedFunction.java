@@ -1,11 +1,13 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -60,6 +62,25 @@ public final class PackagedFunction implements AutoCloseable {
     return new PackagedFunction(builder.start(), log);
   }
 
+  /**
+   * The configuration every deployed function gets: its database ({@code OUTBOX_JDBC_URL}, user,
+   * password, {@code OUTBOX_TABLE_PREFIX}) and the SNS/SQS endpoint with its region and
+   * credentials. A mutable copy, for adding the function's own variables.
+   */
+  public static Map<String, String> environment(
+      TestDatabase db, OutboxTables tables, AwsEndpoint aws) {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
+    env.put("OUTBOX_DB_USER", db.user());
+    env.put("OUTBOX_DB_PASSWORD", db.password());
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
+    env.put("AWS_REGION", aws.region());
+    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
+    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
+    return env;
+  }
+
   /** What the function printed so far (its JSON logs and EMF lines). */
   public String output() throws IOException {
     return Files.readString(log);
@@ -112,6 +133,16 @@ public final class PackagedFunction implements AutoCloseable {
           "aws-lambda-java-runtime-interface-client is not on the test class path");
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /**
+   * Kills the function's JVM with SIGKILL ({@link Process#destroyForcibly()} on Linux), as Lambda
+   * ends an environment that overran its timeout or memory, or a host that died: no shutdown hook,
+   * no finally block runs. Returns its exit status once it is gone: 137 (128 + 9) for SIGKILL.
+   */
+  public int kill() throws InterruptedException {
+    process.destroyForcibly();
+    return process.waitFor();
   }
 
   @Override
