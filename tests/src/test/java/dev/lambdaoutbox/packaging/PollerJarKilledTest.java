@@ -7,8 +7,6 @@ import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.DrainWatch;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
-import dev.lambdaoutbox.testing.PrivateServer;
-import dev.lambdaoutbox.testing.PrivateServers;
 import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.Schedule;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -27,16 +25,18 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The packaged poller killed with SIGKILL while it publishes, as Lambda ends an environment (a
  * timeout, memory, a lost host): the {@code -lambda.jar} in its own JVM under AWS's runtime
  * interface client, fed by the Runtime API emulator, draining committed events from the shared
- * PostgreSQL to a queue on a private SNS/SQS endpoint, on the real clock with the shortest lease
- * (10 s). Its JVM is killed mid-drain, with rows leased to it; a fresh environment (new JVM, new
- * runtime) is then invoked every half second, as the schedule would.
+ * PostgreSQL to a queue of its own on the test bed's SNS/SQS endpoint, on the real clock with the
+ * shortest lease (10 s). Its JVM is killed mid-drain, with rows leased to it; a fresh environment
+ * (new JVM, new runtime) is then invoked every half second, as the schedule would.
  *
  * <p>The rows the dead invocation held stay untouched until their lease ends, then the new one
  * claims and publishes them. In the end every committed event has arrived at least once (the dead
@@ -57,12 +57,12 @@ class PollerJarKilledTest {
     OutboxTables tables = db.createTables("killed");
     String scheduledEvent =
         Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
-    try (PrivateServer<AwsEndpoint> endpoint = PrivateServers.snsSqs()) {
-      AwsEndpoint aws = endpoint.endpoint();
-      String queue;
-      try (var sqs = aws.sqs()) {
-        queue = sqs.createQueue(r -> r.queueName("killed-drain")).queueUrl();
-      }
+    AwsEndpoint aws = TestEndpoints.aws();
+    String queue;
+    try (SqsClient sqs = aws.sqs()) {
+      queue = sqs.createQueue(r -> r.queueName("killed-drain-" + UUID.randomUUID())).queueUrl();
+    }
+    try {
       List<String> committed = CommittedEvents.write(db, tables, EVENTS, 20);
       Map<String, String> env = environment(db, tables, aws, queue);
 
@@ -126,6 +126,9 @@ class PollerJarKilledTest {
       assertThat(watch.rowsLeft()).as(report).isZero();
       assertThat(watch.deadLetters()).as(report).isZero();
     } finally {
+      try (SqsClient sqs = aws.sqs()) {
+        sqs.deleteQueue(r -> r.queueUrl(queue));
+      }
       db.dropTables(tables);
     }
   }
@@ -140,7 +143,9 @@ class PollerJarKilledTest {
     return result;
   }
 
-  /** Short lease and timeouts, one batch call at a time (the emulator's fastest). */
+  /**
+   * Short lease and timeouts, one batch call at a time (a slower drain, easier to catch mid-way).
+   */
   private static Map<String, String> environment(
       TestDatabase db, OutboxTables tables, AwsEndpoint aws, String queue) {
     Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, aws);

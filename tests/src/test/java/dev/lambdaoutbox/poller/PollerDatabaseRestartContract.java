@@ -2,11 +2,9 @@ package dev.lambdaoutbox.poller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.DrainWatch;
 import dev.lambdaoutbox.testing.PrivateServer;
-import dev.lambdaoutbox.testing.PrivateServers;
 import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.Schedule;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -20,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * dev.lambdaoutbox.writer.OutboxWriter}, three pollers invoked over and over on the real clock, a
  * consumer emptying the queue, and meanwhile the server shut down cleanly and started again, later
  * killed (SIGKILL to the server and all its processes) and started again, recovering from the
- * crash. Nothing is mocked: the real store on the real server, the real endpoint.
+ * crash. Nothing is mocked: the real store on the real server, the test bed's SNS/SQS endpoint (a
+ * private queue on the shared one: only the database is faulted).
  *
  * <p>In the end every committed event has arrived at least once, no row is left in the outbox and
  * nothing was dead-lettered. Duplicates are allowed (an outcome the database lost is published
@@ -41,9 +40,7 @@ abstract class PollerDatabaseRestartContract {
       throws Exception {
     long started = System.nanoTime();
     try (PrivateServer<TestDatabase> database = startDatabase();
-        PrivateServer<AwsEndpoint> endpoint = PrivateServers.snsSqs();
-        PollerTestBed bed =
-            new PollerTestBed("dbrestart", database.endpoint(), endpoint.endpoint())) {
+        PollerTestBed bed = new PollerTestBed("dbrestart", database.endpoint())) {
       String queue = bed.queue("drain");
       List<String> committed = CommittedEvents.write(database.endpoint(), bed.tables, events(), 20);
       PollerConfig config = ScheduledPollers.config(bed, queue);
@@ -53,7 +50,7 @@ abstract class PollerDatabaseRestartContract {
       long[] rowsLeftAtFault = new long[2];
       DrainWatch watch;
       boolean drained;
-      try (QueueDrainer drainer = new QueueDrainer(endpoint.endpoint(), queue, 2 * POLLERS);
+      try (QueueDrainer drainer = new QueueDrainer(bed.aws, queue, 2 * POLLERS);
           Schedule pollers = ScheduledPollers.start(bed, config, bed.sqs, POLLERS)) {
         watch = new DrainWatch(database.endpoint(), bed.tables, drainer, committed);
 

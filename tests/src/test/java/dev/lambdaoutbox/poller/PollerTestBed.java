@@ -74,6 +74,11 @@ final class PollerTestBed implements AutoCloseable {
     this(label, TestEndpoints.postgres(), TestEndpoints.aws(), true);
   }
 
+  /** On {@code db} (e.g. a private server) and the test bed's SNS/SQS endpoint. */
+  PollerTestBed(String label, TestDatabase db) {
+    this(label, db, TestEndpoints.aws(), true);
+  }
+
   /**
    * On {@code db} and a private SNS/SQS endpoint ({@link dev.lambdaoutbox.testing.PrivateServers})
    * instead of the shared test bed's: its topics and queues are left to go with the endpoint.
