@@ -87,7 +87,9 @@ public final class PackagedFunction implements AutoCloseable {
 
   /**
    * The environment a packaged function needs to reach the test bed: the database and its tables
-   * ({@code tables}' prefix), and the SNS/SQS endpoint with its region and credentials.
+   * ({@code OUTBOX_JDBC_URL}, user, password, {@code OUTBOX_TABLE_PREFIX}), and the SNS/SQS
+   * endpoint with its region and credentials. A mutable copy, for adding the function's own
+   * variables.
    */
   public static Map<String, String> testBedEnvironment(
       TestDatabase db, OutboxTables tables, AwsEndpoint aws) {
@@ -96,10 +98,7 @@ public final class PackagedFunction implements AutoCloseable {
     env.put("OUTBOX_DB_USER", db.user());
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
-    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
-    env.put("AWS_REGION", aws.region());
-    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
-    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
+    env.putAll(aws.environment());
     return env;
   }
 
@@ -155,6 +154,16 @@ public final class PackagedFunction implements AutoCloseable {
           "aws-lambda-java-runtime-interface-client is not on the test class path");
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /**
+   * Kills the function's JVM with SIGKILL ({@link Process#destroyForcibly()} on Linux), as Lambda
+   * ends an environment that overran its timeout or memory, or a host that died: no shutdown hook,
+   * no finally block runs. Returns its exit status once it is gone: 137 (128 + 9) for SIGKILL.
+   */
+  public int kill() throws InterruptedException {
+    process.destroyForcibly();
+    return process.waitFor();
   }
 
   @Override
