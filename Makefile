@@ -1,5 +1,5 @@
 # Build and test entry points. `make test` brings up the local AWS test bed
-# (scripts/local-aws: PostgreSQL, MariaDB, moto, Data API emulator on
+# (scripts/local-aws: PostgreSQL, MariaDB, LocalStack, Data API emulator on
 # 127.0.0.1), checks template.yaml with the SAM CLI, runs the Maven build
 # against the test bed, and builds the deployment packages with `sam build`.
 SHELL := /bin/bash

@@ -71,11 +71,7 @@ data_api_install() {
   printf '%s\n' "$wanted" >"$stamp"
 }
 
-data_api_pid() {
-  local pid
-  pid="$(read_pid "$RUN_DIR/data_api.pid")"
-  if pid_matches "$pid" "$DATA_API_DIR/server.js"; then printf '%s\n' "$pid"; fi
-}
+data_api_pid() { service_pid data_api "$DATA_API_DIR/server.js"; }
 
 # data_api_execute PORT SQL: ExecuteStatement as an AWS SDK sends it.
 data_api_execute() {

@@ -275,7 +275,8 @@ public final class OutboxEvent {
     }
 
     /**
-     * A key that no other pending event may share; see {@link DuplicateIdempotencyKeyException}.
+     * A key no other event may use within the idempotency window (24 hours by default), e.g. the id
+     * of the client request that caused the event; see {@link DuplicateIdempotencyKeyException}.
      */
     public Builder idempotencyKey(String idempotencyKey) {
       this.idempotencyKey = idempotencyKey;

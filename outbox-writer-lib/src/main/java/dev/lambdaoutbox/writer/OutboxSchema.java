@@ -27,7 +27,8 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class OutboxSchema {
   /** The migrations, oldest first; each exists for every dialect. */
-  public static final List<String> MIGRATIONS = List.of("V1__create_outbox_tables.sql");
+  public static final List<String> MIGRATIONS =
+      List.of("V1__create_outbox_tables.sql", "V2__create_idempotency_keys.sql");
 
   private final OutboxTables tables;
 

@@ -54,6 +54,11 @@ public record OutboxTables(String prefix) {
     return prefix + "outbox_dead_letter_audit";
   }
 
+  /** Idempotency keys held for the idempotency window, each with the first event that used it. */
+  public String idempotencyKeys() {
+    return prefix + "outbox_idempotency_keys";
+  }
+
   public String inbox() {
     return prefix + "inbox_processed_messages";
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,6 +19,7 @@ class OutboxTablesTest {
     assertThat(tables.messages()).isEqualTo("outbox_messages");
     assertThat(tables.deadLetters()).isEqualTo("outbox_dead_letters");
     assertThat(tables.deadLetterAudit()).isEqualTo("outbox_dead_letter_audit");
+    assertThat(tables.idempotencyKeys()).isEqualTo("outbox_idempotency_keys");
     assertThat(tables.inbox()).isEqualTo("inbox_processed_messages");
     assertThat(tables.schemaHistory()).isEqualTo("outbox_schema_history");
   }
@@ -29,6 +31,7 @@ class OutboxTablesTest {
     assertThat(tables.messages()).isEqualTo("shop_outbox_messages");
     assertThat(tables.deadLetters()).isEqualTo("shop_outbox_dead_letters");
     assertThat(tables.deadLetterAudit()).isEqualTo("shop_outbox_dead_letter_audit");
+    assertThat(tables.idempotencyKeys()).isEqualTo("shop_outbox_idempotency_keys");
     assertThat(tables.inbox()).isEqualTo("shop_inbox_processed_messages");
     assertThat(tables.schemaHistory()).isEqualTo("shop_outbox_schema_history");
   }
@@ -81,7 +84,10 @@ class OutboxTablesTest {
     OutboxSchema schema = OutboxSchema.create(OutboxTables.withPrefix(prefix));
 
     for (SqlDialect dialect : SqlDialect.values()) {
-      String sql = schema.render(dialect, OutboxSchema.MIGRATIONS.get(0));
+      String sql =
+          OutboxSchema.MIGRATIONS.stream()
+              .map(m -> schema.render(dialect, m))
+              .collect(Collectors.joining("\n"));
       Matcher names = Pattern.compile(prefix + "\\w*").matcher(sql);
       int found = 0;
       while (names.find()) {

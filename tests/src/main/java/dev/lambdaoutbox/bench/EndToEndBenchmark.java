@@ -17,6 +17,7 @@ import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -45,27 +46,30 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 /**
  * End to end on the local test bed: 20,000 pending rows in PostgreSQL published to an SNS topic
  * whose raw-delivery SQS subscriber receives them, first by the poller (real JDBC store, real batch
- * publisher, default settings but {@value #PUBLISH_CONCURRENCY} concurrent calls), then by the
- * naive loop (select a page, one {@code Publish} and one {@code DELETE} per row). Both runs start
- * from the same rows. A consumer receives and deletes from the queue while each run publishes,
- * counting distinct event ids: moto's SQS slows down in proportion to a queue's depth, so a queue
- * left to fill would measure moto, not the publisher. Prints events/s and the ratio; asserts
- * nothing.
+ * publisher, default settings), then by the naive loop (select a page, one {@code Publish} and one
+ * {@code DELETE} per row). Both runs start from the same rows. After each run, consumers receive
+ * and delete the queue's messages, counting distinct event ids, so every run is checked for
+ * completeness. Prints events/s, the ratio, and the CPU the JVM, the SNS/SQS server and the machine
+ * used during each run (what bounds it); asserts nothing.
  *
  * <pre>
- * ./mvnw -B -q -pl tests -am compile exec:java \
- *     -Dexec.mainClass=dev.lambdaoutbox.bench.EndToEndBenchmark [-Dexec.args="ROWS"]
+ * scripts/run-main dev.lambdaoutbox.bench.EndToEndBenchmark [ROWS]
+ * JAVA_OPTS="-Dbench.concurrency=N -Dbench.consumers=N" ...   (see the fields below)
  * </pre>
  */
 public final class EndToEndBenchmark {
-  /**
-   * Batch calls the poller keeps in flight, and threads emptying the queue. moto is one Python
-   * process: more publishers than consumers let the queue grow, and with it the cost of every SQS
-   * call, until the benchmark measures moto's queue scans instead of the poller.
-   */
-  private static final int PUBLISH_CONCURRENCY = Integer.getInteger("bench.concurrency", 1);
+  /** Batch calls the poller keeps in flight; unset, the poller's default. */
+  private static final Integer PUBLISH_CONCURRENCY = Integer.getInteger("bench.concurrency");
 
-  private static final int CONSUMERS = Integer.getInteger("bench.consumers", 4);
+  /**
+   * Threads emptying the queue while a run publishes (default none: the consumers start when it
+   * ends). An endpoint whose cost grows with a queue's depth, as moto's does, needs them; with
+   * LocalStack they only take CPU from the server the run is measuring.
+   */
+  private static final int CONSUMERS_DURING = Integer.getInteger("bench.consumers", 0);
+
+  /** Threads that count and empty the queue after a run. */
+  private static final int DRAINERS = 4;
 
   private EndToEndBenchmark() {}
 
@@ -87,13 +91,18 @@ public final class EndToEndBenchmark {
       new HistoryLoader(c, db.dialect(), tables)
           .pending(rows, Instant.now().minus(Duration.ofDays(1)));
       execute(c, "CREATE TABLE " + source + " AS SELECT * FROM " + tables.messages());
+      CpuUse cpu = CpuUse.withServerOn(aws.endpoint().getPort());
       System.out.printf(
-          "PostgreSQL at %s, SNS/SQS at %s, %d CPUs, %,d rows of ~200-byte JSON%n",
-          db.jdbcUrl(), aws.endpoint(), Runtime.getRuntime().availableProcessors(), rows);
+          "PostgreSQL at %s, SNS/SQS at %s (pid %s), %d CPUs, %,d rows of ~200-byte JSON%n",
+          db.jdbcUrl(),
+          aws.endpoint(),
+          cpu.serverPid().isPresent() ? cpu.serverPid().getAsLong() : "unknown",
+          Runtime.getRuntime().availableProcessors(),
+          rows);
 
       // Warm-up, not reported: JIT, connections, the endpoint.
       reload(c, tables, source, 1_000);
-      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, CONSUMERS)) {
+      try (QueueDrainer consumer = new QueueDrainer(aws, queue, DRAINERS)) {
         runPoller(db, tables, topic, sns, sqs);
         reload(c, tables, source, 1_000);
         runNaive(c, tables, topic, sns);
@@ -103,21 +112,29 @@ public final class EndToEndBenchmark {
       reload(c, tables, source, rows);
       PollSummary summary;
       double pollerSeconds;
-      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, CONSUMERS)) {
-        long start = System.nanoTime();
+      try (QueueDrainer during = new QueueDrainer(aws, queue, CONSUMERS_DURING)) {
+        CpuUse.Sample before = cpu.sample();
         summary = runPoller(db, tables, topic, sns, sqs);
-        pollerSeconds = (System.nanoTime() - start) / 1e9;
-        print("poller (PublishBatch)", summary.published(), pollerSeconds, consumer.await(rows));
+        CpuUse.Sample after = cpu.sample();
+        pollerSeconds = (after.wallNanos() - before.wallNanos()) / 1e9;
+        print("poller (PublishBatch)", summary.published(), pollerSeconds, cpu, before, after);
+        during.add(DRAINERS);
+        during.awaitDistinctEvents(rows, Duration.ofMinutes(10));
+        System.out.println("  queue received " + during.summary());
       }
 
       reload(c, tables, source, rows);
       int naivePublished;
       double naiveSeconds;
-      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, CONSUMERS)) {
-        long start = System.nanoTime();
+      try (QueueDrainer during = new QueueDrainer(aws, queue, CONSUMERS_DURING)) {
+        CpuUse.Sample before = cpu.sample();
         naivePublished = runNaive(c, tables, topic, sns);
-        naiveSeconds = (System.nanoTime() - start) / 1e9;
-        print("naive (one Publish each)", naivePublished, naiveSeconds, consumer.await(rows));
+        CpuUse.Sample after = cpu.sample();
+        naiveSeconds = (after.wallNanos() - before.wallNanos()) / 1e9;
+        print("naive (one Publish each)", naivePublished, naiveSeconds, cpu, before, after);
+        during.add(DRAINERS);
+        during.awaitDistinctEvents(rows, Duration.ofMinutes(10));
+        System.out.println("  queue received " + during.summary());
       }
 
       double ratio = (summary.published() / pollerSeconds) / (naivePublished / naiveSeconds);
@@ -141,7 +158,9 @@ public final class EndToEndBenchmark {
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     env.put("OUTBOX_DEFAULT_DESTINATION", topic);
-    env.put("OUTBOX_PUBLISH_CONCURRENCY", Integer.toString(PUBLISH_CONCURRENCY));
+    if (PUBLISH_CONCURRENCY != null) {
+      env.put("OUTBOX_PUBLISH_CONCURRENCY", PUBLISH_CONCURRENCY.toString());
+    }
     PollerConfig config = PollerConfig.fromEnvironment(env);
     PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
     Clock clock = Clock.systemUTC();
@@ -287,10 +306,16 @@ public final class EndToEndBenchmark {
     execute(c, "VACUUM ANALYZE " + tables.messages());
   }
 
-  private static void print(String name, int published, double seconds, String delivered) {
+  private static void print(
+      String name,
+      int published,
+      double seconds,
+      CpuUse cpu,
+      CpuUse.Sample before,
+      CpuUse.Sample after) {
     System.out.printf(
-        "%-26s %,7d events in %7.2f s = %,6.0f events/s; queue received %s%n",
-        name, published, seconds, published / seconds, delivered);
+        "%-26s %,7d events in %7.2f s = %,6.0f events/s; CPU: %s%n",
+        name, published, seconds, published / seconds, cpu.describe(before, after));
   }
 
   private static void execute(Connection c, String sql) throws SQLException {

@@ -12,8 +12,8 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
- * An SNS/SQS/Secrets Manager endpoint the tests may use: moto from the local test bed, or
- * LocalStack.
+ * An SNS/SQS/Secrets Manager endpoint the tests may use: LocalStack's runtime from the local test
+ * bed, or LocalStack in Docker.
  */
 public record AwsEndpoint(URI endpoint, String region, String accessKeyId, String secretAccessKey) {
 

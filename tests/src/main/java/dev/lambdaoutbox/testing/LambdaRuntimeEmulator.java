@@ -57,6 +57,7 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
   private final BlockingQueue<Invocation> pending = new LinkedBlockingQueue<>();
   private final Map<String, Invocation> running = new ConcurrentHashMap<>();
   private final CompletableFuture<String> initError = new CompletableFuture<>();
+  private final CompletableFuture<Long> firstPoll = new CompletableFuture<>();
 
   public LambdaRuntimeEmulator() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
@@ -77,6 +78,26 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
    */
   public Result invoke(String eventJson, Duration timeout)
       throws InterruptedException, TimeoutException {
+    Invocation invocation = enqueue(eventJson, timeout);
+    try {
+      CompletableFuture.anyOf(invocation.taken(), failedToStart())
+          .get(START_UP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+      return answer(invocation).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Sends one event to the function without waiting: the result completes with its answer, or
+   * never, when the function dies first. As with {@link #invoke}, {@code timeout} is the deadline
+   * the function sees, counted from when the runtime takes the event.
+   */
+  public CompletableFuture<Result> submit(String eventJson, Duration timeout) {
+    return answer(enqueue(eventJson, timeout));
+  }
+
+  private Invocation enqueue(String eventJson, Duration timeout) {
     Invocation invocation =
         new Invocation(
             UUID.randomUUID().toString(),
@@ -85,17 +106,17 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
             new CompletableFuture<>(),
             new CompletableFuture<>());
     pending.add(invocation);
-    CompletableFuture<Result> failedToStart =
-        initError.thenApply(e -> new Result(e, "Runtime.InitError"));
-    try {
-      CompletableFuture.anyOf(invocation.taken(), failedToStart)
-          .get(START_UP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-      return CompletableFuture.anyOf(invocation.result(), failedToStart)
-          .thenApply(Result.class::cast)
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    }
+    return invocation;
+  }
+
+  /** The function's answer to {@code invocation}, or its init error should it fail to start. */
+  private CompletableFuture<Result> answer(Invocation invocation) {
+    return CompletableFuture.anyOf(invocation.result(), failedToStart())
+        .thenApply(Result.class::cast);
+  }
+
+  private CompletableFuture<Result> failedToStart() {
+    return initError.thenApply(e -> new Result(e, "Runtime.InitError"));
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -103,6 +124,7 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
       String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
       String body = read(exchange.getRequestBody());
       if (path.equals("invocation/next") && exchange.getRequestMethod().equals("GET")) {
+        firstPoll.complete(System.nanoTime());
         Invocation next = pending.take();
         running.put(next.id(), next);
         long deadlineMs = System.currentTimeMillis() + next.timeout().toMillis();
@@ -133,6 +155,18 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * When the function first asked for an invocation ({@link System#nanoTime()}): the end of its
+   * init phase, in which the runtime client loaded and constructed the handler.
+   */
+  public long awaitFirstPoll(Duration timeout) throws InterruptedException, TimeoutException {
+    try {
+      return firstPoll.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
     }
   }
 

@@ -1,11 +1,13 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -35,15 +37,38 @@ public final class PackagedFunction implements AutoCloseable {
   public static PackagedFunction start(
       String module, String handler, Map<String, String> environment, LambdaRuntimeEmulator runtime)
       throws IOException {
-    Path jar = lambdaJar(module);
+    return start(
+        lambdaJar(module),
+        module,
+        handler,
+        environment,
+        runtime,
+        Path.of(ProcessHandle.current().info().command().orElse("java")),
+        List.of());
+  }
+
+  /**
+   * Starts {@code handler} from {@code jar} on the JVM {@code java} with {@code jvmOptions} (such
+   * as the ones Lambda's runtime starts its JVM with), as function {@code name}.
+   */
+  public static PackagedFunction start(
+      Path jar,
+      String name,
+      String handler,
+      Map<String, String> environment,
+      LambdaRuntimeEmulator runtime,
+      Path java,
+      List<String> jvmOptions)
+      throws IOException {
     List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add(java.toString());
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
+    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(jar + File.pathSeparator + runtimeClientClassPath());
     command.add(RUNTIME_CLIENT_MAIN);
     command.add(handler);
-    Path log = Files.createTempFile(module + "-", ".log");
+    Path log = Files.createTempFile(name + "-", ".log");
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> env = builder.environment();
@@ -51,13 +76,30 @@ public final class PackagedFunction implements AutoCloseable {
     // nothing else
     env.putAll(environment);
     env.put("AWS_LAMBDA_RUNTIME_API", runtime.runtimeApi());
-    env.put("AWS_LAMBDA_FUNCTION_NAME", module);
+    env.put("AWS_LAMBDA_FUNCTION_NAME", name);
     env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
     env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024");
-    env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + module);
+    env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + name);
     env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
     env.put("_HANDLER", handler);
     return new PackagedFunction(builder.start(), log);
+  }
+
+  /**
+   * The environment a packaged function needs to reach the test bed: the database and its tables
+   * ({@code OUTBOX_JDBC_URL}, user, password, {@code OUTBOX_TABLE_PREFIX}), and the SNS/SQS
+   * endpoint with its region and credentials. A mutable copy, for adding the function's own
+   * variables.
+   */
+  public static Map<String, String> testBedEnvironment(
+      TestDatabase db, OutboxTables tables, AwsEndpoint aws) {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
+    env.put("OUTBOX_DB_USER", db.user());
+    env.put("OUTBOX_DB_PASSWORD", db.password());
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.putAll(aws.environment());
+    return env;
   }
 
   /** What the function printed so far (its JSON logs and EMF lines). */
@@ -112,6 +154,16 @@ public final class PackagedFunction implements AutoCloseable {
           "aws-lambda-java-runtime-interface-client is not on the test class path");
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /**
+   * Kills the function's JVM with SIGKILL ({@link Process#destroyForcibly()} on Linux), as Lambda
+   * ends an environment that overran its timeout or memory, or a host that died: no shutdown hook,
+   * no finally block runs. Returns its exit status once it is gone: 137 (128 + 9) for SIGKILL.
+   */
+  public int kill() throws InterruptedException {
+    process.destroyForcibly();
+    return process.waitFor();
   }
 
   @Override

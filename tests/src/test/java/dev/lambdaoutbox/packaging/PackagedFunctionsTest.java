@@ -5,16 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,23 +58,7 @@ class PackagedFunctionsTest {
   @Test
   void pollerJar_publishesCommittedEventsToSqs() throws Exception {
     String queueUrl = sqs.createQueue(r -> r.queueName("pkg-" + UUID.randomUUID())).queueUrl();
-    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
-    Set<String> written = new HashSet<>();
-    db.jdbi()
-        .useTransaction(
-            h -> {
-              for (int i = 0; i < 3; i++) {
-                OutboxEvent e =
-                    OutboxEvent.builder()
-                        .aggregateType("reservation")
-                        .aggregateId("r-" + i)
-                        .eventType("reservation.created")
-                        .payload("{\"n\": " + i + "}")
-                        .build();
-                writer.append(h, e);
-                written.add(e.id().toString());
-              }
-            });
+    Set<String> written = new HashSet<>(CommittedEvents.write(db, tables, 3, 3));
 
     Map<String, String> env = baseEnvironment();
     env.put("OUTBOX_DEFAULT_DESTINATION", queueUrl);
@@ -147,15 +129,6 @@ class PackagedFunctionsTest {
   }
 
   private static Map<String, String> baseEnvironment() {
-    Map<String, String> env = new HashMap<>();
-    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
-    env.put("OUTBOX_DB_USER", db.user());
-    env.put("OUTBOX_DB_PASSWORD", db.password());
-    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
-    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
-    env.put("AWS_REGION", aws.region());
-    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
-    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
-    return env;
+    return PackagedFunction.testBedEnvironment(db, tables, aws);
   }
 }

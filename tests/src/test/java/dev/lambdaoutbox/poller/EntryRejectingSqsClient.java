@@ -16,10 +16,11 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  * real queue, and then adds the held-back entries to the REAL response's {@code failed()} list (or,
  * with {@code code} null, leaves them out of the response altogether).
  *
- * <p>The local endpoint (moto) fails whole batches but never a single entry of a batch the poller
- * builds: it does not check message characters, and our own size check stops oversized entries
- * before they are sent. Real SQS does fail single entries (with HTTP 200), and this is where
- * careless publishers lose messages.
+ * <p>The local endpoint (LocalStack) fails a single entry of a batch only for a body with
+ * characters SQS does not allow ({@code InvalidMessageContents}); transient entry failures
+ * (throttling, an internal error) and entries missing from both lists it never produces, and our
+ * own size check stops oversized entries before they are sent. Real SQS does fail single entries
+ * (with HTTP 200), and this is where careless publishers lose messages.
  */
 final class EntryRejectingSqsClient implements SqsClient {
   private final SqsClient real;

@@ -8,7 +8,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
+import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +57,8 @@ class PollerHandlerTest {
             List.of(event("order.created", "o-1").build(), event("order.created", "o-2").build()));
 
     PollerHandler handler = new PollerHandler(bed.env("OUTBOX_DEFAULT_DESTINATION", queue));
-    Map<String, Object> summary =
-        handler.handleRequest(
-            PollerTestBed.scheduledEvent(),
-            new FakeLambdaContext("outbox-poller", Duration.ofSeconds(30)));
+    JsonNode json = invoke(handler);
 
-    JsonNode json = PollerTestBed.JSON.valueToTree(summary);
     assertThat(json.get("claimed").asInt()).isEqualTo(2);
     assertThat(json.get("published").asInt()).isEqualTo(2);
     assertThat(json.get("retried").asInt()).isZero();
@@ -68,11 +69,20 @@ class PollerHandlerTest {
         .extracting(m -> attribute(m, "eventId"))
         .containsExactlyInAnyOrder(ids.get(0).toString(), ids.get(1).toString());
 
-    Map<String, Object> warm =
-        handler.handleRequest(
-            PollerTestBed.scheduledEvent(),
-            new FakeLambdaContext("outbox-poller", Duration.ofSeconds(30)));
-    assertThat(warm.get("claimed")).isEqualTo(0);
+    JsonNode warm = invoke(handler);
+    assertThat(warm.get("claimed").asInt()).isZero();
+  }
+
+  /** Lambda's entry point, fed the sample scheduled event; the summary it wrote. */
+  private static JsonNode invoke(PollerHandler handler) throws IOException {
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    try (InputStream event =
+        Files.newInputStream(
+            PackagedFunction.projectRoot().resolve("events/scheduled-event.json"))) {
+      handler.handleRequest(
+          event, output, new FakeLambdaContext("outbox-poller", Duration.ofSeconds(30)));
+    }
+    return PollerTestBed.JSON.readTree(output.toByteArray());
   }
 
   static Stream<Arguments> malformed() {

@@ -28,7 +28,7 @@ class PollerShadedJarTest {
         .contains(
             "dev/lambdaoutbox/poller/PollerHandler.class",
             "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
-            "com/amazonaws/services/lambda/runtime/RequestHandler.class");
+            "com/amazonaws/services/lambda/runtime/RequestStreamHandler.class");
     assertThat(entries)
         .noneMatch(
             e ->
