@@ -19,6 +19,7 @@ import java.util.Objects;
  * OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections))  // or a DataApiExecutor
  *     .tables(settings.tables())
  *     .retention(Duration.ofDays(7))   // optional: keep published rows as SENT
+ *     .idempotencyWindow(Duration.ofHours(24))   // optional: free idempotency keys after it
  *     .build();
  * }</pre>
  *
@@ -54,9 +55,10 @@ public interface OutboxStore {
 
   /**
    * The retention pass: deletes what has outlived its time (rows kept as SENT past the retention
-   * period), one short transaction of at most {@link #PURGE_BATCH} rows at a time, until a batch
-   * comes back short (caught up) or {@code timeSlice} has passed; a batch starts only within the
-   * slice. Safe to run from several pollers at once: each batch skips rows another holds locked.
+   * period, idempotency keys past the idempotency window), one short transaction of at most {@link
+   * #PURGE_BATCH} rows at a time, until a batch comes back short (caught up) or {@code timeSlice}
+   * has passed; a batch starts only within the slice. Safe to run from several pollers at once:
+   * each batch skips rows another holds locked.
    */
   PurgeReport purge(Instant now, Duration timeSlice);
 
@@ -118,6 +120,7 @@ public interface OutboxStore {
     final SqlExecutor executor;
     OutboxTables tables = OutboxTables.defaults();
     Duration retention;
+    Duration idempotencyWindow;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -139,6 +142,19 @@ public interface OutboxStore {
         throw new IllegalArgumentException("retention: must not be negative, was " + retention);
       }
       this.retention = retention.isZero() ? null : retention;
+      return this;
+    }
+
+    /**
+     * Delete idempotency keys first seen longer ago than {@code window} from the key table ({@link
+     * OutboxStore#purge}), freeing them for reuse; without it the store never deletes a key.
+     */
+    public Builder idempotencyWindow(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative() || window.isZero()) {
+        throw new IllegalArgumentException("idempotencyWindow: must be positive, was " + window);
+      }
+      this.idempotencyWindow = window;
       return this;
     }
 

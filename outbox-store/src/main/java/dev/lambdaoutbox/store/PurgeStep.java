@@ -40,4 +40,22 @@ interface PurgeStep {
       return dialect.purgeSent(s, now.minus(retention), limit);
     }
   }
+
+  /** Idempotency keys first seen longer ago than the idempotency window: free for reuse. */
+  record IdempotencyKeys(Duration window) implements PurgeStep {
+    @Override
+    public String name() {
+      return "idempotencyKeys";
+    }
+
+    @Override
+    public String describe(Instant now) {
+      return "purge idempotency keys first seen before " + now.minus(window);
+    }
+
+    @Override
+    public int purgeBatch(SqlSession s, StoreDialect dialect, Instant now, int limit) {
+      return dialect.purgeIdempotencyKeys(s, now.minus(window), limit);
+    }
+  }
 }

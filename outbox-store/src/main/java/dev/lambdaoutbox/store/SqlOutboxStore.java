@@ -37,6 +37,9 @@ final class SqlOutboxStore implements OutboxStore {
     if (b.retention != null) {
       steps.add(new PurgeStep.SentRows(b.retention));
     }
+    if (b.idempotencyWindow != null) {
+      steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
+    }
     this.retention = new RetentionPass(executor, dialect, steps, PURGE_BATCH);
   }
 

@@ -70,6 +70,8 @@ import java.util.Optional;
  *   <li>{@code OUTBOX_RETENTION_HOURS} (default 0, up to 8760): 0 deletes a row once published;
  *       otherwise the store keeps it as SENT (so its idempotency key stays taken) and each
  *       invocation purges sent rows older than this.
+ *   <li>{@code OUTBOX_IDEMPOTENCY_WINDOW_HOURS} (default 24, 1 to 8760): how long an idempotency
+ *       key stays taken; each invocation purges keys first seen longer ago than this.
  * </ul>
  *
  * <p>Telemetry: {@code OUTBOX_LOG_LEVEL} (DEBUG, INFO, WARN, ERROR; default INFO), {@code
@@ -94,6 +96,7 @@ public record PollerConfig(
     Duration safetyMargin,
     int publishConcurrency,
     Duration retention,
+    Duration idempotencyWindow,
     JsonLogger.Level logLevel,
     String metricsNamespace,
     String serviceName) {
@@ -110,6 +113,7 @@ public record PollerConfig(
   public static final String SAFETY_MARGIN_MS = "OUTBOX_SAFETY_MARGIN_MS";
   public static final String PUBLISH_CONCURRENCY = "OUTBOX_PUBLISH_CONCURRENCY";
   public static final String RETENTION_HOURS = "OUTBOX_RETENTION_HOURS";
+  public static final String IDEMPOTENCY_WINDOW_HOURS = "OUTBOX_IDEMPOTENCY_WINDOW_HOURS";
   public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
@@ -183,6 +187,8 @@ public record PollerConfig(
     }
     int concurrency = env.integer(PUBLISH_CONCURRENCY, 8, 1, 64);
     Duration retention = Duration.ofHours(env.integer(RETENTION_HOURS, 0, 0, 8760));
+    Duration idempotencyWindow =
+        Duration.ofHours(env.integer(IDEMPOTENCY_WINDOW_HOURS, 24, 1, 8760));
 
     String levelText = env.string(LOG_LEVEL, "INFO");
     JsonLogger.Level logLevel = JsonLogger.Level.parse(levelText);
@@ -208,6 +214,7 @@ public record PollerConfig(
         safetyMargin,
         concurrency,
         retention,
+        idempotencyWindow,
         logLevel,
         namespace,
         service);

@@ -38,6 +38,7 @@ class PollerConfigTest {
     assertThat(config.safetyMargin()).isEqualTo(Duration.ofSeconds(3));
     assertThat(config.publishConcurrency()).isEqualTo(8);
     assertThat(config.retention()).isZero();
+    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(24));
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
     assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
@@ -58,6 +59,7 @@ class PollerConfigTest {
     env.put("OUTBOX_SAFETY_MARGIN_MS", "1500");
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "16");
     env.put("OUTBOX_RETENTION_HOURS", "48");
+    env.put("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "72");
     env.put("OUTBOX_LOG_LEVEL", "debug");
     env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
@@ -77,6 +79,7 @@ class PollerConfigTest {
     assertThat(config.safetyMargin()).isEqualTo(Duration.ofMillis(1500));
     assertThat(config.publishConcurrency()).isEqualTo(16);
     assertThat(config.retention()).isEqualTo(Duration.ofHours(48));
+    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(72));
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
     assertThat(config.metricsNamespace()).isEqualTo("Shop");
     assertThat(config.serviceName()).isEqualTo("shop-outbox");
@@ -96,6 +99,9 @@ class PollerConfigTest {
     assertRejected("OUTBOX_LOG_LEVEL", "LOUD", "not a log level");
     assertRejected("OUTBOX_LEASE_SECONDS", "20", "twice");
     assertRejected("OUTBOX_BACKOFF_MAX_MS", "500", "at least the base");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "0", "out of range");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "8761", "out of range");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "a day", "not a whole number");
   }
 
   @Test

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The retention purge keeps up with a write rate the old limit of 5,000 rows a run could not: a
- * schedule of invocations, each finding a minute's worth of sent rows newly past retention.
+ * schedule of invocations, each finding a minute's worth of sent rows newly past retention, or of
+ * idempotency keys newly past the window.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PollerRetentionContract {
@@ -52,6 +53,28 @@ abstract class PollerRetentionContract {
       bed.invoke(handler);
 
       assertThat(bed.count(bed.tables.messages())).as("run %d", run).isEqualTo(100L * run);
+    }
+    assertThat(bed.logs("WARN")).isEmpty();
+    assertThat(bed.logs("ERROR")).isEmpty();
+  }
+
+  @Test
+  void everyScheduledRun_freesTheIdempotencyKeysPastTheDefaultWindowOf24Hours() throws Exception {
+    PollerHandler handler =
+        bed.handler(
+            bed.config("OUTBOX_DEFAULT_DESTINATION", "arn:aws:sns:us-east-1:123456789012:unused"));
+    for (int run = 1; run <= 3; run++) {
+      bed.clock.advance(Duration.ofMinutes(1));
+      Instant cutoff = bed.clock.instant().minus(Duration.ofHours(24));
+      try (Connection c = bed.db.open()) {
+        HistoryLoader loader = new HistoryLoader(c, bed.db.dialect(), bed.tables);
+        loader.idempotencyKeys("expired-" + run + "-", ROWS_A_MINUTE, cutoff);
+        loader.idempotencyKeys("held-" + run + "-", 100, cutoff.plus(Duration.ofMinutes(30)));
+      }
+
+      bed.invoke(handler);
+
+      assertThat(bed.count(bed.tables.idempotencyKeys())).as("run %d", run).isEqualTo(100L * run);
     }
     assertThat(bed.logs("WARN")).isEmpty();
     assertThat(bed.logs("ERROR")).isEmpty();

@@ -142,6 +142,7 @@ final class PollerTestBed implements AutoCloseable {
     return OutboxStore.builder(JdbcExecutor.of(connections))
         .tables(tables)
         .retention(config.retention())
+        .idempotencyWindow(config.idempotencyWindow())
         .build();
   }
 

@@ -43,6 +43,7 @@ final class MysqlDialect extends PortableDialect {
   private final String retrySql;
   private final String deadLetterSql;
   private final String purgeSql;
+  private final String purgeKeysSql;
   private final String reinsertSql;
 
   MysqlDialect(OutboxTables tables) {
@@ -88,6 +89,12 @@ final class MysqlDialect extends PortableDialect {
         "SELECT id FROM "
             + t
             + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit"
+            + " FOR UPDATE SKIP LOCKED";
+
+    this.purgeKeysSql =
+        "SELECT idempotency_key FROM "
+            + tables.idempotencyKeys()
+            + " WHERE first_seen_at < :cutoff ORDER BY first_seen_at LIMIT :limit"
             + " FOR UPDATE SKIP LOCKED";
 
     this.reinsertSql =
@@ -278,22 +285,44 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
-    List<String> ids = new ArrayList<>();
-    for (Row row :
-        s.query(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit))) {
-      ids.add(row.text("id"));
+    return deleteRows(s, messages, lockExpired(s, purgeSql, "id", cutoff, limit));
+  }
+
+  /** Locks the expired keys it takes, as {@link #purgeSent} does rows, then deletes them by key. */
+  @Override
+  public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    List<String> keys = lockExpired(s, purgeKeysSql, "idempotency_key", cutoff, limit);
+    return deleteBy(s, tables().idempotencyKeys(), "idempotency_key", keys);
+  }
+
+  /** Runs a purge's locking SELECT; returns the {@code column} of each row it locked. */
+  private static List<String> lockExpired(
+      SqlSession s, String sql, String column, Instant cutoff, int limit) {
+    List<String> locked = new ArrayList<>();
+    for (Row row : s.query(sql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit))) {
+      locked.add(row.text(column));
     }
-    return deleteRows(s, messages, ids);
+    return locked;
   }
 
   /** Deletes the rows of {@code table} with these ids as stored; returns how many went. */
   private static int deleteRows(SqlSession s, String table, List<String> ids) {
+    return deleteBy(s, table, "id", ids);
+  }
+
+  /** Deletes the rows of {@code table} whose {@code column} is one of {@code values}. */
+  private static int deleteBy(SqlSession s, String table, String column, List<String> values) {
     int deleted = 0;
-    for (List<String> chunk : InLists.chunks(ids)) {
+    for (List<String> chunk : InLists.chunks(values)) {
       Params params = Params.of();
       deleted +=
           s.update(
-              "DELETE FROM " + table + " WHERE id IN " + InLists.texts("id", chunk, params),
+              "DELETE FROM "
+                  + table
+                  + " WHERE "
+                  + column
+                  + " IN "
+                  + InLists.texts("v", chunk, params),
               params);
     }
     return deleted;

@@ -43,6 +43,7 @@ final class PostgresDialect extends PortableDialect {
   private final String deadLetterSql;
   private final String ownedDeadLettersSql;
   private final String purgeSql;
+  private final String purgeKeysSql;
   private final String reinsertSql;
 
   PostgresDialect(OutboxTables tables) {
@@ -135,6 +136,15 @@ final class PostgresDialect extends PortableDialect {
             + " WHERE status = 'SENT' AND sent_at < "
             + at("cutoff")
             + " ORDER BY sent_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
+
+    this.purgeKeysSql =
+        "DELETE FROM "
+            + tables.idempotencyKeys()
+            + " WHERE idempotency_key IN (SELECT idempotency_key FROM "
+            + tables.idempotencyKeys()
+            + " WHERE first_seen_at < "
+            + at("cutoff")
+            + " ORDER BY first_seen_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -288,6 +298,11 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
     return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  @Override
+  public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    return s.update(purgeKeysSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)

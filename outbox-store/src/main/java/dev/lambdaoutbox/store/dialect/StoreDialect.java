@@ -100,6 +100,13 @@ public interface StoreDialect {
   int purgeSent(SqlSession s, Instant cutoff, int limit);
 
   /**
+   * Deletes up to {@code limit} idempotency keys first seen before {@code cutoff}, oldest first
+   * along the key table's time index, skipping keys another transaction holds locked (a writer
+   * taking one, or another purge).
+   */
+  int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
+
+  /**
    * The age of the oldest due pending row (the earliest {@code created_at} among the first {@link
    * #BACKLOG_SAMPLE} due rows: a bounded stretch of the due index, exact whenever fewer rows are
    * due) and the exact number of dead letters.

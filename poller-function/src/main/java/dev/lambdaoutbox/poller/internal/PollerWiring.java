@@ -88,6 +88,7 @@ public final class PollerWiring {
     return OutboxStore.builder(JdbcExecutor.of(connections))
         .tables(config.database().tables())
         .retention(config.retention())
+        .idempotencyWindow(config.idempotencyWindow())
         .build();
   }
 
