@@ -47,11 +47,13 @@ public interface OutboxStore {
   Claim claim(String owner, int limit, Instant now, Duration lease);
 
   /**
-   * Records what became of claimed rows, in one transaction. A retry or dead letter is applied only
-   * while {@code owner} still holds the row's lease; a published row leaves the outbox whoever
-   * holds it.
+   * Records what became of claimed rows, in one transaction, and says per row what was really done
+   * ({@link CompletionReport}, in the order given). A retry, dead letter, deferral or release is
+   * applied only while {@code owner} still holds the row's lease; a published row leaves the outbox
+   * whoever holds it. An outcome not applied is {@link Completion.Result#LEASE_LOST}, with who
+   * holds the row now or that it is gone.
    */
-  CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
+  CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
 
   /**
    * The retention pass: deletes what has outlived its time (rows kept as SENT past the retention
@@ -65,31 +67,11 @@ public interface OutboxStore {
   /** Rows one transaction of {@link #purge} deletes at most. */
   int PURGE_BATCH = 2_000;
 
-  /**
-   * The age of the oldest due pending row and the number of dead letters, for metrics and alarms.
-   */
+  /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
 
-  /**
-   * How many outcomes {@link #complete} applied, by kind, and the older dead letters that the dead
-   * letters it wrote replaced (an event id the application reused).
-   */
-  record CompletionCounts(
-      int published,
-      int retried,
-      int deadLettered,
-      int skippedLeaseLost,
-      List<SupersededDeadLetter> superseded) {
-
-    public CompletionCounts {
-      superseded = List.copyOf(superseded);
-    }
-
-    /** Counts without superseded dead letters. */
-    public CompletionCounts(int published, int retried, int deadLettered, int skippedLeaseLost) {
-      this(published, retried, deadLettered, skippedLeaseLost, List.of());
-    }
-  }
+  /** The destinations found down, shared by every poller over these tables. */
+  DestinationHealthStore destinationHealth();
 
   /**
    * What one {@link #purge} removed.
@@ -109,11 +91,34 @@ public interface OutboxStore {
   }
 
   /**
-   * @param oldestPendingAge how long the oldest due PENDING row has waited since it was created;
-   *     zero when none
-   * @param deadLetters rows in the dead-letter table
+   * Most dead letters {@link Backlog#deadLetters()} counts; beyond it the count stops, so that it
+   * costs the same at a million dead letters as at ten thousand.
    */
-  record Backlog(Duration oldestPendingAge, long deadLetters) {}
+  int DEAD_LETTER_COUNT_CAP = 10_000;
+
+  /**
+   * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
+   *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
+   *     its replay.
+   * @param deadLetters rows in the dead-letter table, counted up to {@link #DEAD_LETTER_COUNT_CAP}
+   *     plus one: above the cap it is {@code DEAD_LETTER_COUNT_CAP + 1}, meaning "more"
+   * @param destinationsDown destinations marked down and not stale (see {@link
+   *     DestinationHealthStore#STALE_AFTER})
+   * @param destinationsMisconfigured those of them marked {@link DestinationState#MISCONFIGURED}
+   * @param staleDestinations health rows that are stale and not counted
+   */
+  record Backlog(
+      Duration oldestUnpublishedAge,
+      long deadLetters,
+      int destinationsDown,
+      int destinationsMisconfigured,
+      int staleDestinations) {
+
+    /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
+    public boolean deadLettersCapped() {
+      return deadLetters > DEAD_LETTER_COUNT_CAP;
+    }
+  }
 
   /** Configures an {@link OutboxStore}; not thread-safe. */
   final class Builder {

@@ -46,7 +46,14 @@ import java.util.Optional;
  *   <li>{@code OUTBOX_BACKOFF_BASE_MS} (default 1000) and {@code OUTBOX_BACKOFF_MAX_MS} (default
  *       900000, 15 minutes): the delay before retry {@code n} is drawn between half and all of
  *       {@code min(max, base * 2^(n-1))}, so delays grow, never exceed the cap, and spread out rows
- *       that failed together.
+ *       that failed together. Only failures that belong to one message spend a retry (an entry
+ *       refused while the rest of its batch went through, a message too large, no destination).
+ *   <li>{@code OUTBOX_PROBE_INTERVAL_MIN_MS} (default 5000, 1000 to 60000) and {@code
+ *       OUTBOX_PROBE_INTERVAL_MAX_MS} (default 60000, 5000 to 3600000): a destination found down
+ *       (unreachable, failing, throttling, or refusing every message) is left alone, its rows
+ *       waiting without spending retries, and probed with one small batch after {@code min(max, min
+ *       * 2^(n-1))} for its n-th probe. A destination back up is noticed within the max interval
+ *       plus one schedule period.
  * </ul>
  *
  * <p>How much one invocation does:
@@ -89,6 +96,8 @@ public record PollerConfig(
     int maxRetries,
     Duration backoffBase,
     Duration backoffMax,
+    Duration probeIntervalMin,
+    Duration probeIntervalMax,
     int batchSize,
     Duration pollInterval,
     Duration publishTimeout,
@@ -106,6 +115,8 @@ public record PollerConfig(
   public static final String MAX_RETRIES = "OUTBOX_MAX_RETRIES";
   public static final String BACKOFF_BASE_MS = "OUTBOX_BACKOFF_BASE_MS";
   public static final String BACKOFF_MAX_MS = "OUTBOX_BACKOFF_MAX_MS";
+  public static final String PROBE_INTERVAL_MIN_MS = "OUTBOX_PROBE_INTERVAL_MIN_MS";
+  public static final String PROBE_INTERVAL_MAX_MS = "OUTBOX_PROBE_INTERVAL_MAX_MS";
   public static final String BATCH_SIZE = "OUTBOX_BATCH_SIZE";
   public static final String POLL_INTERVAL_MS = "OUTBOX_POLL_INTERVAL_MS";
   public static final String PUBLISH_TIMEOUT_MS = "OUTBOX_PUBLISH_TIMEOUT_MS";
@@ -143,16 +154,31 @@ public record PollerConfig(
     Duration backoffMax =
         env.millis(
             BACKOFF_MAX_MS, Duration.ofMinutes(15), Duration.ofMillis(10), Duration.ofHours(12));
-    if (backoffMax.compareTo(backoffBase) < 0) {
-      throw new ConfigurationException(
-          BACKOFF_MAX_MS,
-          backoffMax.toMillis()
-              + "ms is below "
-              + BACKOFF_BASE_MS
-              + " ("
-              + backoffBase.toMillis()
-              + "ms); the cap must be at least the base delay");
-    }
+    requireAtLeast(
+        BACKOFF_MAX_MS,
+        backoffMax,
+        BACKOFF_BASE_MS,
+        backoffBase,
+        "the cap must be at least the base delay");
+
+    Duration probeMin =
+        env.millis(
+            PROBE_INTERVAL_MIN_MS,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(1));
+    Duration probeMax =
+        env.millis(
+            PROBE_INTERVAL_MAX_MS,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(5),
+            Duration.ofHours(1));
+    requireAtLeast(
+        PROBE_INTERVAL_MAX_MS,
+        probeMax,
+        PROBE_INTERVAL_MIN_MS,
+        probeMin,
+        "the longest interval between probes must be at least the shortest");
 
     int batchSize = env.integer(BATCH_SIZE, 100, 1, 1000);
     Duration pollInterval =
@@ -207,6 +233,8 @@ public record PollerConfig(
         maxRetries,
         backoffBase,
         backoffMax,
+        probeMin,
+        probeMax,
         batchSize,
         pollInterval,
         publishTimeout,
@@ -259,6 +287,16 @@ public record PollerConfig(
       routes.put(pattern, destination);
     }
     return routes;
+  }
+
+  /** Refuses {@code max} (variable {@code maxName}) below {@code min}, saying {@code why}. */
+  private static void requireAtLeast(
+      String maxName, Duration max, String minName, Duration min, String why) {
+    if (max.compareTo(min) < 0) {
+      throw new ConfigurationException(
+          maxName,
+          max.toMillis() + "ms is below " + minName + " (" + min.toMillis() + "ms); " + why);
+    }
   }
 
   /** Null when {@code pattern} is an exact event type or a prefix ending in '*'. */

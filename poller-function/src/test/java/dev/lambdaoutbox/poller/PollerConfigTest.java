@@ -31,6 +31,8 @@ class PollerConfigTest {
     assertThat(config.maxRetries()).isEqualTo(10);
     assertThat(config.backoffBase()).isEqualTo(Duration.ofSeconds(1));
     assertThat(config.backoffMax()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(1));
     assertThat(config.batchSize()).isEqualTo(100);
     assertThat(config.pollInterval()).isZero();
     assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -52,6 +54,8 @@ class PollerConfigTest {
     env.put("OUTBOX_MAX_RETRIES", "3");
     env.put("OUTBOX_BACKOFF_BASE_MS", "200");
     env.put("OUTBOX_BACKOFF_MAX_MS", "5000");
+    env.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "2000");
+    env.put("OUTBOX_PROBE_INTERVAL_MAX_MS", "300000");
     env.put("OUTBOX_BATCH_SIZE", "250");
     env.put("OUTBOX_POLL_INTERVAL_MS", "200");
     env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "4000");
@@ -72,6 +76,8 @@ class PollerConfigTest {
     assertThat(config.maxRetries()).isEqualTo(3);
     assertThat(config.backoffBase()).isEqualTo(Duration.ofMillis(200));
     assertThat(config.backoffMax()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.batchSize()).isEqualTo(250);
     assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(200));
     assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(4));
@@ -102,6 +108,16 @@ class PollerConfigTest {
     assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "0", "out of range");
     assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "8761", "out of range");
     assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "a day", "not a whole number");
+    assertRejected("OUTBOX_PROBE_INTERVAL_MIN_MS", "999", "out of range");
+    assertRejected("OUTBOX_PROBE_INTERVAL_MAX_MS", "3600001", "out of range");
+    Map<String, String> crossed = minimal();
+    crossed.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "30000");
+    crossed.put("OUTBOX_PROBE_INTERVAL_MAX_MS", "10000");
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(crossed))
+        .isInstanceOfSatisfying(
+            ConfigurationException.class,
+            e -> assertThat(e.variable()).isEqualTo("OUTBOX_PROBE_INTERVAL_MAX_MS"))
+        .hasMessageContaining("OUTBOX_PROBE_INTERVAL_MIN_MS");
   }
 
   @Test

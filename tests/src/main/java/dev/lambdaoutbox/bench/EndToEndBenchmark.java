@@ -9,7 +9,9 @@ import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.poller.internal.PublishGate;
 import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -202,7 +204,7 @@ public final class EndToEndBenchmark {
     }
 
     @Override
-    public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+    public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
       long start = System.nanoTime();
       try {
         return store.complete(owner, outcomes, now);
@@ -219,6 +221,11 @@ public final class EndToEndBenchmark {
     @Override
     public Backlog backlog(Instant now) {
       return store.backlog(now);
+    }
+
+    @Override
+    public DestinationHealthStore destinationHealth() {
+      return store.destinationHealth();
     }
   }
 

@@ -56,6 +56,7 @@ public record TestDatabase(
             tables.deadLetterAudit(),
             tables.idempotencyKeys(),
             tables.inbox(),
+            tables.destinationHealth(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);

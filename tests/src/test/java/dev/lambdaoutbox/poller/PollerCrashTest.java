@@ -10,7 +10,9 @@ import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.PublishGate;
 import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
@@ -100,7 +102,7 @@ class PollerCrashTest {
     OutboxStore dying =
         new DelegatingStore(real) {
           @Override
-          public CompletionCounts complete(
+          public CompletionReport complete(
               String owner, List<DeliveryOutcome> outcomes, Instant now) {
             throw new SimulatedCrash("killed after publishing, before recording");
           }
@@ -205,7 +207,7 @@ class PollerCrashTest {
     }
 
     @Override
-    public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+    public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
       return real.complete(owner, outcomes, now);
     }
 
@@ -217,6 +219,11 @@ class PollerCrashTest {
     @Override
     public Backlog backlog(Instant now) {
       return real.backlog(now);
+    }
+
+    @Override
+    public DestinationHealthStore destinationHealth() {
+      return real.destinationHealth();
     }
   }
 }

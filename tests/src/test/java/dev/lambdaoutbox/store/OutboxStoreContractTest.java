@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.DeliveryOutcome.Release;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
-import dev.lambdaoutbox.store.OutboxStore.CompletionCounts;
 import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
@@ -22,6 +24,7 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -72,6 +75,10 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   static List<UUID> ids(Claim claim) {
     assertThat(claim.unreadable()).as("unreadable rows").isEmpty();
     return claim.messages().stream().map(OutboxMessage::id).toList();
+  }
+
+  static List<Result> results(CompletionReport report) {
+    return report.completions().stream().map(Completion::result).toList();
   }
 
   // ---- claim
@@ -183,11 +190,11 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     OutboxStore store = store();
     store.claim("a", 10, T0.plusSeconds(1), LEASE);
 
-    CompletionCounts counts =
+    CompletionReport report =
         store.complete(
             "a", List.of(new Published(ids.get(0)), new Published(ids.get(1))), T0.plusSeconds(2));
 
-    assertThat(counts).isEqualTo(new CompletionCounts(2, 0, 0, 0));
+    assertThat(results(report)).containsExactly(Result.PUBLISHED, Result.PUBLISHED);
     assertThat(rows.count(tables.messages(), "1 = 1")).isZero();
   }
 
@@ -246,13 +253,13 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     store.claim("a", 10, T0, LEASE);
     String longReason = "x".repeat(5000);
 
-    CompletionCounts counts =
+    CompletionReport report =
         store.complete(
             "a",
             List.of(new Retry(id, "Throttling", longReason, T0.plusSeconds(60))),
             T0.plusSeconds(1));
 
-    assertThat(counts).isEqualTo(new CompletionCounts(0, 1, 0, 0));
+    assertThat(results(report)).containsExactly(Result.RETRIED);
     Map<String, Object> row = rows.message(id);
     assertThat(((Number) row.get("retry_count")).intValue()).isEqualTo(1);
     assertThat(TestRows.instant(row, "next_attempt_at")).isEqualTo(T0.plusSeconds(60));
@@ -308,13 +315,13 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
         T0.plusSeconds(1));
     store.claim("b", 10, T0.plusSeconds(10), LEASE);
 
-    CompletionCounts counts =
+    CompletionReport report =
         store.complete(
             "b",
             List.of(new DeadLetter(id, "InvalidParameter", "topic does not exist")),
             T0.plusSeconds(11));
 
-    assertThat(counts).isEqualTo(new CompletionCounts(0, 0, 1, 0));
+    assertThat(results(report)).containsExactly(Result.DEAD_LETTERED);
     assertThat(rows.message(id)).isNull();
     Map<String, Object> dead = rows.deadLetter(id);
     assertThat(dead).isNotNull();
@@ -360,18 +367,13 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     append(T0.plusSeconds(2), event("again").toBuilder().id(id).build()); // the id, reused
     store.claim("b", 10, T0.plusSeconds(2), LEASE);
 
-    CompletionCounts counts =
+    CompletionReport report =
         store.complete(
             "b", List.of(new DeadLetter(id, "InvalidParameter", "bad")), T0.plusSeconds(4));
 
-    assertThat(counts)
-        .isEqualTo(
-            new CompletionCounts(
-                0,
-                0,
-                1,
-                0,
-                List.of(new SupersededDeadLetter(id, T0.plusSeconds(1), T0.plusSeconds(4)))));
+    assertThat(results(report)).containsExactly(Result.DEAD_LETTERED);
+    assertThat(report.superseded())
+        .containsExactly(new SupersededDeadLetter(id, T0.plusSeconds(1), T0.plusSeconds(4)));
     Map<String, Object> dead = rows.deadLetter(id);
     assertThat(dead.get("aggregate_id")).isEqualTo("again");
     assertThat(dead.get("error_code")).isEqualTo("InvalidParameter");
@@ -390,10 +392,17 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     slow.claim("slow", 10, T0.plusSeconds(2), LEASE);
     store().claim("fast", 10, T0.plusSeconds(40), LEASE);
 
-    CompletionCounts counts =
+    CompletionReport report =
         slow.complete("slow", List.of(new DeadLetter(id, "Bad", "late")), T0.plusSeconds(41));
 
-    assertThat(counts).isEqualTo(new CompletionCounts(0, 0, 0, 1));
+    assertThat(report.completions())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.result()).isEqualTo(Result.LEASE_LOST);
+              assertThat(c.heldBy()).isEqualTo("fast");
+            });
+    assertThat(report.superseded()).isEmpty();
     assertThat(rows.deadLetter(id).get("aggregate_id")).isEqualTo("first");
     assertThat(auditTrail(id)).isEmpty();
     assertThat(rows.message(id).get("locked_by")).isEqualTo("fast");
@@ -423,39 +432,61 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     assertThat(rows.message(published)).isNotNull();
     assertThat(rows.message(dying)).isNotNull();
     // The store's connection is still usable afterwards.
-    assertThat(store.complete("a", List.of(new Published(published)), T0.plusSeconds(3)))
-        .isEqualTo(new CompletionCounts(1, 0, 0, 0));
+    assertThat(results(store.complete("a", List.of(new Published(published)), T0.plusSeconds(3))))
+        .containsExactly(Result.PUBLISHED);
   }
 
   // ---- leases taken over
 
   @Test
-  void complete_fromAnOwnerWhoseLeaseWasTaken_isSkippedAndCounted() {
+  void complete_fromAnOwnerWhoseLeaseWasTaken_reportsPerRowWhatWasNotApplied_andWhoHoldsIt() {
     UUID retried = append(T0);
     UUID dead = append(T0.plusSeconds(1));
-    UUID published = append(T0.plusSeconds(2));
+    UUID deferred = append(T0.plusSeconds(2));
+    UUID publishedByOther = append(T0.plusSeconds(3));
+    UUID publishedLate = append(T0.plusSeconds(4));
     OutboxStore slow = store();
     OutboxStore fast = store();
-    slow.claim("slow", 10, T0.plusSeconds(2), LEASE);
+    slow.claim("slow", 10, T0.plusSeconds(4), LEASE);
     List<OutboxMessage> taken = fast.claim("fast", 10, T0.plusSeconds(40), LEASE).messages();
-    assertThat(taken).hasSize(3);
-    fast.complete("fast", List.of(new Published(published)), T0.plusSeconds(41));
+    assertThat(taken).hasSize(5);
+    fast.complete("fast", List.of(new Published(publishedByOther)), T0.plusSeconds(41));
 
-    CompletionCounts counts =
+    CompletionReport report =
         slow.complete(
             "slow",
             List.of(
                 new Retry(retried, "Throttling", "late", T0.plusSeconds(100)),
                 new DeadLetter(dead, "Bad", "late"),
-                new Published(published)),
+                new Defer(deferred, "ConnectionError", "down", T0.plusSeconds(100)),
+                new Published(publishedByOther),
+                new Published(publishedLate)),
             T0.plusSeconds(42));
 
-    assertThat(counts).isEqualTo(new CompletionCounts(0, 0, 0, 3));
+    List<Completion> rowsReported = report.completions();
+    assertThat(rowsReported)
+        .extracting(Completion::result)
+        .containsExactly(
+            Result.LEASE_LOST,
+            Result.LEASE_LOST,
+            Result.LEASE_LOST,
+            Result.LEASE_LOST,
+            Result.PUBLISHED);
+    assertThat(rowsReported.subList(0, 3))
+        .allSatisfy(
+            c -> {
+              assertThat(c.heldBy()).isEqualTo("fast");
+              assertThat(c.gone()).isFalse();
+            });
+    assertThat(rowsReported.get(3).gone()).as("published by the other poller").isTrue();
+    assertThat(rowsReported.get(3).heldBy()).isNull();
     Map<String, Object> row = rows.message(retried);
     assertThat(row.get("locked_by")).isEqualTo("fast");
     assertThat(((Number) row.get("retry_count")).intValue()).isZero();
     assertThat(rows.message(dead)).isNotNull();
     assertThat(rows.deadLetter(dead)).isNull();
+    assertThat(rows.message(deferred).get("locked_by")).isEqualTo("fast");
+    assertThat(rows.message(publishedLate)).as("published leaves whoever holds it").isNull();
   }
 
   @Test
@@ -466,7 +497,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     OutboxStore store = store();
     store.claim("o", 10, T0.plusSeconds(2), LEASE);
 
-    CompletionCounts counts =
+    CompletionReport report =
         store.complete(
             "o",
             List.of(
@@ -475,7 +506,8 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
                 new DeadLetter(c, "Bad", "never")),
             T0.plusSeconds(3));
 
-    assertThat(counts).isEqualTo(new CompletionCounts(1, 1, 1, 0));
+    assertThat(results(report))
+        .containsExactly(Result.PUBLISHED, Result.RETRIED, Result.DEAD_LETTERED);
     assertThat(rows.message(a)).isNull();
     assertThat(rows.message(b)).isNotNull();
     assertThat(rows.deadLetter(c)).isNotNull();
@@ -519,7 +551,8 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
                       }
                       outcomes.add(new Published(m.id()));
                     }
-                    skipped.addAndGet(store.complete(owner, outcomes, now).skippedLeaseLost());
+                    skipped.addAndGet(
+                        store.complete(owner, outcomes, now).count(Result.LEASE_LOST));
                   }
                 }));
       }
@@ -536,30 +569,251 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     assertThat(rows.count(tables.messages(), "1 = 1")).isZero();
   }
 
+  // ---- deferrals
+
+  @Test
+  void complete_defer_waitsUntilTheGivenTime_keepsTheRetryCount_andSaysWhy() {
+    UUID id = append(T0);
+    OutboxStore store = store();
+    store.claim("a", 10, T0, LEASE);
+    store.complete(
+        "a", List.of(new Retry(id, "Throttling", "slow", T0.plusSeconds(5))), T0.plusSeconds(1));
+    store.claim("b", 10, T0.plusSeconds(5), LEASE);
+
+    CompletionReport report =
+        store.complete(
+            "b",
+            List.of(new Defer(id, "ConnectionError", "destination down", T0.plusSeconds(65))),
+            T0.plusSeconds(6));
+
+    assertThat(results(report)).containsExactly(Result.DEFERRED);
+    Map<String, Object> row = rows.message(id);
+    assertThat(((Number) row.get("retry_count")).intValue()).as("no retry spent").isEqualTo(1);
+    assertThat(TestRows.instant(row, "next_attempt_at")).isEqualTo(T0.plusSeconds(65));
+    assertThat(row.get("last_error_code")).isEqualTo("ConnectionError");
+    assertThat(row.get("last_error_reason")).isEqualTo("destination down");
+    assertThat(row.get("locked_by")).isNull();
+    assertThat(row.get("locked_until")).isNull();
+    assertThat(TestRows.instant(row, "first_failed_at")).isEqualTo(T0.plusSeconds(1));
+    assertThat(store.claim("c", 10, T0.plusSeconds(64), LEASE).messages()).isEmpty();
+    assertThat(store.claim("c", 10, T0.plusSeconds(65), LEASE).messages()).hasSize(1);
+  }
+
+  @Test
+  void complete_release_makesTheRowDueAtOnce_keepingEverythingElse() {
+    UUID id = append(T0);
+    OutboxStore store = store();
+    store.claim("a", 10, T0, LEASE);
+    store.complete(
+        "a", List.of(new Retry(id, "Throttling", "slow", T0.plusSeconds(5))), T0.plusSeconds(1));
+    store.claim("b", 10, T0.plusSeconds(5), LEASE);
+
+    CompletionReport report = store.complete("b", List.of(new Release(id)), T0.plusSeconds(6));
+
+    assertThat(results(report)).containsExactly(Result.DEFERRED);
+    Map<String, Object> row = rows.message(id);
+    assertThat(((Number) row.get("retry_count")).intValue()).isEqualTo(1);
+    assertThat(TestRows.instant(row, "next_attempt_at")).isEqualTo(T0.plusSeconds(6));
+    assertThat(row.get("last_error_code")).isEqualTo("Throttling");
+    assertThat(row.get("last_error_reason")).isEqualTo("slow");
+    assertThat(row.get("locked_by")).isNull();
+    assertThat(store.claim("c", 10, T0.plusSeconds(6), LEASE).messages()).hasSize(1);
+  }
+
   // ---- backlog
 
   @Test
-  void backlog_reportsTheOldestDueRowAndTheDeadLetters() {
+  void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
     OutboxStore store = store();
-    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0));
+    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
 
-    UUID oldest = append(T0);
-    append(T0.plusSeconds(5));
+    UUID backingOff = append(T0);
+    UUID leased = append(T0.plusSeconds(5));
     UUID dying = append(T0.plusSeconds(6));
+    UUID deferred = append(T0.plusSeconds(7));
     append(T0.plusSeconds(500));
-    store.claim("a", 10, T0.plusSeconds(6), LEASE);
+    store.claim("a", 10, T0.plusSeconds(7), LEASE);
     store.complete(
         "a",
         List.of(
-            new Retry(oldest, "Throttling", "later", T0.plusSeconds(300)),
-            new DeadLetter(dying, "Bad", "bad")),
-        T0.plusSeconds(7));
+            new Retry(backingOff, "Throttling", "later", T0.plusSeconds(3600)),
+            new DeadLetter(dying, "Bad", "bad"),
+            new Defer(deferred, "ConnectionError", "down", T0.plusSeconds(3600))),
+        T0.plusSeconds(8));
 
-    // At +65 s the row retried until +300 s is not due; the leased row (+5 s) is due again at +36
-    // s.
-    assertThat(store.backlog(T0.plusSeconds(65))).isEqualTo(new Backlog(Duration.ofSeconds(60), 1));
-    assertThat(store.backlog(T0.plusSeconds(300)))
-        .isEqualTo(new Backlog(Duration.ofSeconds(300), 1));
+    // At +10 s nothing is due: one row backs off, one is leased, one deferred, one not yet due.
+    assertThat(store.claim("probe", 10, T0.plusSeconds(10), Duration.ofMillis(1)).messages())
+        .isEmpty();
+    assertThat(store.backlog(T0.plusSeconds(10)).oldestUnpublishedAge())
+        .isEqualTo(Duration.ofSeconds(10));
+    store.complete("a", List.of(new Published(backingOff)), T0.plusSeconds(11));
+    assertThat(store.backlog(T0.plusSeconds(65)).oldestUnpublishedAge())
+        .as("the leased row")
+        .isEqualTo(Duration.ofSeconds(60));
+    assertThat(store.backlog(T0.plusSeconds(65)).deadLetters()).isEqualTo(1);
+    assertThat(rows.message(leased)).isNotNull();
+  }
+
+  @Test
+  void backlog_ignoresRowsKeptAsSent() {
+    OutboxStore retaining = retainingStore();
+    UUID id = append(T0);
+    retaining.claim("a", 10, T0, LEASE);
+    retaining.complete("a", List.of(new Published(id)), T0.plusSeconds(1));
+
+    assertThat(retaining.backlog(T0.plus(Duration.ofDays(1))).oldestUnpublishedAge()).isZero();
+  }
+
+  @Test
+  void backlog_deadLetterCount_stopsJustAboveTheCap() throws Exception {
+    try (Connection c = database().open()) {
+      new dev.lambdaoutbox.bench.HistoryLoader(c, database().dialect(), tables)
+          .deadLetters(OutboxStore.DEAD_LETTER_COUNT_CAP + 50, T0);
+    }
+
+    Backlog backlog = store().backlog(T0);
+
+    assertThat(backlog.deadLetters()).isEqualTo(OutboxStore.DEAD_LETTER_COUNT_CAP + 1);
+    assertThat(backlog.deadLettersCapped()).isTrue();
+  }
+
+  // ---- destination health
+
+  static final String TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
+  static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
+
+  @Test
+  void markDown_insertsOnce_theSecondPollerKeepsTheFirstsSchedule() {
+    DestinationHealthStore first = store().destinationHealth();
+    DestinationHealthStore second = store().destinationHealth();
+
+    DestinationHealthStore.MarkedDown a =
+        first.markDown(
+            TOPIC,
+            DestinationState.UNAVAILABLE,
+            "ConnectionError",
+            "refused",
+            T0,
+            T0.plusSeconds(5));
+    DestinationHealthStore.MarkedDown b =
+        second.markDown(
+            TOPIC,
+            DestinationState.MISCONFIGURED,
+            "NotFound",
+            "no topic",
+            T0.plusSeconds(1),
+            T0.plusSeconds(6));
+
+    assertThat(a.inserted()).isTrue();
+    assertThat(b.inserted()).isFalse();
+    assertThat(b.health()).isEqualTo(a.health());
+    assertThat(a.health())
+        .isEqualTo(
+            new DestinationHealth(
+                TOPIC,
+                DestinationState.UNAVAILABLE,
+                "ConnectionError",
+                "refused",
+                T0,
+                0,
+                T0.plusSeconds(5),
+                T0));
+    assertThat(first.all()).containsOnlyKeys(TOPIC);
+  }
+
+  @Test
+  void claimProbe_whenDue_exactlyOneOfTwoPollersWinsIt() {
+    DestinationHealthStore a = store().destinationHealth();
+    DestinationHealthStore b = store().destinationHealth();
+    a.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
+
+    assertThat(a.claimProbe(QUEUE, T0.plusSeconds(4), T0.plusSeconds(14)))
+        .as("not due yet")
+        .isFalse();
+    boolean first = a.claimProbe(QUEUE, T0.plusSeconds(5), T0.plusSeconds(15));
+    boolean second = b.claimProbe(QUEUE, T0.plusSeconds(5), T0.plusSeconds(15));
+
+    assertThat(List.of(first, second)).containsExactly(true, false);
+    assertThat(b.all().get(QUEUE).nextProbeAt()).isEqualTo(T0.plusSeconds(15));
+    assertThat(a.claimProbe(TOPIC, T0, T0.plusSeconds(5))).as("not marked down").isFalse();
+  }
+
+  @Test
+  void probeFailed_countsIt_keepsTheError_andMayTurnItMisconfigured() {
+    DestinationHealthStore health = store().destinationHealth();
+    health.markDown(
+        TOPIC, DestinationState.UNAVAILABLE, "ConnectionError", "refused", T0, T0.plusSeconds(5));
+    health.claimProbe(TOPIC, T0.plusSeconds(5), T0.plusSeconds(15));
+
+    DestinationHealthStore.ProbeFailed failed =
+        health
+            .probeFailed(
+                TOPIC,
+                DestinationState.MISCONFIGURED,
+                "NotFound",
+                "Topic does not exist",
+                T0.plusSeconds(6))
+            .orElseThrow();
+
+    assertThat(failed.before().state()).isEqualTo(DestinationState.UNAVAILABLE);
+    assertThat(failed.after())
+        .isEqualTo(
+            new DestinationHealth(
+                TOPIC,
+                DestinationState.MISCONFIGURED,
+                "NotFound",
+                "Topic does not exist",
+                T0,
+                1,
+                T0.plusSeconds(15),
+                T0.plusSeconds(6)));
+    assertThat(health.probeFailed(QUEUE, DestinationState.UNAVAILABLE, "x", "y", T0)).isEmpty();
+  }
+
+  @Test
+  void markHealthy_deletesTheRow_andTheBacklogCountsWhatIsDown() {
+    OutboxStore store = store();
+    DestinationHealthStore health = store.destinationHealth();
+    health.markDown(
+        TOPIC, DestinationState.MISCONFIGURED, "NotFound", "gone", T0, T0.plusSeconds(5));
+    health.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
+
+    assertThat(store.backlog(T0.plusSeconds(1)))
+        .extracting(Backlog::destinationsDown, Backlog::destinationsMisconfigured)
+        .containsExactly(2, 1);
+    assertThat(health.markHealthy(TOPIC)).isTrue();
+    assertThat(health.markHealthy(TOPIC)).isFalse();
+    assertThat(store.backlog(T0.plusSeconds(1)))
+        .extracting(Backlog::destinationsDown, Backlog::destinationsMisconfigured)
+        .containsExactly(1, 0);
+    assertThat(health.all()).containsOnlyKeys(QUEUE);
+  }
+
+  @Test
+  void aRowNobodyProbesForLong_isStale_notCounted_andForgotten() {
+    OutboxStore store = store();
+    DestinationHealthStore health = store.destinationHealth();
+    health.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
+    Instant later = T0.plusSeconds(5).plus(DestinationHealthStore.STALE_AFTER).plusSeconds(1);
+
+    assertThat(store.backlog(later))
+        .extracting(Backlog::destinationsDown, Backlog::staleDestinations)
+        .containsExactly(0, 1);
+    assertThat(health.forgetStale(later.minusSeconds(2))).as("not stale yet").isZero();
+    assertThat(health.forgetStale(later)).isEqualTo(1);
+    assertThat(health.all()).isEmpty();
+  }
+
+  @Test
+  void destinationsLongerThanAnIndexKey_areKeyedByTheirHash() {
+    String longQueue = QUEUE + "-" + "x".repeat(1900);
+    DestinationHealthStore health = store().destinationHealth();
+
+    health.markDown(
+        longQueue, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
+
+    assertThat(health.all()).containsOnlyKeys(longQueue);
+    assertThat(health.markHealthy(longQueue)).isTrue();
   }
 
   // ---- the connection
@@ -656,7 +910,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     providers.add(connections);
 
     assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0));
+        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
     assertThat(refreshes).hasValue(1);
   }
 

@@ -71,6 +71,7 @@ final class TestRows {
     execute("DELETE FROM " + tables.messages());
     execute("DELETE FROM " + tables.idempotencyKeys());
     execute("DELETE FROM " + tables.deadLetters());
+    execute("DELETE FROM " + tables.destinationHealth());
   }
 
   private Map<String, Object> row(String table, UUID id) {

@@ -159,6 +159,42 @@ class TemplateAlarmsTest {
   }
 
   @Test
+  void theAlarms_areTheOnesOperatorsActOn_andNotifyOnEveryNewEpisode() {
+    Map<String, Map<String, Object>> alarms = resolved.resourcesOfType("AWS::CloudWatch::Alarm");
+    assertThat(alarms.keySet())
+        .containsExactlyInAnyOrder(
+            "DeadLetteredAlarm",
+            "OldestUnpublishedAgeAlarm",
+            "DestinationDownAlarm",
+            "PollerErrorsAlarm");
+    Map<String, Object> deadLettered = resolved.properties("DeadLetteredAlarm");
+    assertThat(deadLettered)
+        .as("new dead letters, not a latched backlog: OK again after a quiet minute")
+        .containsEntry("MetricName", "DeadLettered")
+        .containsEntry("Statistic", "Sum")
+        .containsEntry("Period", 60)
+        .containsEntry("TreatMissingData", "notBreaching");
+    assertThat(resolved.properties("OldestUnpublishedAgeAlarm"))
+        .as("a poller that stopped reporting alarms too")
+        .containsEntry("MetricName", "OldestUnpublishedAgeSeconds")
+        .containsEntry("TreatMissingData", "breaching");
+    assertThat(resolved.properties("DestinationDownAlarm"))
+        .containsEntry("MetricName", "DestinationsDown")
+        .containsEntry("Statistic", "Maximum")
+        .containsEntry("EvaluationPeriods", 3)
+        .containsEntry("DatapointsToAlarm", 3)
+        .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold");
+    assertThat(String.valueOf(resolved.properties("DestinationDownAlarm").get("Threshold")))
+        .isEqualTo("1");
+    // The run above: one row to a missing topic, so the poller reported that destination down.
+    assertThat(
+            emitted.stream()
+                .filter(l -> l.has("DestinationsDown"))
+                .map(l -> l.get("DestinationsDown").asInt()))
+        .containsExactly(1);
+  }
+
+  @Test
   void alarmEmail_subscribesToTheAlarmTopic_onlyWhenGiven() {
     assertThat(resolved.resources()).doesNotContainKey("AlarmEmailSubscription");
     SamTemplate.Resolved withEmail =
@@ -226,10 +262,11 @@ class TemplateAlarmsTest {
   }
 
   @Test
-  void defaults_publishToTheCreatedTopic_insteadOfDeadLetteringAsNoDestination() {
+  void defaults_publishToTheCreatedTopic_andLeaveAMissingTopicsRowWaiting_notDeadLettered() {
     assertThat(pollerSummary.get("claimed").asInt()).isEqualTo(2);
     assertThat(pollerSummary.get("published").asInt()).isEqualTo(1);
-    assertThat(pollerSummary.get("deadLettered").asInt()).isEqualTo(1);
+    assertThat(pollerSummary.get("deferred").asInt()).isEqualTo(1);
+    assertThat(pollerSummary.get("deadLettered").asInt()).isZero();
     List<String> received = new ArrayList<>();
     for (int i = 0; i < 10 && received.isEmpty(); i++) {
       for (Message m :

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
@@ -41,6 +42,8 @@ final class MysqlDialect extends PortableDialect {
   private final String deadLetters;
   private final String claimSql;
   private final String retrySql;
+  private final String deferSql;
+  private final String releaseSql;
   private final String deadLetterSql;
   private final String purgeSql;
   private final String purgeKeysSql;
@@ -68,6 +71,17 @@ final class MysqlDialect extends PortableDialect {
             + " last_error_code = :code, last_error_reason = :reason,"
             + " first_failed_at = COALESCE(first_failed_at, :now),"
             + " locked_by = NULL, locked_until = NULL"
+            + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
+    this.deferSql =
+        "UPDATE "
+            + t
+            + " SET next_attempt_at = :due, last_error_code = :code, last_error_reason = :reason,"
+            + " locked_by = NULL, locked_until = NULL"
+            + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
+    this.releaseSql =
+        "UPDATE "
+            + t
+            + " SET next_attempt_at = :due, locked_by = NULL, locked_until = NULL"
             + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
     // A dead letter already there under the same id has been superseded (kept in the audit,
     // deleted) before; should one appear meanwhile, the INSERT fails, overwriting nothing. The row
@@ -175,35 +189,38 @@ final class MysqlDialect extends PortableDialect {
             Params.of().timestamp("now", now).integer("limit", limit)));
   }
 
+  /**
+   * Locks the PENDING rows among {@code ids} first (there is no DELETE ... RETURNING), so that the
+   * ids changed are known exactly; then deletes them, or marks them SENT.
+   */
   @Override
-  public int published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
-    int changed = 0;
-    for (List<UUID> chunk : InLists.chunks(ids)) {
+  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
+    Set<UUID> present = lockPending(s, null, ids);
+    List<UUID> changing = ids.stream().filter(present::contains).toList();
+    for (List<UUID> chunk : InLists.chunks(changing)) {
       Params params = Params.of();
       String in = InLists.uuids("id", chunk, params);
       if (retain) {
         params.timestamp("now", now);
-        changed +=
-            s.update(
-                "UPDATE "
-                    + messages
-                    + " SET status = 'SENT', sent_at = :now, locked_by = NULL, locked_until = NULL"
-                    + " WHERE status = 'PENDING' AND id IN "
-                    + in,
-                params);
+        s.update(
+            "UPDATE "
+                + messages
+                + " SET status = 'SENT', sent_at = :now, locked_by = NULL, locked_until = NULL"
+                + " WHERE id IN "
+                + in,
+            params);
       } else {
-        changed += s.update("DELETE FROM " + messages + " WHERE id IN " + in, params);
+        s.update("DELETE FROM " + messages + " WHERE id IN " + in, params);
       }
     }
-    return changed;
+    return present;
   }
 
-  /**
-   * Locks the rows {@code owner} still holds, then updates each; the lock makes the count exact.
-   */
+  /** Locks the rows {@code owner} still holds, then updates each; the lock makes the ids exact. */
   @Override
-  public int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
-    Set<UUID> owned = lockOwned(s, owner, retries.stream().map(DeliveryOutcome::id).toList());
+  public Set<UUID> retried(
+      SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
+    Set<UUID> owned = lockPending(s, owner, retries.stream().map(DeliveryOutcome::id).toList());
     List<Params> sets = new ArrayList<>(owned.size());
     for (DeliveryOutcome.Retry r : retries) {
       if (owned.contains(r.id())) {
@@ -220,7 +237,42 @@ final class MysqlDialect extends PortableDialect {
     if (!sets.isEmpty()) {
       s.batch(retrySql, sets);
     }
-    return sets.size();
+    return owned;
+  }
+
+  /**
+   * Locks the rows {@code owner} still holds, then updates each: those with an error code with it,
+   * the others (releases) keeping their last error.
+   */
+  @Override
+  public Set<UUID> deferred(
+      SqlSession s, String owner, List<DeliveryOutcome.Defer> deferrals, Instant now) {
+    Set<UUID> owned = lockPending(s, owner, deferrals.stream().map(DeliveryOutcome::id).toList());
+    List<Params> withError = new ArrayList<>();
+    List<Params> released = new ArrayList<>();
+    for (DeliveryOutcome.Defer d : deferrals) {
+      if (owned.contains(d.id())) {
+        if (d.errorCode() == null) {
+          released.add(
+              Params.of().timestamp("due", d.until()).uuid("id", d.id()).text("owner", owner));
+        } else {
+          withError.add(
+              Params.of()
+                  .timestamp("due", d.until())
+                  .text("code", ErrorText.code(d.errorCode()))
+                  .text("reason", ErrorText.reason(d.reason()))
+                  .uuid("id", d.id())
+                  .text("owner", owner));
+        }
+      }
+    }
+    if (!withError.isEmpty()) {
+      s.batch(deferSql, withError);
+    }
+    if (!released.isEmpty()) {
+      s.batch(releaseSql, released);
+    }
+    return owned;
   }
 
   /**
@@ -230,7 +282,7 @@ final class MysqlDialect extends PortableDialect {
   @Override
   public Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
-    Set<UUID> owned = lockOwned(s, owner, deadLetters.stream().map(DeliveryOutcome::id).toList());
+    Set<UUID> owned = lockPending(s, owner, deadLetters.stream().map(DeliveryOutcome::id).toList());
     return move(
         s,
         owner,
@@ -244,7 +296,7 @@ final class MysqlDialect extends PortableDialect {
    */
   private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
     if (moves.isEmpty()) {
-      return new Moved(0, List.of());
+      return new Moved(Set.of(), List.of());
     }
     List<DeadLetter> existing =
         deadLettersByIds(s, moves.stream().map(DeadLetterMove::deadLetterId).toList(), true);
@@ -261,26 +313,55 @@ final class MysqlDialect extends PortableDialect {
               .text("id", m.rowId()));
     }
     s.batch(deadLetterSql, sets);
-    int deleted = deleteRows(s, messages, moves.stream().map(DeadLetterMove::rowId).toList());
-    return new Moved(deleted, superseded);
+    deleteRows(s, messages, moves.stream().map(DeadLetterMove::rowId).toList());
+    Set<UUID> moved = new HashSet<>();
+    moves.forEach(m -> moved.add(m.deadLetterId()));
+    return new Moved(moved, superseded);
   }
 
-  /** Locks the rows of {@code ids} that {@code owner} still holds, and returns their ids. */
-  private Set<UUID> lockOwned(SqlSession s, String owner, List<UUID> ids) {
-    Set<UUID> owned = new HashSet<>();
+  @Override
+  public Map<UUID, String> holders(SqlSession s, Collection<UUID> ids) {
+    Map<UUID, String> holders = new HashMap<>();
+    for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
+      Params params = Params.of();
+      String sql =
+          "SELECT id, locked_by FROM "
+              + messages
+              + " WHERE status = 'PENDING' AND id IN "
+              + InLists.uuids("id", chunk, params);
+      for (Row row : s.query(sql, params)) {
+        holders.put(row.uuid("id"), row.text("locked_by"));
+      }
+    }
+    return holders;
+  }
+
+  /**
+   * Locks the PENDING rows of {@code ids} ({@code owner} not null: that it still holds) and returns
+   * their ids.
+   */
+  private Set<UUID> lockPending(SqlSession s, String owner, List<UUID> ids) {
+    Set<UUID> locked = new HashSet<>();
     for (List<UUID> chunk : InLists.chunks(ids)) {
-      Params params = Params.of().text("owner", owner);
+      Params params = Params.of();
+      String held = "";
+      if (owner != null) {
+        params.text("owner", owner);
+        held = "locked_by = :owner AND ";
+      }
       String sql =
           "SELECT id FROM "
               + messages
-              + " WHERE locked_by = :owner AND status = 'PENDING' AND id IN "
+              + " WHERE "
+              + held
+              + "status = 'PENDING' AND id IN "
               + InLists.uuids("id", chunk, params)
               + " FOR UPDATE";
       for (Row row : s.query(sql, params)) {
-        owned.add(row.uuid("id"));
+        locked.add(row.uuid("id"));
       }
     }
-    return owned;
+    return locked;
   }
 
   @Override
@@ -326,6 +407,28 @@ final class MysqlDialect extends PortableDialect {
               params);
     }
     return deleted;
+  }
+
+  @Override
+  public String explainBacklog(SqlSession s, Instant now) {
+    return Results.planLines(
+        s.query("EXPLAIN FORMAT=JSON " + backlogSql(), Params.of().timestamp("staleBefore", now)));
+  }
+
+  // ---- destination health (the rest: see PortableDialect)
+
+  /**
+   * A plain INSERT: MySQL refuses a second row for the destination with a duplicate-key error,
+   * which leaves the transaction usable; the row there is kept as it is.
+   */
+  @Override
+  public boolean insertDestinationHealth(SqlSession s, DestinationHealth row) {
+    try {
+      s.update(healthRows().insert(), HealthRows.insertParams(row));
+      return true;
+    } catch (DuplicateKeyException e) {
+      return false;
+    }
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)

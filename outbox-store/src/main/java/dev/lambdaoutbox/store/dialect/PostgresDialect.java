@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
@@ -40,6 +41,8 @@ final class PostgresDialect extends PortableDialect {
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
+  private final String deferSql;
+  private final String holdersSql;
   private final String deadLetterSql;
   private final String ownedDeadLettersSql;
   private final String purgeSql;
@@ -85,8 +88,13 @@ final class PostgresDialect extends PortableDialect {
             + at("now")
             + ", locked_by = NULL, locked_until = NULL WHERE id = ANY("
             + uuids("ids")
-            + ") AND status = 'PENDING'";
-    this.deleteSql = "DELETE FROM " + t + " WHERE id = ANY(" + uuids("ids") + ")";
+            + ") AND status = 'PENDING' RETURNING id";
+    this.deleteSql =
+        "DELETE FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING' RETURNING id";
     this.retrySql =
         "UPDATE "
             + t
@@ -98,7 +106,24 @@ final class PostgresDialect extends PortableDialect {
             + "), locked_by = NULL, locked_until = NULL"
             + " FROM json_to_recordset(CAST(:retries AS json))"
             + " AS r(id uuid, due text, code text, reason text)"
-            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING'";
+            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
+    // A deferral keeps retry_count; one without an error code (a release) keeps the last error too.
+    this.deferSql =
+        "UPDATE "
+            + t
+            + " m SET next_attempt_at = CAST(d.due AS timestamp) AT TIME ZONE 'UTC',"
+            + " last_error_code = CASE WHEN d.code IS NULL THEN m.last_error_code ELSE d.code END,"
+            + " last_error_reason = CASE WHEN d.code IS NULL THEN m.last_error_reason"
+            + " ELSE d.reason END, locked_by = NULL, locked_until = NULL"
+            + " FROM json_to_recordset(CAST(:deferrals AS json))"
+            + " AS d(id uuid, due text, code text, reason text)"
+            + " WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
+    this.holdersSql =
+        "SELECT id, locked_by FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING'";
     // A dead letter is a DELETE ... RETURNING feeding the INSERT, so exactly the rows removed are
     // the rows inserted. A dead letter already there under the same id has been superseded (kept
     // in the audit, deleted) before; should one appear meanwhile, the INSERT fails, overwriting
@@ -117,7 +142,7 @@ final class PostgresDialect extends PortableDialect {
             + ") SELECT "
             + movedValues(
                 "dead_id", "tries", "code", "reason", at("now"), PostgresDialect::readable)
-            + " FROM gone";
+            + " FROM gone RETURNING id";
     this.ownedDeadLettersSql =
         "SELECT "
             + deadLetterColumns("d")
@@ -239,16 +264,17 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
-  public int published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
+  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
     Params params = Params.of().json("ids", JsonLists.uuids(ids));
     if (retain) {
-      return s.update(markSentSql, params.timestamp("now", now));
+      return idsOf(s.query(markSentSql, params.timestamp("now", now)));
     }
-    return s.update(deleteSql, params);
+    return idsOf(s.query(deleteSql, params));
   }
 
   @Override
-  public int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
+  public Set<UUID> retried(
+      SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
     String json =
         JsonLists.records(
             retries,
@@ -257,8 +283,24 @@ final class PostgresDialect extends PortableDialect {
                     .put("due", JsonLists.utc(r.nextAttemptAt()))
                     .put("code", ErrorText.code(r.errorCode()))
                     .put("reason", ErrorText.reason(r.reason())));
-    return s.update(
-        retrySql, Params.of().json("retries", json).timestamp("now", now).text("owner", owner));
+    return idsOf(
+        s.query(
+            retrySql,
+            Params.of().json("retries", json).timestamp("now", now).text("owner", owner)));
+  }
+
+  @Override
+  public Set<UUID> deferred(
+      SqlSession s, String owner, List<DeliveryOutcome.Defer> deferrals, Instant now) {
+    String json =
+        JsonLists.records(
+            deferrals,
+            (d, o) ->
+                o.put("id", d.id().toString())
+                    .put("due", JsonLists.utc(d.until()))
+                    .put("code", ErrorText.code(d.errorCode()))
+                    .put("reason", ErrorText.reason(d.reason())));
+    return idsOf(s.query(deferSql, Params.of().json("deferrals", json).text("owner", owner)));
   }
 
   @Override
@@ -288,11 +330,29 @@ final class PostgresDialect extends PortableDialect {
                     .put("tries", m.tries())
                     .put("code", m.code())
                     .put("reason", m.reason()));
-    int count =
-        s.update(
-            deadLetterSql,
-            Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now));
-    return new Moved(count, superseded);
+    Set<UUID> moved =
+        idsOf(
+            s.query(
+                deadLetterSql,
+                Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now)));
+    return new Moved(moved, superseded);
+  }
+
+  @Override
+  public Map<UUID, String> holders(SqlSession s, Collection<UUID> ids) {
+    Map<UUID, String> holders = new HashMap<>();
+    for (Row row : s.query(holdersSql, Params.of().json("ids", JsonLists.uuids(ids)))) {
+      holders.put(row.uuid("id"), row.text("locked_by"));
+    }
+    return holders;
+  }
+
+  private static Set<UUID> idsOf(List<Row> rows) {
+    Set<UUID> ids = new HashSet<>(rows.size() * 2);
+    for (Row row : rows) {
+      ids.add(row.uuid("id"));
+    }
+    return ids;
   }
 
   @Override
@@ -303,6 +363,22 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
     return s.update(purgeKeysSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  public String explainBacklog(SqlSession s, Instant now) {
+    return Results.planLines(
+        s.query("EXPLAIN " + backlogSql(), Params.of().timestamp("staleBefore", now)));
+  }
+
+  // ---- destination health (the rest: see PortableDialect)
+
+  /** {@code ON CONFLICT DO NOTHING}: a row another poller inserted first is kept as it is. */
+  @Override
+  public boolean insertDestinationHealth(SqlSession s, DestinationHealth row) {
+    return s.update(
+            healthRows().insert() + " ON CONFLICT (destination_key) DO NOTHING",
+            HealthRows.insertParams(row))
+        == 1;
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
