@@ -15,7 +15,8 @@
 // /ExecuteSql. resourceArn and secretArn are accepted but ignored.
 
 const http = require('http');
-const bodyParser = require('body-parser');
+// body-parser as data-api-local itself resolves it.
+const bodyParser = require(require.resolve('body-parser', { paths: [require.resolve('data-api-local')] }));
 const { Server } = require('data-api-local');
 const { PostgresClient } = require('data-api-local/lib/PostgresClient');
 const { transformQuery } = require('data-api-local/lib/utils/transformQuery');

@@ -1,0 +1,188 @@
+package dev.lambdaoutbox.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.DataApiEndpoint;
+import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
+import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * Both deployable jars in {@code OUTBOX_STORE=data-api} mode, as Lambda runs them outside a VPC: an
+ * application writes events over JDBC with the writer library; the packaged poller publishes them
+ * through the RDS Data API (the test bed's emulator, found by the SDK through {@code
+ * AWS_ENDPOINT_URL_RDS_DATA}) and dead-letters the one sent to a queue that does not exist; the
+ * packaged reprocessor lists that dead letter and replays it to the right queue; the poller then
+ * delivers it with its original id.
+ */
+class DataApiPackagedFunctionsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static final String POLLER = "dev.lambdaoutbox.poller.PollerHandler::handleRequest";
+  private static final String REPROCESSOR =
+      "dev.lambdaoutbox.reprocessor.DeadLetterReprocessorHandler::handleRequest";
+
+  private static TestDatabase db;
+  private static AwsEndpoint aws;
+  private static DataApiEndpoint dataApi;
+  private static OutboxTables tables;
+  private static SqsClient sqs;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestEndpoints.postgres();
+    aws = TestEndpoints.aws();
+    dataApi = TestEndpoints.dataApi();
+    tables = db.createTables("pkgapi");
+    sqs = aws.sqs();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    sqs.close();
+    db.dropTables(tables);
+  }
+
+  @Test
+  void eventsWrittenOverJdbc_arePublished_deadLettered_listedAndReplayed_overTheDataApi()
+      throws Exception {
+    String queue = sqs.createQueue(r -> r.queueName("pkgapi-" + UUID.randomUUID())).queueUrl();
+    String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + "no-such-queue";
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    List<OutboxEvent> good = new ArrayList<>();
+    OutboxEvent lost =
+        event("r-lost", "{\"n\": -1, \"note\": \"Zoë ☃\"}").toBuilder()
+            .destination(missing)
+            .build();
+    db.jdbi()
+        .useTransaction(
+            h -> {
+              for (int i = 0; i < 3; i++) {
+                OutboxEvent e = event("r-" + i, "{\"n\": " + i + "}");
+                writer.append(h, e);
+                good.add(e);
+              }
+              writer.append(h, lost);
+            });
+    Map<String, String> env = environment();
+    env.put("OUTBOX_DEFAULT_DESTINATION", queue);
+    String scheduled =
+        Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
+
+    try (LambdaRuntimeEmulator pollerRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction poller =
+            PackagedFunction.start("poller-function", POLLER, env, pollerRuntime);
+        LambdaRuntimeEmulator reprocessorRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction reprocessor =
+            PackagedFunction.start(
+                "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
+      // 1. The poller publishes three and dead-letters the one whose queue does not exist.
+      JsonNode first = invoke(pollerRuntime, scheduled, poller);
+      assertThat(first.get("claimed").asInt()).isEqualTo(4);
+      assertThat(first.get("published").asInt()).isEqualTo(3);
+      assertThat(first.get("deadLettered").asInt()).isEqualTo(1);
+      assertThat(receive(queue, 3))
+          .containsExactlyInAnyOrderElementsOf(good.stream().map(e -> e.id().toString()).toList());
+
+      // 2. The reprocessor lists the dead letter, with its payload as written.
+      JsonNode list =
+          invoke(
+              reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
+      assertThat(list.get("count").asInt()).isEqualTo(1);
+      JsonNode dead = list.get("deadLetters").get(0);
+      assertThat(dead.get("id").asText()).isEqualTo(lost.id().toString());
+      assertThat(dead.get("destination").asText()).isEqualTo(missing);
+
+      // 3. ... and replays it to the right queue.
+      JsonNode replay =
+          invoke(
+              reprocessorRuntime,
+              "{\"action\":\"replay\",\"ids\":[\""
+                  + lost.id()
+                  + "\"],\"destination\":\""
+                  + queue
+                  + "\",\"requestedBy\":\"alice\",\"reason\":\"queue fixed\"}",
+              reprocessor);
+      assertThat(replay.get("replayed"))
+          .extracting(JsonNode::asText)
+          .containsExactly(lost.id().toString());
+
+      // 4. The poller delivers it, with its original event id.
+      JsonNode second = invoke(pollerRuntime, scheduled, poller);
+      assertThat(second.get("published").asInt()).isEqualTo(1);
+      assertThat(receive(queue, 1)).containsExactly(lost.id().toString());
+    }
+  }
+
+  private static JsonNode invoke(
+      LambdaRuntimeEmulator runtime, String event, PackagedFunction function) throws Exception {
+    LambdaRuntimeEmulator.Result result = runtime.invoke(event, TIMEOUT);
+    assertThat(result.failed())
+        .as("function error: %s\n%s", result.body(), function.output())
+        .isFalse();
+    return JSON.readTree(result.body());
+  }
+
+  private static Set<String> receive(String queue, int expected) {
+    Set<String> ids = new HashSet<>();
+    for (int attempt = 0; attempt < 10 && ids.size() < expected; attempt++) {
+      List<Message> messages =
+          sqs.receiveMessage(
+                  r ->
+                      r.queueUrl(queue)
+                          .maxNumberOfMessages(10)
+                          .waitTimeSeconds(1)
+                          .messageAttributeNames("All"))
+              .messages();
+      for (Message m : messages) {
+        ids.add(m.messageAttributes().get("eventId").stringValue());
+        sqs.deleteMessage(r -> r.queueUrl(queue).receiptHandle(m.receiptHandle()));
+      }
+    }
+    return ids;
+  }
+
+  private static OutboxEvent event(String aggregateId, String payload) {
+    return OutboxEvent.builder()
+        .aggregateType("reservation")
+        .aggregateId(aggregateId)
+        .eventType("reservation.created")
+        .payload(payload)
+        .build();
+  }
+
+  /**
+   * What the template gives the functions in Data API mode, pointed at the test bed: no JDBC URL,
+   * no database login, only the cluster, the secret and the database.
+   */
+  private static Map<String, String> environment() {
+    Map<String, String> env = new HashMap<>(dataApi.functionEnvironment());
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
+    env.put("AWS_REGION", aws.region());
+    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
+    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
+    return env;
+  }
+}
