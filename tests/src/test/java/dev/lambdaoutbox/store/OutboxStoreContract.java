@@ -104,8 +104,15 @@ abstract class OutboxStoreContract {
 
   /** Appends events in one transaction of the application's, created (and due) at {@code at}. */
   List<UUID> append(Instant at, OutboxEvent... events) {
-    OutboxWriter writer =
-        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)).build();
+    return append(
+        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)), events);
+  }
+
+  /**
+   * Appends events in one transaction of the application's, with the writer {@code writer} builds.
+   */
+  List<UUID> append(OutboxWriter.Builder writerBuilder, OutboxEvent... events) {
+    OutboxWriter writer = writerBuilder.build();
     try (Connection c = database().open()) {
       c.setAutoCommit(false);
       writer.appendAll(c, List.of(events));
@@ -266,19 +273,12 @@ abstract class OutboxStoreContract {
   final void claim_ofAPayloadNoBrokerAccepts_returnsItStillTooLarge_andItsDeadLetterKeepsItWhole() {
     String payload = "{\"blob\":\"" + "y".repeat(300 * 1024) + "\"}";
     OutboxEvent event = event("huge").toBuilder().payload(payload).build();
-    OutboxWriter writer =
+    append(
         OutboxWriter.builder()
             .tables(tables)
             .maxPayloadBytes(1024 * 1024)
-            .clock(Clock.fixed(T0, ZoneOffset.UTC))
-            .build();
-    try (Connection c = database().open()) {
-      c.setAutoCommit(false);
-      writer.append(c, event);
-      c.commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+            .clock(Clock.fixed(T0, ZoneOffset.UTC)),
+        event);
     OutboxStore store = store();
 
     OutboxMessage claimed = store.claim("a", 10, T0, LEASE).get(0);

@@ -60,21 +60,19 @@ final class PostgresDialect extends PortableDialect {
     // a hash join over a sequential scan of the whole table: claim cost would grow with the
     // table.) The locked rows cannot move before the UPDATE, as this transaction holds their
     // locks; were a ctid ever stale, that row would simply not be claimed this time.
-    this.claimSql =
-        "WITH due AS (SELECT ctid, id, next_attempt_at FROM "
+    String due =
+        " FROM "
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= "
             + at("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
-            + " claimed AS (UPDATE "
-            + t
-            + " m SET next_attempt_at = "
-            + at("leaseEnd")
-            + ", locked_until = "
-            + at("leaseEnd")
-            + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
-            + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
-            + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED)";
+    String returning = SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS);
+    this.claimSql =
+        "WITH due AS (SELECT ctid, id, next_attempt_at"
+            + due
+            + ", "
+            + lease(t, "due", returning)
+            + " SELECT claimed.* FROM claimed JOIN due USING (id)"
             + " ORDER BY due.next_attempt_at, due.id";
     // The same claim sized to a result budget: of the rows the due CTE locked, the fit CTE keeps
     // the first ones whose running size stays within :maxBytes (always the first); the rest stay
@@ -83,28 +81,20 @@ final class PostgresDialect extends PortableDialect {
     this.claimSizedSql =
         "WITH due AS (SELECT ctid, id, next_attempt_at, "
             + ResultBudget.MESSAGE_BYTES
-            + " AS bytes FROM "
-            + t
-            + " WHERE status = 'PENDING' AND next_attempt_at <= "
-            + at("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
-            + " fit AS (SELECT ctid, id, next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
+            + " AS bytes"
+            + due
+            + ", fit AS (SELECT ctid, id, next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
             + " sum(bytes) OVER w AS running, row_number() OVER w AS n FROM due"
             + " WINDOW w AS (ORDER BY next_attempt_at, id)) sized"
-            + " WHERE running <= :maxBytes OR n = 1),"
-            + " claimed AS (UPDATE "
-            + t
-            + " m SET next_attempt_at = "
-            + at("leaseEnd")
-            + ", locked_until = "
-            + at("leaseEnd")
-            + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM fit)) RETURNING "
-            + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
-                .replace(
+            + " WHERE running <= :maxBytes OR n = 1), "
+            + lease(
+                t,
+                "fit",
+                returning.replace(
                     "m.payload,",
                     "CASE WHEN octet_length(m.payload) > :payloadCap"
-                        + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,")
-            + ") SELECT claimed.* FROM claimed JOIN fit USING (id)"
+                        + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,"))
+            + " SELECT claimed.* FROM claimed JOIN fit USING (id)"
             + " ORDER BY fit.next_attempt_at, fit.id";
 
     this.markSentSql =
@@ -180,6 +170,24 @@ final class PostgresDialect extends PortableDialect {
             + ", 'PENDING', 0, :replayCount, "
             + at("now")
             + ", NULL, NULL, NULL, NULL, NULL, NULL) ON CONFLICT DO NOTHING";
+  }
+
+  /**
+   * The claim's {@code claimed} CTE: leases the rows whose {@code ctid}s the CTE {@code rows}
+   * locked, and returns {@code returning} of each.
+   */
+  private static String lease(String table, String rows, String returning) {
+    return "claimed AS (UPDATE "
+        + table
+        + " m SET next_attempt_at = "
+        + at("leaseEnd")
+        + ", locked_until = "
+        + at("leaseEnd")
+        + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM "
+        + rows
+        + ")) RETURNING "
+        + returning
+        + ")";
   }
 
   /** A timestamp parameter, read as UTC. */
