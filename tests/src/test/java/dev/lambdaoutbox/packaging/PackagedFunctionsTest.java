@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -160,6 +161,15 @@ class PackagedFunctionsTest {
   @Test
   void eventsWrittenOverJdbc_arePublished_deadLettered_listedAndReplayed_overTheDataApi()
       throws Exception {
+    OutboxTables tables = db.createTables("pkgapi");
+    try {
+      overTheDataApi(tables);
+    } finally {
+      db.dropTables(tables);
+    }
+  }
+
+  private static void overTheDataApi(OutboxTables tables) throws Exception {
     String queue = sqs.createQueue(r -> r.queueName("pkgapi-" + UUID.randomUUID())).queueUrl();
     String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + "no-such-queue";
     OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
@@ -179,6 +189,7 @@ class PackagedFunctionsTest {
               writer.append(h, lost);
             });
     Map<String, String> env = dataApiEnvironment();
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     env.put("OUTBOX_DEFAULT_DESTINATION", queue);
     String scheduled =
         Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
@@ -230,7 +241,13 @@ class PackagedFunctionsTest {
 
   private static JsonNode invoke(
       LambdaRuntimeEmulator runtime, String event, PackagedFunction function) throws Exception {
-    LambdaRuntimeEmulator.Result result = runtime.invoke(event, TIMEOUT);
+    LambdaRuntimeEmulator.Result result;
+    try {
+      result = runtime.invoke(event, TIMEOUT);
+    } catch (TimeoutException e) {
+      throw new AssertionError(
+          "no answer in " + TIMEOUT + "; the function said:\n" + function.output(), e);
+    }
     assertThat(result.failed())
         .as("function error: %s\n%s", result.body(), function.output())
         .isFalse();
