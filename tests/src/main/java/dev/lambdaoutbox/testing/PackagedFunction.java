@@ -3,9 +3,11 @@ package dev.lambdaoutbox.testing;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +23,15 @@ import java.util.stream.Stream;
 public final class PackagedFunction implements AutoCloseable {
   private static final String RUNTIME_CLIENT_MAIN =
       "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
+
+  /**
+   * The runtime client's JNI library, if set: loaded from there instead of unpacked to its one
+   * fixed path, {@code /tmp/.libaws-lambda-jni.so}.
+   */
+  private static final String RUNTIME_CLIENT_JNI =
+      "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+  private static Path runtimeClientJni;
 
   private final Process process;
   private final Path log;
@@ -63,6 +74,7 @@ public final class PackagedFunction implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
+    command.add("-D" + RUNTIME_CLIENT_JNI + "=" + runtimeClientJni());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(jar + File.pathSeparator + runtimeClientClassPath());
@@ -136,6 +148,32 @@ public final class PackagedFunction implements AutoCloseable {
     throw new IllegalStateException(
         "run this from inside the repository: no template.yaml above "
             + Paths.get("").toAbsolutePath());
+  }
+
+  /**
+   * The runtime client's JNI library, unpacked once for this JVM's functions. Left to itself, every
+   * function JVM copies it over the same {@code /tmp} file and then maps it: in Lambda each
+   * environment has a {@code /tmp} of its own, but here JVMs starting side by side (two functions
+   * of one test, or other builds on the machine) overwrite the file another is loading, which kills
+   * that JVM with SIGBUS.
+   */
+  private static synchronized Path runtimeClientJni() throws IOException {
+    if (runtimeClientJni == null) {
+      String arch = System.getProperty("os.arch").matches("aarch64|arm64") ? "aarch_64" : "x86_64";
+      String resource = "/jni/libaws-lambda-jni.linux-" + arch + ".so";
+      Path copy = Files.createTempFile("aws-lambda-jni-", ".so");
+      copy.toFile().deleteOnExit();
+      try (InputStream in = PackagedFunction.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException(
+              resource
+                  + " is not on the test class path (aws-lambda-java-runtime-interface-client)");
+        }
+        Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+      }
+      runtimeClientJni = copy;
+    }
+    return runtimeClientJni;
   }
 
   /** The runtime interface client and its own dependencies, taken from this JVM's class path. */

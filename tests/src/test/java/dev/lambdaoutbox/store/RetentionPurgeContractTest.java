@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
-import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.writer.DuplicateIdempotencyKeyException;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;
@@ -26,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * The retention pass ({@link OutboxStore#purge}: sent rows past retention, idempotency keys past
  * the window) is bounded by time, not by a row count, so it keeps up with any write rate its time
  * slice can delete, and pollers purging at once neither block nor deadlock each other, nor the
- * writers taking new keys. Against a real database; each subclass names it.
+ * writers taking new keys. Against a real database; each subclass names it and what carries the
+ * store's SQL.
  */
 abstract class RetentionPurgeContractTest extends StoreTestBase {
   static final Duration RETENTION = Duration.ofHours(1);
@@ -43,10 +42,7 @@ abstract class RetentionPurgeContractTest extends StoreTestBase {
   }
 
   OutboxStore retainingStore() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .retention(RETENTION)
-        .build();
+    return OutboxStore.builder(newExecutor()).tables(tables).retention(RETENTION).build();
   }
 
   @Test
@@ -107,7 +103,7 @@ abstract class RetentionPurgeContractTest extends StoreTestBase {
   }
 
   private OutboxStore keyPurgingStore() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
+    return OutboxStore.builder(newExecutor())
         .tables(tables)
         .retention(RETENTION)
         .idempotencyWindow(WINDOW)

@@ -2,9 +2,14 @@ package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
+import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.testing.BudgetedExecutor;
+import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
@@ -25,8 +30,10 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * What the store's contract tests share: private outbox tables in the database a subclass names,
- * emptied before each test; stores on connections of their own, closed after it; events appended
- * with the real {@link OutboxWriter} at fixed times.
+ * emptied before each test; stores on the executor the subclass names (JDBC, the Data API, JDBC
+ * with the Data API's result budget), each a new one as a new poller container would build it and
+ * closed after the test; events appended over JDBC with the real {@link OutboxWriter} at fixed
+ * times, as an application writes them.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class StoreTestBase {
@@ -35,12 +42,16 @@ abstract class StoreTestBase {
 
   OutboxTables tables;
   TestRows rows;
+  private final List<AutoCloseable> resources = new ArrayList<>();
 
-  /** Providers the test opened; closed after each test. */
-  final List<JdbcConnectionProvider> providers = new ArrayList<>();
-
-  /** The database under test. */
+  /** The database the rows live in, reached over JDBC to write and inspect them. */
   abstract TestDatabase database();
+
+  /**
+   * A new executor for the store under test: its own connection, or its own Data API client. What
+   * needs closing goes to {@link #closeAfterEach}.
+   */
+  abstract SqlExecutor newExecutor();
 
   @BeforeAll
   void createTables() {
@@ -60,27 +71,62 @@ abstract class StoreTestBase {
   }
 
   @AfterEach
-  void closeConnections() {
-    providers.forEach(JdbcConnectionProvider::close);
-    providers.clear();
+  void closeResources() throws Exception {
+    for (AutoCloseable resource : resources) {
+      resource.close();
+    }
+    resources.clear();
+  }
+
+  /** Closes {@code resource} after the test. */
+  <T extends AutoCloseable> T closeAfterEach(T resource) {
+    resources.add(resource);
+    return resource;
   }
 
   OutboxStore store() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .build();
+    return OutboxStore.builder(newExecutor()).tables(tables).build();
+  }
+
+  // ---- the executors a subclass may name
+
+  /** JDBC on a connection of its own. */
+  SqlExecutor jdbcExecutor() {
+    return JdbcExecutor.of(connections(ConnectionLimits.defaults()));
   }
 
   JdbcConnectionProvider connections(ConnectionLimits limits) {
-    JdbcConnectionProvider p = Stores.connections(database(), tables, limits);
-    providers.add(p);
-    return p;
+    return closeAfterEach(Stores.connections(database(), tables, limits));
   }
+
+  /** The RDS Data API: the test bed's emulator, which serves the test bed's PostgreSQL. */
+  SqlExecutor dataApiExecutor() {
+    DataApiEndpoint dataApi = TestEndpoints.dataApi();
+    return dataApi.executor(closeAfterEach(dataApi.client())).build();
+  }
+
+  /**
+   * JDBC with the Data API's result budget: the statements Aurora MySQL would run over the Data
+   * API, since no emulator serves MySQL.
+   */
+  SqlExecutor budgetedJdbcExecutor() {
+    return new BudgetedExecutor(jdbcExecutor(), DataApiExecutor.RESULT_BUDGET_BYTES);
+  }
+
+  // ---- rows
 
   /** Appends events in one transaction of the application's, created (and due) at {@code at}. */
   List<UUID> append(Instant at, OutboxEvent... events) {
-    OutboxWriter writer =
-        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)).build();
+    return append(
+        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)), events);
+  }
+
+  /**
+   * Appends events in one transaction of the application's, with the writer {@code writerBuilder}
+   * builds.
+   */
+  List<UUID> append(OutboxWriter.Builder writerBuilder, OutboxEvent... events) {
+    OutboxWriter writer = writerBuilder.build();
     try (Connection c = database().open()) {
       c.setAutoCommit(false);
       writer.appendAll(c, List.of(events));

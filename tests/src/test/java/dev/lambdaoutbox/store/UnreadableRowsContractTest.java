@@ -3,12 +3,9 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Instant;
@@ -23,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Rows the poller cannot read, written with SQL ({@link PoisonRows}): a claim moves each to the
  * dead letters, every text column as stored, and goes on with the rest. Against a real database;
- * each subclass names it.
+ * each subclass names it and what carries the store's SQL.
  */
 abstract class UnreadableRowsContractTest extends StoreTestBase {
   @Test
@@ -93,7 +90,7 @@ abstract class UnreadableRowsContractTest extends StoreTestBase {
     assertThat(claim.unreadable()).hasSameSizeAs(kinds);
     // What the operators' listing reads, every time column included.
     Map<UUID, dev.lambdaoutbox.store.deadletter.DeadLetter> listed = new HashMap<>();
-    DeadLetterStore.builder(JdbcExecutor.of(connections()))
+    DeadLetterStore.builder(newExecutor())
         .tables(tables)
         .build()
         .list(DeadLetterFilter.all(), null, 100, 100)
@@ -132,10 +129,7 @@ abstract class UnreadableRowsContractTest extends StoreTestBase {
     assertThat(dead.get("error_code")).isEqualTo(UnreadableRow.ERROR_CODE);
     assertThat(dead.get("aggregate_id")).isEqualTo("again");
     List<AuditEntry> trail =
-        DeadLetterStore.builder(JdbcExecutor.of(connections()))
-            .tables(tables)
-            .build()
-            .auditTrail(id);
+        DeadLetterStore.builder(newExecutor()).tables(tables).build().auditTrail(id);
     assertThat(trail).singleElement().satisfies(a -> assertSuperseded(a, "first", "b"));
   }
 
@@ -151,10 +145,6 @@ abstract class UnreadableRowsContractTest extends StoreTestBase {
 
   private static List<String> columns(String... more) {
     return Stream.concat(Stream.of(more), PoisonRows.TEXT_COLUMNS.stream()).toList();
-  }
-
-  private JdbcConnectionProvider connections() {
-    return connections(ConnectionLimits.defaults());
   }
 
   private static OutboxEvent.Builder event(String aggregateId) {

@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store.dialect;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.writer.MessageSize;
 import dev.lambdaoutbox.writer.internal.EventRules;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
 import dev.lambdaoutbox.writer.internal.UuidV7;
@@ -74,7 +75,12 @@ final class MessageRows {
     String aggregateId = name(row, id, "aggregate_id");
     String eventType = name(row, id, "event_type");
     String payload = row.text("payload");
-    String payloadProblem = EventRules.problemWithPayload(payload);
+    // A payload longer than any message SNS and SQS accept (a sized claim may have cut it) is not
+    // parsed: the poller dead-letters the row as too large, its stored payload copied whole.
+    String payloadProblem =
+        payload != null && payload.length() > MessageSize.MAX_BYTES
+            ? null
+            : EventRules.problemWithPayload(payload);
     if (payloadProblem != null) {
       throw new Unreadable(rawId, id, "payload", payloadProblem);
     }

@@ -41,6 +41,8 @@ final class MysqlDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimSizesSql;
+  private final String claimedRowsColumns;
   private final String retrySql;
   private final String deferSql;
   private final String releaseSql;
@@ -64,6 +66,22 @@ final class MysqlDialect extends PortableDialect {
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
             + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    // Sized to a result budget, the first step locks the due rows but reads only their sizes;
+    // the rows that fit are then read by id, a payload too long for any broker cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    this.claimSizesSql =
+        "SELECT id, "
+            + ResultBudget.MESSAGE_BYTES
+            + " AS bytes FROM "
+            + t
+            + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimedRowsColumns =
+        SelectList.of("", MysqlDialect::utcText, MessageRows.COLUMNS)
+            .replace(
+                "payload,",
+                "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
+                    + " ELSE payload END AS payload,");
     this.retrySql =
         "UPDATE "
             + t
@@ -154,9 +172,11 @@ final class MysqlDialect extends PortableDialect {
    */
   @Override
   public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    MessageRows.Read read =
-        MessageRows.readAll(
-            s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit)));
+    List<Row> rows =
+        ResultBudget.unbounded(s)
+            ? s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit))
+            : claimWithin(s, limit, now);
+    MessageRows.Read read = MessageRows.readAll(rows);
     List<UUID> ids = read.messages().stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
       Params params = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
@@ -173,6 +193,32 @@ final class MysqlDialect extends PortableDialect {
     }
     Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
     return new Claim(read.messages(), read.unreadable(), moved.superseded());
+  }
+
+  /**
+   * Locks the due rows, keeps those that fit the session's budget, and reads them, in order. Ids go
+   * as stored: an unreadable row's need not be a UUID.
+   */
+  private List<Row> claimWithin(SqlSession s, int limit, Instant now) {
+    List<Row> sizes =
+        s.query(claimSizesSql, Params.of().timestamp("now", now).integer("limit", limit));
+    int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
+    Map<String, Row> byId = new HashMap<>();
+    List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
+    for (List<String> chunk : InLists.chunks(ids)) {
+      Params params = Params.of().integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS);
+      String sql =
+          "SELECT "
+              + claimedRowsColumns
+              + " FROM "
+              + messages
+              + " WHERE id IN "
+              + InLists.texts("id", chunk, params);
+      for (Row row : s.query(sql, params)) {
+        byId.put(row.text("id"), row);
+      }
+    }
+    return ids.stream().map(byId::get).toList();
   }
 
   /** The locking SELECT; the UPDATE by ids follows. */
@@ -434,20 +480,21 @@ final class MysqlDialect extends PortableDialect {
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
 
   @Override
-  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
-    List<DeadLetter> rows = new ArrayList<>(ids.size());
+  List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock) {
+    List<Row> rows = new ArrayList<>(ids.size());
     for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
       Params params = Params.of();
       String sql =
           "SELECT "
-              + deadLetterColumns()
+              + selectList
               + " FROM "
               + deadLetters
               + " WHERE id IN "
               + InLists.uuids("id", chunk, params)
               + " ORDER BY id"
               + (lock ? " FOR UPDATE" : "");
-      rows.addAll(DeadLetterRows.readAll(s.query(sql, params)));
+      rows.addAll(s.query(sql, params));
     }
     return rows;
   }

@@ -3,7 +3,6 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
@@ -12,16 +11,10 @@ import dev.lambdaoutbox.store.DeliveryOutcome.Release;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
-import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.store.config.CredentialsSource;
-import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
-import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.sql.Connection;
@@ -41,18 +34,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every {@link OutboxStore} must do, against a real database. Rows are written with the real
- * {@link OutboxWriter}; each subclass names its database. Times are fixed instants passed to the
- * store, so leases run out without sleeping.
+ * What every {@link OutboxStore} must do, against a real database, whatever carries its SQL. Rows
+ * are written with the real {@link OutboxWriter} over JDBC, as an application writes them; each
+ * subclass names the database and the executor the store runs on (JDBC to PostgreSQL or MariaDB,
+ * the Data API to PostgreSQL, JDBC to MariaDB with the Data API's result budget). Times are fixed
+ * instants passed to the store, so leases run out without sleeping. The tests are final: every
+ * backend runs the same ones.
  */
-abstract class OutboxStoreContractTest extends StoreTestBase {
+abstract class OutboxStoreContract extends StoreTestBase {
   static final Duration RETENTION = Duration.ofDays(7);
-
-  /** SQL that returns the server-side id of the session running it. */
-  abstract String sessionIdSql();
-
-  /** SQL, run from another session, that kills the session with this id. */
-  abstract String killSessionSql(long sessionId);
 
   /** SQL that renames a table (to make the dead-letter statement fail). */
   String renameTableSql(String from, String to) {
@@ -84,7 +74,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- claim
 
   @Test
-  void claim_returnsDueRowsOldestFirst_uptoTheLimit() {
+  final void claim_returnsDueRowsOldestFirst_uptoTheLimit() {
     UUID second = append(T0.plusSeconds(2));
     UUID first = append(T0);
     UUID third = append(T0.plusSeconds(3));
@@ -97,7 +87,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void claim_skipsRowsNotYetDue() {
+  final void claim_skipsRowsNotYetDue() {
     UUID due = append(T0);
     append(T0.plusSeconds(100));
 
@@ -105,7 +95,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
+  final void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
     OutboxEvent[] events = new OutboxEvent[300]; // made within a millisecond or two: same due time
     for (int i = 0; i < events.length; i++) {
       events[i] = event("order-" + i);
@@ -117,7 +107,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void claim_returnsTheRowAsWritten() {
+  final void claim_returnsTheRowAsWritten() {
     String payload = "{ \"name\" : \"Zoë 🚀\",\n  \"n\": 1.50, \"nested\": {\"a\": [1, 2]} }";
     OutboxEvent event =
         OutboxEvent.builder()
@@ -156,7 +146,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
+  final void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
     List<UUID> written = List.of(append(T0), append(T0.plusSeconds(1)));
     OutboxStore crashed = store();
     OutboxStore other = store();
@@ -173,7 +163,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void claim_leavesSentRowsAndDeadLettersAlone() {
+  final void claim_leavesSentRowsAndDeadLettersAlone() {
     UUID id = append(T0);
     OutboxStore retaining = retainingStore();
     retaining.claim("a", 10, T0, LEASE);
@@ -182,10 +172,67 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     assertThat(ids(store().claim("b", 10, T0.plus(Duration.ofDays(1)), LEASE))).isEmpty();
   }
 
+  @Test
+  final void claim_ofLargeRows_takesNoMoreThanOneResultMayHold_andReachesEveryRowInOrder() {
+    List<UUID> written = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String payload = "{\"blob\":\"" + "x".repeat(200 * 1024) + "\",\"n\":" + i + "}";
+      written.addAll(
+          append(T0.plusSeconds(i), event("big-" + i).toBuilder().payload(payload).build()));
+    }
+    SqlExecutor executor = newExecutor();
+    long budget = executor.inTransaction("read the result budget", SqlSession::maxResultBytes);
+    OutboxStore store = OutboxStore.builder(executor).tables(tables).build();
+
+    List<UUID> claimed = new ArrayList<>();
+    for (int round = 0; round < 10; round++) {
+      Claim batch = store.claim("a", 10, T0.plusSeconds(10), LEASE);
+      if (batch.messages().isEmpty()) {
+        break;
+      }
+      long bytes = batch.messages().stream().mapToLong(m -> m.payload().length()).sum();
+      assertThat(batch.messages().size() == 1 || bytes <= budget)
+          .as("%d rows of %d bytes against a budget of %d", batch.messages().size(), bytes, budget)
+          .isTrue();
+      claimed.addAll(ids(batch));
+    }
+
+    assertThat(claimed).containsExactlyElementsOf(written);
+  }
+
+  @Test
+  final void claim_ofAPayloadNoBrokerAccepts_returnsItStillTooLarge_andItsDeadLetterKeepsItWhole() {
+    // The writer refuses such a payload; a row written around it can still hold one.
+    String payload = "{\"blob\":\"" + "y".repeat(300 * 1024) + "\"}";
+    OutboxEvent event = event("huge");
+    append(T0, event);
+    rows.execute(
+        "UPDATE "
+            + tables.messages()
+            + " SET payload = '"
+            + payload
+            + "' WHERE id = '"
+            + event.id()
+            + "'");
+    OutboxStore store = store();
+
+    Claim claim = store.claim("a", 10, T0, LEASE);
+
+    // Either the payload as written or, where one result is bounded, a prefix: both more than
+    // the 256 KiB SNS and SQS accept, so the poller dead-letters the row as too large (a cut
+    // payload is not JSON, but not taken for an unreadable row).
+    assertThat(ids(claim)).containsExactly(event.id());
+    OutboxMessage claimed = claim.messages().get(0);
+    assertThat(claimed.payload().length()).isGreaterThan(256 * 1024);
+    assertThat(payload).startsWith(claimed.payload());
+    store.complete("a", List.of(new DeadLetter(event.id(), "TooLarge", "300 KiB")), T0);
+    assertThat(rows.deadLetter(event.id()).get("payload")).isEqualTo(payload);
+  }
+
   // ---- complete: published
 
   @Test
-  void complete_published_deletesTheRows() {
+  final void complete_published_deletesTheRows() {
     List<UUID> ids = List.of(append(T0), append(T0.plusSeconds(1)));
     OutboxStore store = store();
     store.claim("a", 10, T0.plusSeconds(1), LEASE);
@@ -199,7 +246,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_published_withRetention_marksSent_andPurgeRemovesOnlyRowsPastRetention() {
+  final void complete_published_withRetention_marksSent_andPurgeRemovesOnlyRowsPastRetention() {
     OutboxStore store = retainingStore();
     List<UUID> old = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -230,7 +277,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void purge_leavesPendingRowsAlone() {
+  final void purge_leavesPendingRowsAlone() {
     UUID pending = append(T0);
 
     assertThat(retainingStore().purge(T0.plus(Duration.ofDays(30)), Duration.ofSeconds(10)).total())
@@ -239,7 +286,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void purge_withoutRetention_hasNothingToDo() {
+  final void purge_withoutRetention_hasNothingToDo() {
     assertThat(store().purge(T0, Duration.ofSeconds(10)))
         .isEqualTo(new PurgeReport(Map.of(), true));
   }
@@ -247,7 +294,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- complete: retry
 
   @Test
-  void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
+  final void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -290,7 +337,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- complete: dead letter
 
   @Test
-  void complete_deadLetter_movesTheRowWithEverythingInOneTransaction() {
+  final void complete_deadLetter_movesTheRowWithEverythingInOneTransaction() {
     String payload = "{\"amount\": \"12.30\",  \"note\": \"né \\u00e9 ☃\"}\n";
     OutboxEvent event =
         OutboxEvent.builder()
@@ -345,7 +392,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
+  final void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -359,7 +406,8 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_deadLetter_whenTheIdIsADeadLetterAlready_keepsTheOlderInTheAudit_andReplacesIt() {
+  final void
+      complete_deadLetter_whenTheIdIsADeadLetterAlready_keepsTheOlderInTheAudit_andReplacesIt() {
     UUID id = append(T0, event("first")).get(0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -383,7 +431,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_deadLetterWhoseLeaseWasTaken_leavesTheOlderDeadLetterOfItsIdAlone() {
+  final void complete_deadLetterWhoseLeaseWasTaken_leavesTheOlderDeadLetterOfItsIdAlone() {
     UUID id = append(T0, event("first")).get(0);
     OutboxStore slow = store();
     slow.claim("a", 10, T0, LEASE);
@@ -409,7 +457,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_whenOneStatementFails_rollsBackEveryOutcome() {
+  final void complete_whenOneStatementFails_rollsBackEveryOutcome() {
     UUID published = append(T0);
     UUID dying = append(T0.plusSeconds(1));
     OutboxStore store = store();
@@ -439,7 +487,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- leases taken over
 
   @Test
-  void complete_fromAnOwnerWhoseLeaseWasTaken_reportsPerRowWhatWasNotApplied_andWhoHoldsIt() {
+  final void complete_fromAnOwnerWhoseLeaseWasTaken_reportsPerRowWhatWasNotApplied_andWhoHoldsIt() {
     UUID retried = append(T0);
     UUID dead = append(T0.plusSeconds(1));
     UUID deferred = append(T0.plusSeconds(2));
@@ -490,7 +538,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_mixedOutcomes_areCountedByKind() {
+  final void complete_mixedOutcomes_areCountedByKind() {
     UUID a = append(T0);
     UUID b = append(T0.plusSeconds(1));
     UUID c = append(T0.plusSeconds(2));
@@ -516,7 +564,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- concurrency
 
   @Test
-  void claimAndComplete_fromFourPollersAtOnce_publishEveryRowExactlyOnce() throws Exception {
+  final void claimAndComplete_fromFourPollersAtOnce_publishEveryRowExactlyOnce() throws Exception {
     int total = 20_000;
     List<UUID> written = new ArrayList<>(total);
     for (int batch = 0; batch < total / 1000; batch++) {
@@ -572,7 +620,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- deferrals
 
   @Test
-  void complete_defer_waitsUntilTheGivenTime_keepsTheRetryCount_andSaysWhy() {
+  final void complete_defer_waitsUntilTheGivenTime_keepsTheRetryCount_andSaysWhy() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -600,7 +648,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void complete_release_makesTheRowDueAtOnce_keepingEverythingElse() {
+  final void complete_release_makesTheRowDueAtOnce_keepingEverythingElse() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -623,7 +671,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   // ---- backlog
 
   @Test
-  void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
+  final void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
     OutboxStore store = store();
     assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
 
@@ -655,7 +703,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void backlog_ignoresRowsKeptAsSent() {
+  final void backlog_ignoresRowsKeptAsSent() {
     OutboxStore retaining = retainingStore();
     UUID id = append(T0);
     retaining.claim("a", 10, T0, LEASE);
@@ -665,7 +713,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void backlog_deadLetterCount_stopsJustAboveTheCap() throws Exception {
+  final void backlog_deadLetterCount_stopsJustAboveTheCap() throws Exception {
     try (Connection c = database().open()) {
       new dev.lambdaoutbox.bench.HistoryLoader(c, database().dialect(), tables)
           .deadLetters(OutboxStore.DEAD_LETTER_COUNT_CAP + 50, T0);
@@ -683,7 +731,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
 
   @Test
-  void markDown_insertsOnce_theSecondPollerKeepsTheFirstsSchedule() {
+  final void markDown_insertsOnce_theSecondPollerKeepsTheFirstsSchedule() {
     DestinationHealthStore first = store().destinationHealth();
     DestinationHealthStore second = store().destinationHealth();
 
@@ -722,7 +770,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void claimProbe_whenDue_exactlyOneOfTwoPollersWinsIt() {
+  final void claimProbe_whenDue_exactlyOneOfTwoPollersWinsIt() {
     DestinationHealthStore a = store().destinationHealth();
     DestinationHealthStore b = store().destinationHealth();
     a.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
@@ -739,7 +787,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void probeFailed_countsIt_keepsTheError_andMayTurnItMisconfigured() {
+  final void probeFailed_countsIt_keepsTheError_andMayTurnItMisconfigured() {
     DestinationHealthStore health = store().destinationHealth();
     health.markDown(
         TOPIC, DestinationState.UNAVAILABLE, "ConnectionError", "refused", T0, T0.plusSeconds(5));
@@ -771,7 +819,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void markHealthy_deletesTheRow_andTheBacklogCountsWhatIsDown() {
+  final void markHealthy_deletesTheRow_andTheBacklogCountsWhatIsDown() {
     OutboxStore store = store();
     DestinationHealthStore health = store.destinationHealth();
     health.markDown(
@@ -790,7 +838,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void aRowNobodyProbesForLong_isStale_notCounted_andForgotten() {
+  final void aRowNobodyProbesForLong_isStale_notCounted_andForgotten() {
     OutboxStore store = store();
     DestinationHealthStore health = store.destinationHealth();
     health.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
@@ -805,7 +853,7 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
   }
 
   @Test
-  void destinationsLongerThanAnIndexKey_areKeyedByTheirHash() {
+  final void destinationsLongerThanAnIndexKey_areKeyedByTheirHash() {
     String longQueue = QUEUE + "-" + "x".repeat(1900);
     DestinationHealthStore health = store().destinationHealth();
 
@@ -816,143 +864,13 @@ abstract class OutboxStoreContractTest extends StoreTestBase {
     assertThat(health.markHealthy(longQueue)).isTrue();
   }
 
-  // ---- the connection
-
-  @Test
-  void connection_killedUnderTheStore_isReplacedAndTheStoreCarriesOn() throws Exception {
-    JdbcConnectionProvider connections = connections(limitsCheckingEveryUse());
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-    UUID id = append(T0);
-    long session = sessionId(connections);
-
-    kill(session);
-
-    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
-    assertThat(sessionId(connections)).isNotEqualTo(session);
-  }
-
-  /**
-   * The session dies while the connection sits unused between invocations (the server ended it; a
-   * frozen sandbox's connection dies the same way): the next call finds out on its first statement,
-   * and runs once more on a fresh connection instead of failing.
-   */
-  @Test
-  void connection_killedBetweenCalls_theNextCallReconnectsAndSucceeds() throws Exception {
-    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-    UUID id = append(T0);
-    assertThat(store.backlog(T0).deadLetters()).isZero(); // the connection is open, and trusted
-    long session = sessionId(connections);
-
-    kill(session);
-
-    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
-    assertThat(sessionId(connections)).isNotEqualTo(session);
-  }
-
-  @Test
-  void connection_killedAfterTheWorkRanAStatement_failsTheCall_andDoesNotRunItAgain()
-      throws Exception {
-    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
-    SqlExecutor executor = JdbcExecutor.of(connections);
-    long session = sessionId(connections);
-    AtomicInteger runs = new AtomicInteger();
-
-    assertThatThrownBy(
-            () ->
-                executor.inTransaction(
-                    "read twice",
-                    s -> {
-                      runs.incrementAndGet();
-                      s.query("SELECT 1 AS one", Params.none());
-                      kill(session);
-                      return s.query("SELECT 2 AS two", Params.none());
-                    }))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageStartingWith("could not read twice");
-    assertThat(runs).hasValue(1);
-    assertThat(sessionId(connections)).isNotEqualTo(session);
-  }
-
-  @Test
-  void connection_withAWrongPassword_failsWithAClearMessage() {
-    TestDatabase db = database();
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(
-            Stores.settings(db, tables),
-            CredentialsSource.of(new DatabaseCredentials(db.user(), "not-the-password")),
-            ConnectionLimits.defaults());
-    providers.add(connections);
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-
-    assertThatThrownBy(() -> store.backlog(T0))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageContaining("refused the login of user '" + db.user() + "'")
-        .hasMessageContaining("OUTBOX_DB_SECRET_ARN")
-        .hasMessageNotContaining("not-the-password");
-  }
-
-  @Test
-  void connection_whenTheLoginIsRefused_retriesOnceWithRefreshedCredentials() {
-    TestDatabase db = database();
-    AtomicInteger refreshes = new AtomicInteger();
-    CredentialsSource rotated =
-        refresh -> {
-          if (refresh) {
-            refreshes.incrementAndGet();
-            return new DatabaseCredentials(db.user(), db.password());
-          }
-          return new DatabaseCredentials(db.user(), "the-old-password");
-        };
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(
-            Stores.settings(db, tables), rotated, ConnectionLimits.defaults());
-    providers.add(connections);
-
-    assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
-    assertThat(refreshes).hasValue(1);
-  }
-
   // ---- helpers
 
   List<AuditEntry> auditTrail(UUID deadLetterId) {
-    return DeadLetterStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .build()
-        .auditTrail(deadLetterId);
+    return DeadLetterStore.builder(newExecutor()).tables(tables).build().auditTrail(deadLetterId);
   }
 
   OutboxStore retainingStore() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .retention(RETENTION)
-        .build();
-  }
-
-  static ConnectionLimits limitsCheckingEveryUse() {
-    ConnectionLimits d = ConnectionLimits.defaults();
-    return new ConnectionLimits(
-        d.connectTimeout(),
-        d.socketTimeout(),
-        d.statementTimeout(),
-        d.idleInTransactionTimeout(),
-        Duration.ZERO);
-  }
-
-  long sessionId(JdbcConnectionProvider connections) {
-    return connections.inTransaction(
-        "read the session id",
-        c -> {
-          try (var st = c.createStatement();
-              var rs = st.executeQuery(sessionIdSql())) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        });
-  }
-
-  void kill(long session) {
-    rows.execute(killSessionSql(session));
+    return OutboxStore.builder(newExecutor()).tables(tables).retention(RETENTION).build();
   }
 }
