@@ -152,6 +152,49 @@ service_dir() {
 }
 
 # ---------------------------------------------------------------------------
+# Private servers (scripts/local-aws serve-*): one throwaway instance in a
+# directory the caller owns, in the foreground, for tests that stop, restart
+# or kill a server without touching the shared test bed.
+# ---------------------------------------------------------------------------
+
+# private_data_dir DIR USER: prints the directory for the server's data,
+# DIR/data, owned by USER. When USER cannot enter DIR (root's home is mode
+# 700) the data lives in a fresh directory under /tmp and DIR/data is a
+# symlink to it: whoever removes DIR must remove the link's target as well.
+private_data_dir() {
+  local dir=$1 user=$2 data="$1/data"
+  [[ -d $dir ]] || die "$dir does not exist; the caller creates the private server's directory"
+  if [[ -L $data ]]; then
+    readlink -f -- "$data"
+    return 0
+  fi
+  if [[ ! -d $data ]]; then
+    if [[ $user == "$(id -un)" ]] || as_user "$user" test -x "$dir"; then
+      mkdir -m 700 -- "$data"
+    else
+      ln -s -- "$(mktemp -d /tmp/outbox-private-XXXXXXXX)" "$data"
+      chmod 755 -- "$(readlink -f -- "$data")"
+      data="$(readlink -f -- "$data")"
+    fi
+    [[ $user == "$(id -un)" ]] || chown "$user:" "$data"
+  fi
+  printf '%s\n' "$data"
+}
+
+# exec_as USER CMD...: replace this shell by CMD running as USER, so the
+# caller's process is the server itself (signals reach it, its pid is the
+# server's).
+exec_as() {
+  local user=$1
+  shift
+  cd /
+  if [[ $user == "$(id -un)" ]]; then
+    exec "$@"
+  fi
+  exec setpriv --reuid="$user" --regid="$user" --init-groups -- "$@"
+}
+
+# ---------------------------------------------------------------------------
 # Ports, pids and detached processes
 # ---------------------------------------------------------------------------
 

@@ -102,33 +102,34 @@ localstack_install() {
 
 localstack_pid() { service_pid localstack "$LOCALSTACK_MAIN"; }
 
-# localstack_healthy PORT: LocalStack answers on PORT with SNS, SQS and
-# Secrets Manager running.
+# localstack_healthy PORT [SERVICES]: LocalStack answers on PORT with
+# SERVICES (comma-separated; default SNS, SQS and Secrets Manager) running.
 localstack_healthy() {
-  local health svc
+  local health svc services=${2:-$LOCALSTACK_SERVICES}
   health="$(curl -sf --max-time 5 "http://$LOOPBACK:$1/_localstack/health" 2>/dev/null)" || return 1
-  for svc in ${LOCALSTACK_SERVICES//,/ }; do
+  for svc in ${services//,/ }; do
     grep -Eq "\"$svc\": *\"(running|available)\"" <<<"$health" || return 1
   done
 }
 
-# localstack_settings PORT: the environment LocalStack runs with, one
-# VAR=value a line (values without spaces).
+# localstack_settings PORT SERVICES DIR: the environment LocalStack runs
+# with, serving SERVICES with its files in DIR, one VAR=value a line (values
+# without spaces).
 localstack_settings() {
-  local port=$1
+  local port=$1 services=$2 dir=$3
   cat <<EOF
 OVERRIDE_IN_DOCKER=0
 GATEWAY_LISTEN=$LOOPBACK:$port
 LOCALSTACK_HOST=$LOOPBACK:$port
-SERVICES=$LOCALSTACK_SERVICES
+SERVICES=$services
 EAGER_SERVICE_LOADING=1
 SQS_ENDPOINT_STRATEGY=off
 DISABLE_EVENTS=1
 SKIP_SSL_CERT_DOWNLOAD=1
 DNS_ADDRESS=0
 LS_LOG=warn
-FILESYSTEM_ROOT=$LOCALSTACK_DIR/filesystem
-XDG_CACHE_HOME=$LOCALSTACK_DIR/cache
+FILESYSTEM_ROOT=$dir/filesystem
+XDG_CACHE_HOME=$dir/cache
 EOF
 }
 
@@ -138,15 +139,15 @@ localstack_stale() {
   local port
   port="$(port_get localstack)"
   [[ "$(cat -- "$RUN_DIR/localstack.settings" 2>/dev/null)" != \
-    "$(localstack_settings "$port"; echo "version $LOCALSTACK_VERSION")" ]]
+    "$(localstack_settings "$port" "$LOCALSTACK_SERVICES" "$LOCALSTACK_DIR"
+      echo "version $LOCALSTACK_VERSION")" ]]
 }
 
-# localstack_wildcard_listeners PID: the listening TCP and bound UDP sockets
-# of PID (and the rest of its session) that are not on loopback, as `ss`
-# shows them.
+# localstack_wildcard_listeners PID...: the listening TCP and bound UDP
+# sockets of the PIDs that are not on loopback, as `ss` shows them.
 localstack_wildcard_listeners() {
   local pids
-  pids="$(pgrep -s "$1" | paste -sd'|')"
+  pids="$(printf '%s\n' "$@" | paste -sd'|')"
   ss -ltunpH 2>/dev/null | grep -E "pid=($pids)," | awk '{print $5}' |
     grep -vE '^(127\.[0-9.]+|\[::1\]):[0-9]+$' || true
 }
@@ -159,7 +160,7 @@ localstack_start() {
   printf '\n=== %s starting LocalStack %s on %s:%s\n' "$(date -u +%FT%TZ)" \
     "$LOCALSTACK_VERSION" "$LOOPBACK" "$port" >>"$log"
   # A clean environment: the caller's AWS_* or LocalStack settings must not leak in.
-  mapfile -t settings < <(localstack_settings "$port")
+  mapfile -t settings < <(localstack_settings "$port" "$LOCALSTACK_SERVICES" "$LOCALSTACK_DIR")
   pid="$(start_detached "$log" env -i PATH="$PATH" HOME="$HOME" LANG=C.UTF-8 "${settings[@]}" \
     "$LOCALSTACK_VENV/bin/python" "$LOCALSTACK_MAIN")"
   { printf '%s\n' "${settings[@]}"; echo "version $LOCALSTACK_VERSION"; } >"$RUN_DIR/localstack.settings"
@@ -172,7 +173,8 @@ localstack_start() {
     fi
     sleep 0.5
   done
-  outside="$(localstack_wildcard_listeners "$pid")"
+  # shellcheck disable=SC2046 # one pid a word: the session start_detached made
+  outside="$(localstack_wildcard_listeners $(pgrep -s "$pid"))"
   if [[ -n $outside ]]; then
     localstack_stop
     die_with_log "$log" "LocalStack listened beyond loopback ($(paste -sd' ' <<<"$outside")); stopped it"
@@ -182,4 +184,43 @@ localstack_start() {
 localstack_stop() {
   stop_pid "$(localstack_pid)" LocalStack
   rm -f -- "$RUN_DIR/localstack.pid"
+}
+
+# localstack_serve PORT DIR: a private LocalStack (SNS and SQS) in the
+# foreground on 127.0.0.1:PORT, its files in DIR/data. State is in memory
+# only: a restarted one has no topics or queues until they are created again
+# (with the same names they get the same ARNs and URLs). It answers after
+# several seconds (its health endpoint says when) and takes about 0.5 GB.
+# SIGTERM stops it. A guard in the background checks, once it answers, that
+# it listens on loopback only, and kills it otherwise.
+localstack_serve() {
+  local port=$1 dir=$2 data settings services=sns,sqs
+  [[ -f $LOCALSTACK_VENV/.installed && -x $LOCALSTACK_VENV/bin/python ]] ||
+    die "LocalStack's runtime is not installed in $LOCALSTACK_VENV; run scripts/local-aws up"
+  command -v ss >/dev/null || die "ss (iproute2) is missing; run scripts/local-aws up"
+  command -v curl >/dev/null || die "curl is missing; run scripts/local-aws up"
+  data="$(private_data_dir "$dir" "$(id -un)")"
+  mkdir -p -- "$data/filesystem" "$data/cache"
+  mapfile -t settings < <(localstack_settings "$port" "$services" "$data")
+  # In a subshell of its own, so that it is nobody's child to reap.
+  (localstack_guard $$ "$port" "$services" &)
+  cd /
+  # A clean environment, as for the test bed's.
+  exec env -i PATH="$PATH" HOME="$HOME" LANG=C.UTF-8 "${settings[@]}" \
+    "$LOCALSTACK_VENV/bin/python" "$LIB_DIR/localstack_loopback.py"
+}
+
+# localstack_guard PID PORT SERVICES: once LocalStack (PID) answers on PORT,
+# SIGKILL to it if it listens beyond loopback; gone when PID is.
+localstack_guard() {
+  local pid=$1 port=$2 services=$3 outside
+  until localstack_healthy "$port" "$services"; do
+    pid_alive "$pid" || return 0
+    sleep 0.5
+  done
+  outside="$(localstack_wildcard_listeners "$pid")"
+  if [[ -n $outside ]]; then
+    warn "error: LocalStack listened beyond loopback ($(paste -sd' ' <<<"$outside")); killed it"
+    kill -KILL "$pid"
+  fi
 }

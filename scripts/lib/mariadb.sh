@@ -90,51 +90,39 @@ mariadb_socket_ready() {
     -u "$(id -un)" --connect-timeout=2 -e 'select 1' >/dev/null 2>&1
 }
 
-mariadb_init_datadir() {
-  local dir=$1 user=$2 log="$LOG_DIR/mariadb-setup.log" args
-  as_user "$user" mkdir -p "$dir/run" "$dir/tmp"
-  [[ -d $dir/data/mysql ]] && return 0
-  info "initialising a MariaDB datadir in $dir/data"
-  args=(--no-defaults --datadir="$dir/data" --auth-root-authentication-method=socket --skip-test-db)
+# mariadb_install_db DATADIR USER: the system tables in DATADIR, owned by USER.
+mariadb_install_db() {
+  local args=(--no-defaults --datadir="$1" --auth-root-authentication-method=socket --skip-test-db)
   if is_root; then
-    args+=(--user="$user")
+    args+=(--user="$2")
   else
-    args+=(--auth-root-socket-user="$user")
+    args+=(--auth-root-socket-user="$2")
   fi
-  (cd / && "$MARIADB_INSTALL_DB" "${args[@]}") >>"$log" 2>&1 ||
-    die_with_log "$log" "mariadb-install-db failed"
+  (cd / && "$MARIADB_INSTALL_DB" "${args[@]}")
 }
 
-mariadb_start() {
-  local port=$1 user dir pid log="$LOG_DIR/mariadb-setup.log" args
-  user="$(service_user mysql)"
-  dir="$(service_dir mariadb "$user")"
-  mariadb_init_datadir "$dir" "$user"
-  ln -sfn -- "$dir/mariadbd.log" "$LOG_DIR/mariadb.log"
-  args=(
+# mariadb_server_args DATADIR PORT RUNDIR USER: the server options every
+# instance has, into the array MARIADB_ARGS (socket and pid file in RUNDIR).
+mariadb_server_args() {
+  MARIADB_ARGS=(
     --no-defaults
-    --datadir="$dir/data"
+    --datadir="$1"
     --bind-address="$LOOPBACK"
-    --port="$port"
-    --socket="$dir/run/mysqld.sock"
-    --pid-file="$dir/run/mariadbd.pid"
-    --log-error="$dir/mariadbd.log"
-    --tmpdir="$dir/tmp"
+    --port="$2"
+    --socket="$3/mysqld.sock"
+    --pid-file="$3/mariadbd.pid"
     --character-set-server=utf8mb4
     --collation-server=utf8mb4_unicode_ci
     --sql-mode="$MARIADB_SQL_MODE"
-    --max-connections="$MARIADB_MAX_CONNECTIONS"
     --skip-name-resolve
   )
-  if is_root; then args+=(--user="$user"); fi
-  pid="$(cd / && start_detached "$LOG_DIR/mariadb-console.log" "$MARIADBD" "${args[@]}")"
-  if ! wait_for 60 mariadb_socket_ready "$dir"; then
-    cat -- "$LOG_DIR/mariadb-console.log" >>"$log" 2>/dev/null || true
-    tail -n 30 -- "$dir/mariadbd.log" >>"$log" 2>/dev/null || true
-    pid_alive "$pid" && stop_pid "$pid" MariaDB
-    die_with_log "$log" "MariaDB did not start on port $port"
-  fi
-  mariadb_admin "$dir" >>"$log" 2>&1 <<EOF || die_with_log "$log" "could not create the outbox user/database"
+  if is_root; then MARIADB_ARGS+=(--user="$4"); fi
+}
+
+# mariadb_outbox_sql: the statements that create the outbox user and database
+# (idempotent).
+mariadb_outbox_sql() {
+  cat <<EOF
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
 CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
@@ -143,10 +131,69 @@ ALTER USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
 GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
 GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'localhost';
 EOF
+}
+
+mariadb_init_datadir() {
+  local dir=$1 user=$2 log="$LOG_DIR/mariadb-setup.log"
+  as_user "$user" mkdir -p "$dir/run" "$dir/tmp"
+  [[ -d $dir/data/mysql ]] && return 0
+  info "initialising a MariaDB datadir in $dir/data"
+  mariadb_install_db "$dir/data" "$user" >>"$log" 2>&1 ||
+    die_with_log "$log" "mariadb-install-db failed"
+}
+
+mariadb_start() {
+  local port=$1 user dir pid log="$LOG_DIR/mariadb-setup.log"
+  user="$(service_user mysql)"
+  dir="$(service_dir mariadb "$user")"
+  mariadb_init_datadir "$dir" "$user"
+  ln -sfn -- "$dir/mariadbd.log" "$LOG_DIR/mariadb.log"
+  mariadb_server_args "$dir/data" "$port" "$dir/run" "$user"
+  MARIADB_ARGS+=(
+    --log-error="$dir/mariadbd.log"
+    --tmpdir="$dir/tmp"
+    --max-connections="$MARIADB_MAX_CONNECTIONS"
+  )
+  pid="$(cd / && start_detached "$LOG_DIR/mariadb-console.log" "$MARIADBD" "${MARIADB_ARGS[@]}")"
+  if ! wait_for 60 mariadb_socket_ready "$dir"; then
+    cat -- "$LOG_DIR/mariadb-console.log" >>"$log" 2>/dev/null || true
+    tail -n 30 -- "$dir/mariadbd.log" >>"$log" 2>/dev/null || true
+    pid_alive "$pid" && stop_pid "$pid" MariaDB
+    die_with_log "$log" "MariaDB did not start on port $port"
+  fi
+  mariadb_outbox_sql | mariadb_admin "$dir" >>"$log" 2>&1 ||
+    die_with_log "$log" "could not create the outbox user/database"
   wait_for 30 mariadb_healthy "$port" ||
     die_with_log "$log" "MariaDB started but does not accept $DB_USER/$DB_PASSWORD on port $port"
 }
 
 mariadb_stop() {
   stop_pid "$(mariadb_pid)" MariaDB
+}
+
+# mariadb_serve PORT DIR: a private datadir in DIR (created on first use),
+# MariaDB in the foreground on 127.0.0.1:PORT, user/password/database
+# outbox/outbox/outbox. It stops at SIGTERM (a normal shutdown). Commits are
+# written to the OS at once but not flushed to disk: the data survives the
+# server being killed, not the machine crashing.
+mariadb_serve() {
+  local port=$1 dir=$2 user data
+  mariadb_find_bins || die "MariaDB is not installed; run scripts/local-aws up"
+  user="$(service_user mysql)"
+  data="$(private_data_dir "$dir" "$user")"
+  if [[ ! -d $data/mysql ]]; then
+    mariadb_install_db "$data" "$user" >&2 || die "mariadb-install-db into $data failed"
+  fi
+  mariadb_outbox_sql >"$data/outbox-init.sql" # run at every start
+  [[ $user == "$(id -un)" ]] || chown "$user:" "$data/outbox-init.sql"
+  mariadb_server_args "$data" "$port" "$data" "$user"
+  MARIADB_ARGS+=(
+    --init-file="$data/outbox-init.sql"
+    --max-connections=50
+    --innodb-buffer-pool-size=64M
+    --innodb-flush-log-at-trx-commit=2
+    --innodb-doublewrite=0
+  )
+  cd /
+  exec "$MARIADBD" "${MARIADB_ARGS[@]}"
 }

@@ -149,3 +149,30 @@ postgres_stop() {
     stop_pid "$(postgres_pid)" PostgreSQL
   fi
 }
+
+# postgres_serve PORT DIR: a private cluster in DIR (created on first use),
+# PostgreSQL in the foreground on 127.0.0.1:PORT, TCP only (no unix socket),
+# role/password/database outbox/outbox/outbox. It stops at SIGINT (fast
+# shutdown: open transactions are rolled back, as `pg_ctl stop -m fast` does);
+# SIGTERM waits for clients to disconnect. fsync is off: the data survives the
+# server's processes being killed, not the machine crashing.
+postgres_serve() {
+  local port=$1 dir=$2 user data pwfile
+  PG_BIN="$(postgres_find_bindir)" || die "PostgreSQL is not installed; run scripts/local-aws up"
+  user="$(service_user postgres)"
+  data="$(private_data_dir "$dir" "$user")"
+  if [[ ! -s $data/PG_VERSION ]]; then
+    pwfile="$data.pw"
+    printf '%s\n' "$DB_PASSWORD" >"$pwfile"
+    [[ $user == "$(id -un)" ]] || chown "$user:" "$pwfile"
+    as_user "$user" "$PG_BIN/initdb" -D "$data" -U "$DB_USER" --pwfile="$pwfile" -E UTF8 --no-sync \
+      --no-locale --auth=scram-sha-256 >&2 || die "initdb into $data failed"
+    rm -f -- "$pwfile"
+    printf 'CREATE DATABASE %s;\n' "$DB_NAME" |
+      as_user "$user" "$PG_BIN/postgres" --single -D "$data" -c fsync=off -j postgres >/dev/null ||
+      die "could not create the database $DB_NAME in $data"
+  fi
+  exec_as "$user" "$PG_BIN/postgres" -D "$data" -p "$port" \
+    -c listen_addresses="$LOOPBACK" -c unix_socket_directories= \
+    -c max_connections=50 -c shared_buffers=32MB -c fsync=off -c full_page_writes=off
+}

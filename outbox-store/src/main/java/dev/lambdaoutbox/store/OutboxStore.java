@@ -4,7 +4,10 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -16,6 +19,7 @@ import java.util.Objects;
  * OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections))  // or a DataApiExecutor
  *     .tables(settings.tables())
  *     .retention(Duration.ofDays(7))   // optional: keep published rows as SENT
+ *     .idempotencyWindow(Duration.ofHours(24))   // optional: free idempotency keys after it
  *     .build();
  * }</pre>
  *
@@ -35,9 +39,18 @@ public interface OutboxStore {
    * skipping rows other pollers hold locked, and leases them to {@code owner} until {@code now +
    * lease}: until then no other poller claims them, and after it (say the owner crashed) any poller
    * may. With {@link Ordering#AGGREGATE}, only the oldest unpublished row of each aggregate that is
-   * not parked, and only while no earlier row of it waits (leased, backing off, deferred).
+   * not parked, and only while no earlier row of it waits (leased, backing off, deferred). Over a
+   * carrier that bounds one result (the RDS Data API answers at most 1 MiB), fewer than {@code
+   * limit} rows may come back while more are due, when their sizes would not fit; the first due row
+   * always comes back.
+   *
+   * <p>Each row is read on its own. A row that cannot be read (see {@link UnreadableRow}) is moved
+   * to the dead-letter table in the claim's own transaction and reported in {@link
+   * Claim#unreadable()}; it never holds up the other rows claimed with it. With {@link
+   * Ordering#AGGREGATE} an unreadable head parks its aggregate first, as any dead-lettered head
+   * does ({@link Claim#parked()}).
    */
-  List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease);
+  Claim claim(String owner, int limit, Instant now, Duration lease);
 
   /**
    * Records what became of claimed rows, in one transaction, and says per row what was really done
@@ -49,15 +62,39 @@ public interface OutboxStore {
   CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
 
   /**
-   * Deletes up to {@code limit} rows kept as SENT (retention) that were sent before {@code cutoff}.
+   * The retention pass: deletes what has outlived its time (rows kept as SENT past the retention
+   * period, idempotency keys past the idempotency window), one short transaction of at most {@link
+   * #PURGE_BATCH} rows at a time, until a batch comes back short (caught up) or {@code timeSlice}
+   * has passed; a batch starts only within the slice. Safe to run from several pollers at once:
+   * each batch skips rows another holds locked.
    */
-  int purgeSent(Instant cutoff, int limit);
+  PurgeReport purge(Instant now, Duration timeSlice);
+
+  /** Rows one transaction of {@link #purge} deletes at most. */
+  int PURGE_BATCH = 2_000;
 
   /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
 
   /** The destinations found down, shared by every poller over these tables. */
   DestinationHealthStore destinationHealth();
+
+  /**
+   * What one {@link #purge} removed.
+   *
+   * @param purged rows deleted, by what they were (e.g. {@code "sentRows"}), in the pass's order
+   * @param caughtUp every kind's last batch came back short: nothing more was due for purging
+   */
+  record PurgeReport(Map<String, Long> purged, boolean caughtUp) {
+    public PurgeReport {
+      purged = Collections.unmodifiableMap(new LinkedHashMap<>(purged));
+    }
+
+    /** Rows deleted in all. */
+    public long total() {
+      return purged.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
 
   /**
    * Most dead letters {@link Backlog#deadLetters()} counts; beyond it the count stops, so that it
@@ -112,6 +149,7 @@ public interface OutboxStore {
     OutboxTables tables = OutboxTables.defaults();
     Duration retention;
     Ordering ordering = Ordering.NONE;
+    Duration idempotencyWindow;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -125,8 +163,7 @@ public interface OutboxStore {
 
     /**
      * Keep published rows as SENT (with {@code sent_at}) instead of deleting them; {@link
-     * OutboxStore#purgeSent} removes them once older than {@code retention}. Zero turns retention
-     * off.
+     * OutboxStore#purge} removes them once older than {@code retention}. Zero turns retention off.
      */
     public Builder retention(Duration retention) {
       Objects.requireNonNull(retention, "retention");
@@ -143,6 +180,19 @@ public interface OutboxStore {
      */
     public Builder ordering(Ordering ordering) {
       this.ordering = Objects.requireNonNull(ordering, "ordering");
+      return this;
+    }
+
+    /**
+     * Delete idempotency keys first seen longer ago than {@code window} from the key table ({@link
+     * OutboxStore#purge}), freeing them for reuse; without it the store never deletes a key.
+     */
+    public Builder idempotencyWindow(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative() || window.isZero()) {
+        throw new IllegalArgumentException("idempotencyWindow: must be positive, was " + window);
+      }
+      this.idempotencyWindow = window;
       return this;
     }
 

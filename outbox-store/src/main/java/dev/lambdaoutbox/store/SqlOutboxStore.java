@@ -30,6 +30,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final OutboxTables tables;
   private final boolean retain;
   private final Ordering ordering;
+  private final RetentionPass retention;
   private final DestinationHealthStore destinationHealth;
 
   SqlOutboxStore(Builder b) {
@@ -38,11 +39,19 @@ final class SqlOutboxStore implements OutboxStore {
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
     this.ordering = b.ordering;
+    List<PurgeStep> steps = new ArrayList<>();
+    if (b.retention != null) {
+      steps.add(new PurgeStep.SentRows(b.retention));
+    }
+    if (b.idempotencyWindow != null) {
+      steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
+    }
+    this.retention = new RetentionPass(executor, dialect, steps, PURGE_BATCH);
     this.destinationHealth = new SqlDestinationHealthStore(executor, dialect, tables);
   }
 
   @Override
-  public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+  public Claim claim(String owner, int limit, Instant now, Duration lease) {
     requireOwner(owner);
     if (limit <= 0) {
       throw new IllegalArgumentException("limit: must be positive, was " + limit);
@@ -75,14 +84,9 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int purgeSent(Instant cutoff, int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("limit: must be positive, was " + limit);
-    }
-    Instant at = micros(cutoff);
-    return executor.inTransaction(
-        "purge SENT rows sent before " + at + " from " + tables.messages(),
-        s -> dialect.purgeSent(s, at, limit));
+  public PurgeReport purge(Instant now, Duration timeSlice) {
+    Objects.requireNonNull(timeSlice, "timeSlice");
+    return retention.run(micros(now), timeSlice);
   }
 
   @Override
@@ -174,8 +178,11 @@ final class SqlOutboxStore implements OutboxStore {
       if (!deadLetters.isEmpty() && ordering == Ordering.AGGREGATE) {
         parked = dialect.park(s, owner, deadLetters.stream().map(DeadLetter::id).toList(), now);
       }
+      List<SupersededDeadLetter> superseded = List.of();
       if (!deadLetters.isEmpty()) {
-        applied.addAll(dialect.deadLettered(s, owner, deadLetters, now));
+        StoreDialect.Moved moved = dialect.deadLettered(s, owner, deadLetters, now);
+        applied.addAll(moved.ids());
+        superseded = moved.superseded();
       }
       if (!deferrals.isEmpty()) {
         applied.addAll(dialect.deferred(s, owner, deferrals, now));
@@ -206,7 +213,7 @@ final class SqlOutboxStore implements OutboxStore {
           completions.add(Completion.gone(outcome));
         }
       }
-      return new CompletionReport(completions, parked);
+      return new CompletionReport(completions, superseded, parked);
     }
   }
 }

@@ -1,24 +1,40 @@
 package dev.lambdaoutbox.writer;
 
+import java.util.Objects;
+import java.util.UUID;
+
 /**
- * An event's idempotency key is already held by another outbox row. Nothing was written, and the
- * caller's transaction is still usable: a retried request can look up what the first one produced
- * and answer with it.
+ * An event's idempotency key is already held by an earlier event. Nothing of the refused call was
+ * written, and the caller's transaction is still usable: a retried request can look up what the
+ * first one produced ({@link #firstEventId()}) and answer with it.
  *
- * <p>The outbox enforces uniqueness only while the earlier row is still in the outbox table:
- * pending, or retained after sending when a retention period is configured.
+ * <p>A key is held from the commit of the first event that used it until the poller's retention
+ * pass purges it, once it is older than the idempotency window: at least the window, whether the
+ * first event is still pending, published or dead-lettered.
  */
 public final class DuplicateIdempotencyKeyException extends OutboxException {
   private static final long serialVersionUID = 1L;
 
   private final String idempotencyKey;
+  private final UUID firstEventId;
 
-  public DuplicateIdempotencyKeyException(String idempotencyKey) {
-    super("idempotencyKey: '" + idempotencyKey + "' is already used by another outbox event");
-    this.idempotencyKey = idempotencyKey;
+  public DuplicateIdempotencyKeyException(String idempotencyKey, UUID firstEventId) {
+    super(
+        "idempotencyKey: '"
+            + idempotencyKey
+            + "' is already held by event "
+            + firstEventId
+            + "; nothing was written");
+    this.idempotencyKey = Objects.requireNonNull(idempotencyKey, "idempotencyKey");
+    this.firstEventId = Objects.requireNonNull(firstEventId, "firstEventId");
   }
 
   public String idempotencyKey() {
     return idempotencyKey;
+  }
+
+  /** The id of the event that first used the key: what the first request produced. */
+  public UUID firstEventId() {
+    return firstEventId;
   }
 }

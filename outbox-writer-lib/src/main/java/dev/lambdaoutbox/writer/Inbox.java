@@ -19,6 +19,9 @@ import org.jdbi.v3.core.Handle;
  * and is then {@link InboxResult#SKIPPED}; if the first rolls back, the second processes it. Use
  * the {@code eventId} message attribute ({@link OutboxMessageAttributes#EVENT_ID}) as the message
  * id.
+ *
+ * <p>Recorded ids stay until an {@link InboxPurge} the application schedules deletes them, once
+ * they are older than a window that must outlast every redelivery (15 days by default).
  */
 public interface Inbox {
   /** The work to run once; it may throw, which rolls back with the caller's transaction. */

@@ -1,23 +1,29 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.writer.internal.ChunkOutcome;
+import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows;
+import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows.Holder;
+import dev.lambdaoutbox.writer.internal.MysqlKeyedInsert;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
+import dev.lambdaoutbox.writer.internal.PostgresKeyedInsert;
 import dev.lambdaoutbox.writer.internal.Utf8;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
 /** The {@link OutboxWriter}: plain JDBC on the caller's connection. */
 final class JdbcOutboxWriter implements OutboxWriter {
-  private static final int MYSQL_DUPLICATE_KEY = 1062;
+  /** How often a call starts over when a refused key's holder is gone by the time it is read. */
+  private static final int MAX_ATTEMPTS = 3;
 
   private final OutboxTables tables;
   private final SqlDialect fixedDialect;
@@ -52,11 +58,11 @@ final class JdbcOutboxWriter implements OutboxWriter {
     if (events.isEmpty()) {
       return;
     }
-    List<String> keys = validate(events);
+    validate(events);
     SqlDialect dialect = fixedDialect != null ? fixedDialect : SqlDialect.of(connection);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
     try {
-      insert(connection, dialect, events, keys, now);
+      insert(connection, dialect, events, now);
     } catch (SQLException e) {
       throw new OutboxException(
           "could not append "
@@ -69,120 +75,160 @@ final class JdbcOutboxWriter implements OutboxWriter {
     }
   }
 
+  /**
+   * Writes the events; throws {@link DuplicateIdempotencyKeyException} when a key is taken, having
+   * undone whatever this call wrote. Should the event holding a refused key be gone by the time it
+   * is looked up (purged, or published and deleted), the key is free again and the call starts
+   * over.
+   */
   private void insert(
-      Connection connection,
-      SqlDialect dialect,
-      List<OutboxEvent> events,
-      List<String> keys,
-      Instant now)
+      Connection connection, SqlDialect dialect, List<OutboxEvent> events, Instant now)
       throws SQLException {
-    int chunks = (events.size() + OutboxInsert.MAX_ROWS - 1) / OutboxInsert.MAX_ROWS;
-    // A refused key must leave nothing of this call behind. One MySQL statement is atomic on its
-    // own. PostgreSQL skips the clashing row and inserts the others of its statement. So only where
-    // other rows could stay (several statements, or several rows on PostgreSQL) does a savepoint
-    // undo them: a single event, the common case, needs none and saves two round trips.
-    boolean needsSavepoint =
-        !keys.isEmpty() && (chunks > 1 || (dialect == SqlDialect.POSTGRESQL && events.size() > 1));
-    Savepoint savepoint = needsSavepoint ? connection.setSavepoint() : null;
-    try {
-      int inserted = 0;
-      for (int from = 0; from < events.size(); from += OutboxInsert.MAX_ROWS) {
-        List<OutboxEvent> chunk =
-            events.subList(from, Math.min(events.size(), from + OutboxInsert.MAX_ROWS));
-        try (PreparedStatement ps =
-            connection.prepareStatement(OutboxInsert.sql(tables, dialect, chunk.size()))) {
-          OutboxInsert.bind(ps, chunk, now, dialect);
-          inserted += ps.executeUpdate();
-        }
-      }
-      if (inserted
-          < events.size()) { // PostgreSQL: ON CONFLICT (idempotency_key) DO NOTHING skipped a row
-        rollback(connection, savepoint);
-        throw new DuplicateIdempotencyKeyException(takenKey(connection, keys));
-      }
-      if (savepoint != null) {
-        connection.releaseSavepoint(savepoint);
-      }
-    } catch (SQLException e) {
-      if (e.getErrorCode() == MYSQL_DUPLICATE_KEY
-          && String.valueOf(e.getMessage()).contains("_idem_uq")) {
-        rollback(connection, savepoint);
-        List<String> named = keysNamedIn(e.getMessage(), keys);
-        throw new DuplicateIdempotencyKeyException(
-            named.size() == 1 ? named.get(0) : takenKey(connection, named));
-      }
-      throw e;
-    }
-  }
-
-  private static void rollback(Connection connection, Savepoint savepoint) throws SQLException {
-    if (savepoint != null) {
-      connection.rollback(savepoint);
-    }
-  }
-
-  /** Which of {@code keys} is already in the table (after the savepoint undid this call's rows). */
-  private String takenKey(Connection connection, List<String> keys) throws SQLException {
-    String sql = "SELECT idempotency_key FROM " + tables.messages() + " WHERE idempotency_key = ?";
-    try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      for (String key : keys) {
-        ps.setString(1, key);
-        try (ResultSet rs = ps.executeQuery()) {
-          if (rs.next()) {
-            return key;
-          }
-        }
+    for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      if (tryInsert(connection, dialect, events, now)) {
+        return;
       }
     }
-    // Not found: its holder rolled back since our insert, or (MySQL) our snapshot predates it.
-    return keys.get(0);
+    throw new OutboxException(
+        "the idempotency keys of "
+            + describe(events)
+            + " were refused "
+            + MAX_ATTEMPTS
+            + " times, but their holders were gone each time; roll back and retry the transaction");
   }
 
   /**
-   * The {@code keys} that MySQL's "Duplicate entry 'KEY' for key '...'" message may mean: the one
-   * it quotes, or, as servers quote at most 64 characters (MariaDB then adds "..."), those starting
-   * with the quoted text; all of them when the message quotes none.
+   * True when every event was written; false when a key was refused but its holder is gone, so the
+   * call may start over.
    */
-  static List<String> keysNamedIn(String message, List<String> keys) {
-    String marker = "Duplicate entry '";
-    int start = message == null ? -1 : message.indexOf(marker);
-    int end = message == null ? -1 : message.lastIndexOf("' for key");
-    if (start < 0 || end < start + marker.length()) {
-      return keys;
+  private boolean tryInsert(
+      Connection connection, SqlDialect dialect, List<OutboxEvent> events, Instant now)
+      throws SQLException {
+    int chunks = (events.size() + OutboxInsert.MAX_ROWS - 1) / OutboxInsert.MAX_ROWS;
+    boolean keyed = events.stream().anyMatch(e -> e.idempotencyKey().isPresent());
+    // A refusal must leave nothing of this call behind. A refused statement writes nothing on
+    // either database, and each chunk takes its own keys back when its second write is refused, so
+    // only where an earlier statement of the call could remain (several chunks) or where PostgreSQL
+    // wrote part of a multi-row chunk does a savepoint undo them: a single event, the common case,
+    // needs none and saves two round trips.
+    boolean needsSavepoint =
+        keyed && (chunks > 1 || (dialect == SqlDialect.POSTGRESQL && events.size() > 1));
+    Savepoint savepoint = needsSavepoint ? connection.setSavepoint() : null;
+    for (int from = 0; from < events.size(); from += OutboxInsert.MAX_ROWS) {
+      List<OutboxEvent> chunk =
+          events.subList(from, Math.min(events.size(), from + OutboxInsert.MAX_ROWS));
+      ChunkOutcome outcome;
+      try {
+        outcome = insertChunk(connection, dialect, chunk, now);
+      } catch (SQLException e) {
+        if (savepoint != null) {
+          // Leaves nothing of the call behind, and on PostgreSQL the transaction usable again.
+          connection.rollback(savepoint);
+        }
+        throw e;
+      }
+      if (outcome.isRefused()) {
+        ChunkOutcome.Refusal refusal = outcome.refusal();
+        if (savepoint != null) {
+          connection.rollback(savepoint);
+        } else if (refusal.keysWritten()) {
+          IdempotencyKeyRows.takeBack(connection, tables, keysOf(chunk));
+        }
+        Holder holder =
+            IdempotencyKeyRows.holder(
+                connection, tables, dialect, refusal.heldIn(), refusal.suspects());
+        if (holder != null) {
+          throw new DuplicateIdempotencyKeyException(holder.key(), holder.eventId());
+        }
+        return false;
+      }
     }
-    String entry = message.substring(start + marker.length(), end);
-    if (keys.contains(entry)) {
-      return List.of(entry);
+    if (savepoint != null) {
+      connection.releaseSavepoint(savepoint);
     }
-    String quoted = entry.endsWith("...") ? entry.substring(0, entry.length() - 3) : entry;
-    List<String> candidates = keys.stream().filter(k -> k.startsWith(quoted)).toList();
-    return candidates.isEmpty() ? keys : candidates;
+    return true;
   }
 
-  /** Checks what the table cannot: the configured size limit, and keys repeated within the call. */
-  private List<String> validate(List<OutboxEvent> events) {
-    Set<String> keys = new HashSet<>();
+  private ChunkOutcome insertChunk(
+      Connection connection, SqlDialect dialect, List<OutboxEvent> chunk, Instant now)
+      throws SQLException {
+    List<OutboxEvent> keyed = chunk.stream().filter(e -> e.idempotencyKey().isPresent()).toList();
+    if (!keyed.isEmpty()) {
+      return dialect == SqlDialect.POSTGRESQL
+          ? PostgresKeyedInsert.insert(connection, tables, chunk, keyed, now)
+          : MysqlKeyedInsert.insert(connection, tables, chunk, keyed, now);
+    }
+    try (PreparedStatement ps =
+        connection.prepareStatement(OutboxInsert.sql(tables, dialect, chunk.size()))) {
+      OutboxInsert.bind(ps, chunk, now, dialect);
+      ps.executeUpdate();
+    }
+    return ChunkOutcome.written();
+  }
+
+  private static List<String> keysOf(List<OutboxEvent> events) {
+    return events.stream().flatMap(e -> e.idempotencyKey().stream()).toList();
+  }
+
+  /**
+   * Checks what the table cannot: the size of the message, the configured payload limit, and keys
+   * repeated within the call.
+   */
+  private void validate(List<OutboxEvent> events) {
+    Map<String, UUID> keys = new HashMap<>();
     for (OutboxEvent e : events) {
       if (e == null) {
         throw new InvalidOutboxEventException("event", "must not be null");
       }
-      long bytes = Utf8.length(e.payload());
-      if (bytes > maxPayloadBytes) {
-        throw new InvalidOutboxEventException(
-            "payload",
-            "is "
-                + bytes
-                + " bytes of UTF-8; at most "
-                + maxPayloadBytes
-                + " are allowed (event "
-                + e.id()
-                + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
-      }
-      if (e.idempotencyKey().isPresent() && !keys.add(e.idempotencyKey().get())) {
-        throw new DuplicateIdempotencyKeyException(e.idempotencyKey().get());
+      refuseOversized(e);
+      if (e.idempotencyKey().isPresent()) {
+        UUID other = keys.putIfAbsent(e.idempotencyKey().get(), e.id());
+        if (other != null) {
+          throw new InvalidOutboxEventException(
+              "idempotencyKey",
+              "'"
+                  + e.idempotencyKey().get()
+                  + "' is given to two events of one call ("
+                  + other
+                  + " and "
+                  + e.id()
+                  + "); each event needs a key of its own");
+        }
       }
     }
-    return List.copyOf(keys);
+  }
+
+  /**
+   * Refuses what the poller could never send: a message over {@link MessageSize#MAX_BYTES} as SNS
+   * and SQS count it (payload and attributes), or a payload over the configured limit.
+   */
+  private void refuseOversized(OutboxEvent e) {
+    long payloadBytes = Utf8.length(e.payload());
+    if (payloadBytes > maxPayloadBytes) {
+      throw new InvalidOutboxEventException(
+          "payload",
+          "is "
+              + payloadBytes
+              + " bytes of UTF-8; at most "
+              + maxPayloadBytes
+              + " are allowed (event "
+              + e.id()
+              + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
+    }
+    long messageBytes = MessageSize.of(e);
+    if (messageBytes > MessageSize.MAX_BYTES) {
+      throw new InvalidOutboxEventException(
+          "payload",
+          "makes a message of "
+              + messageBytes
+              + " bytes with its message attributes ("
+              + payloadBytes
+              + " of payload); SNS and SQS accept at most "
+              + MessageSize.MAX_BYTES
+              + " (event "
+              + e.id()
+              + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
+    }
   }
 
   private static void requireTransaction(Connection connection) {

@@ -30,6 +30,7 @@ public final class OutboxSchema {
   public static final List<String> MIGRATIONS =
       List.of(
           "V1__create_outbox_tables.sql",
+          "V2__create_idempotency_keys.sql",
           "V3__destination_health.sql",
           "V5__aggregate_ordering.sql");
 

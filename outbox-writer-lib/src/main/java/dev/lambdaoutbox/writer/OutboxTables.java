@@ -54,6 +54,11 @@ public record OutboxTables(String prefix) {
     return prefix + "outbox_dead_letter_audit";
   }
 
+  /** Idempotency keys held for the idempotency window, each with the first event that used it. */
+  public String idempotencyKeys() {
+    return prefix + "outbox_idempotency_keys";
+  }
+
   /** Destinations found down or misconfigured, shared by every poller (migration V3). */
   public String destinationHealth() {
     return prefix + "outbox_destination_health";

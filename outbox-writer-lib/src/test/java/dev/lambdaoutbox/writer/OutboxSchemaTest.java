@@ -40,8 +40,33 @@ class OutboxSchemaTest {
       assertThat(SqlScript.statements(OutboxSchema.create().render(dialect, migration)))
           .isNotEmpty()
           .allSatisfy(
-              sql -> assertThat(sql).matches("(?s)(CREATE|ALTER TABLE) .*").doesNotContain("--"));
+              sql ->
+                  assertThat(sql)
+                      .matches("(?s)(CREATE|ALTER TABLE|INSERT) .*")
+                      .doesNotContain("--"));
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(SqlDialect.class)
+  void v2_createsTheKeyTableAndHoldsTheKeysOfRowsAlreadyInTheOutbox(SqlDialect dialect) {
+    String sql =
+        OutboxSchema.create(OutboxTables.withPrefix("shop_"))
+            .render(dialect, "V2__create_idempotency_keys.sql");
+
+    assertThat(SqlScript.statements(sql))
+        .anySatisfy(
+            s ->
+                assertThat(s)
+                    .startsWith("CREATE TABLE shop_outbox_idempotency_keys (")
+                    .contains("PRIMARY KEY (idempotency_key)"))
+        .anySatisfy(s -> assertThat(s).contains("shop_outbox_idempotency_keys_seen_ix"))
+        .last()
+        .satisfies(
+            s ->
+                assertThat(s)
+                    .startsWith("INSERT INTO shop_outbox_idempotency_keys")
+                    .contains("FROM shop_outbox_messages"));
   }
 
   @Test

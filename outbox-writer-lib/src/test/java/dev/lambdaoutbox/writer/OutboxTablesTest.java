@@ -18,6 +18,7 @@ class OutboxTablesTest {
     assertThat(tables.messages()).isEqualTo("outbox_messages");
     assertThat(tables.deadLetters()).isEqualTo("outbox_dead_letters");
     assertThat(tables.deadLetterAudit()).isEqualTo("outbox_dead_letter_audit");
+    assertThat(tables.idempotencyKeys()).isEqualTo("outbox_idempotency_keys");
     assertThat(tables.inbox()).isEqualTo("inbox_processed_messages");
     assertThat(tables.schemaHistory()).isEqualTo("outbox_schema_history");
     assertThat(tables.destinationHealth()).isEqualTo("outbox_destination_health");
@@ -30,6 +31,7 @@ class OutboxTablesTest {
     assertThat(tables.messages()).isEqualTo("shop_outbox_messages");
     assertThat(tables.deadLetters()).isEqualTo("shop_outbox_dead_letters");
     assertThat(tables.deadLetterAudit()).isEqualTo("shop_outbox_dead_letter_audit");
+    assertThat(tables.idempotencyKeys()).isEqualTo("shop_outbox_idempotency_keys");
     assertThat(tables.inbox()).isEqualTo("shop_inbox_processed_messages");
     assertThat(tables.schemaHistory()).isEqualTo("shop_outbox_schema_history");
     assertThat(tables.destinationHealth()).isEqualTo("shop_outbox_destination_health");

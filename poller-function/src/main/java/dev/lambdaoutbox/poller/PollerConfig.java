@@ -7,6 +7,7 @@ import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.writer.Destinations;
 import java.time.Duration;
@@ -19,11 +20,13 @@ import java.util.Optional;
  * The poller's settings, read once from the environment and validated. A missing or unusable
  * variable fails start-up with a {@link ConfigurationException} naming it.
  *
- * <p>Where the rows are ({@link DatabaseSettings}): {@code OUTBOX_STORE} ({@code jdbc}), {@code
- * OUTBOX_JDBC_URL}, {@code OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code
- * OUTBOX_DB_PASSWORD}, {@code OUTBOX_TABLE_PREFIX}; and the connection's timeouts ({@link
- * ConnectionLimits}: {@code OUTBOX_DB_CONNECT_TIMEOUT_MS}, {@code OUTBOX_DB_STATEMENT_TIMEOUT_MS},
- * ...).
+ * <p>Where the rows are ({@link StoreSettings}): {@code OUTBOX_STORE} ({@code jdbc} or {@code
+ * data-api}); over JDBC ({@link DatabaseSettings}) {@code OUTBOX_JDBC_URL}, {@code
+ * OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code OUTBOX_DB_PASSWORD}; over the RDS Data API
+ * ({@link dev.lambdaoutbox.store.config.DataApiSettings}) {@code OUTBOX_DATA_API_RESOURCE_ARN},
+ * {@code OUTBOX_DATA_API_SECRET_ARN}, {@code OUTBOX_DATABASE}; {@code OUTBOX_TABLE_PREFIX}; and the
+ * connection's timeouts ({@link ConnectionLimits}: {@code OUTBOX_DB_CONNECT_TIMEOUT_MS}, {@code
+ * OUTBOX_DB_STATEMENT_TIMEOUT_MS}, ...).
  *
  * <p>Where they go:
  *
@@ -88,6 +91,8 @@ import java.util.Optional;
  *   <li>{@code OUTBOX_RETENTION_HOURS} (default 0, up to 8760): 0 deletes a row once published;
  *       otherwise the store keeps it as SENT (so its idempotency key stays taken) and each
  *       invocation purges sent rows older than this.
+ *   <li>{@code OUTBOX_IDEMPOTENCY_WINDOW_HOURS} (default 24, 1 to 8760): how long an idempotency
+ *       key stays taken; each invocation purges keys first seen longer ago than this.
  * </ul>
  *
  * <p>Telemetry: {@code OUTBOX_LOG_LEVEL} (DEBUG, INFO, WARN, ERROR; default INFO), {@code
@@ -98,7 +103,7 @@ import java.util.Optional;
  * AWS_REGION}.
  */
 public record PollerConfig(
-    DatabaseSettings database,
+    StoreSettings database,
     ConnectionLimits connectionLimits,
     Optional<String> defaultDestination,
     Map<String, String> routes,
@@ -115,6 +120,7 @@ public record PollerConfig(
     Duration safetyMargin,
     int publishConcurrency,
     Duration retention,
+    Duration idempotencyWindow,
     JsonLogger.Level logLevel,
     String metricsNamespace,
     String serviceName) {
@@ -134,6 +140,7 @@ public record PollerConfig(
   public static final String SAFETY_MARGIN_MS = "OUTBOX_SAFETY_MARGIN_MS";
   public static final String PUBLISH_CONCURRENCY = "OUTBOX_PUBLISH_CONCURRENCY";
   public static final String RETENTION_HOURS = "OUTBOX_RETENTION_HOURS";
+  public static final String IDEMPOTENCY_WINDOW_HOURS = "OUTBOX_IDEMPOTENCY_WINDOW_HOURS";
   public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
@@ -149,7 +156,7 @@ public record PollerConfig(
    */
   public static PollerConfig fromEnvironment(Map<String, String> environment) {
     EnvironmentReader env = new EnvironmentReader(environment);
-    DatabaseSettings database = DatabaseSettings.fromEnvironment(env);
+    StoreSettings database = StoreSettings.fromEnvironment(env);
     ConnectionLimits connectionLimits = ConnectionLimits.fromEnvironment(env);
 
     Optional<String> defaultDestination = env.optional(DEFAULT_DESTINATION);
@@ -232,6 +239,8 @@ public record PollerConfig(
     }
     int concurrency = env.integer(PUBLISH_CONCURRENCY, 8, 1, 64);
     Duration retention = Duration.ofHours(env.integer(RETENTION_HOURS, 0, 0, 8760));
+    Duration idempotencyWindow =
+        Duration.ofHours(env.integer(IDEMPOTENCY_WINDOW_HOURS, 24, 1, 8760));
 
     String levelText = env.string(LOG_LEVEL, "INFO");
     JsonLogger.Level logLevel = JsonLogger.Level.parse(levelText);
@@ -260,6 +269,7 @@ public record PollerConfig(
         safetyMargin,
         concurrency,
         retention,
+        idempotencyWindow,
         logLevel,
         namespace,
         service);

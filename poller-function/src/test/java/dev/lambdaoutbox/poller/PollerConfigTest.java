@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -42,6 +44,7 @@ class PollerConfigTest {
     assertThat(config.safetyMargin()).isEqualTo(Duration.ofSeconds(3));
     assertThat(config.publishConcurrency()).isEqualTo(8);
     assertThat(config.retention()).isZero();
+    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(24));
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
     assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
@@ -86,6 +89,7 @@ class PollerConfigTest {
     env.put("OUTBOX_SAFETY_MARGIN_MS", "1500");
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "16");
     env.put("OUTBOX_RETENTION_HOURS", "48");
+    env.put("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "72");
     env.put("OUTBOX_LOG_LEVEL", "debug");
     env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
@@ -107,6 +111,7 @@ class PollerConfigTest {
     assertThat(config.safetyMargin()).isEqualTo(Duration.ofMillis(1500));
     assertThat(config.publishConcurrency()).isEqualTo(16);
     assertThat(config.retention()).isEqualTo(Duration.ofHours(48));
+    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(72));
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
     assertThat(config.metricsNamespace()).isEqualTo("Shop");
     assertThat(config.serviceName()).isEqualTo("shop-outbox");
@@ -126,6 +131,9 @@ class PollerConfigTest {
     assertRejected("OUTBOX_LOG_LEVEL", "LOUD", "not a log level");
     assertRejected("OUTBOX_LEASE_SECONDS", "20", "twice");
     assertRejected("OUTBOX_BACKOFF_MAX_MS", "500", "at least the base");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "0", "out of range");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "8761", "out of range");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "a day", "not a whole number");
     assertRejected("OUTBOX_PROBE_INTERVAL_MIN_MS", "999", "out of range");
     assertRejected("OUTBOX_PROBE_INTERVAL_MAX_MS", "3600001", "out of range");
     Map<String, String> crossed = minimal();
@@ -150,7 +158,28 @@ class PollerConfigTest {
     dataApi.put("OUTBOX_STORE", "data-api");
     assertThatThrownBy(() -> PollerConfig.fromEnvironment(dataApi))
         .isInstanceOf(ConfigurationException.class)
-        .hasMessageStartingWith("OUTBOX_STORE:");
+        .hasMessageStartingWith("OUTBOX_DATA_API_RESOURCE_ARN: is not set");
+  }
+
+  @Test
+  void fromEnvironment_dataApi_readsTheClusterSecretAndDatabase() {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_STORE", "data-api");
+    env.put("OUTBOX_DATA_API_RESOURCE_ARN", "arn:aws:rds:eu-west-1:123456789012:cluster:orders");
+    env.put(
+        "OUTBOX_DATA_API_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:123456789012:secret:db");
+    env.put("OUTBOX_DATABASE", "orders");
+
+    PollerConfig config = PollerConfig.fromEnvironment(env);
+
+    assertThat(config.database())
+        .isInstanceOfSatisfying(
+            DataApiSettings.class,
+            s -> {
+              assertThat(s.resourceArn()).endsWith(":cluster:orders");
+              assertThat(s.database()).isEqualTo("orders");
+              assertThat(s.dialect()).isEqualTo(SqlDialect.POSTGRESQL);
+            });
   }
 
   private static void assertRejected(String variable, String value, String why) {

@@ -8,10 +8,10 @@ import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealthStore;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -19,6 +19,7 @@ import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -103,7 +104,7 @@ public final class EndToEndBenchmark {
 
       // Warm-up, not reported: JIT, connections, the endpoint.
       reload(c, tables, source, 1_000);
-      try (QueueConsumer consumer = new QueueConsumer(sqs, queue, DRAINERS)) {
+      try (QueueDrainer consumer = new QueueDrainer(aws, queue, DRAINERS)) {
         runPoller(db, tables, topic, sns, sqs);
         reload(c, tables, source, 1_000);
         runNaive(c, tables, topic, sns);
@@ -113,27 +114,29 @@ public final class EndToEndBenchmark {
       reload(c, tables, source, rows);
       PollSummary summary;
       double pollerSeconds;
-      try (QueueConsumer during = new QueueConsumer(sqs, queue, CONSUMERS_DURING)) {
+      try (QueueDrainer during = new QueueDrainer(aws, queue, CONSUMERS_DURING)) {
         CpuUse.Sample before = cpu.sample();
         summary = runPoller(db, tables, topic, sns, sqs);
         CpuUse.Sample after = cpu.sample();
         pollerSeconds = (after.wallNanos() - before.wallNanos()) / 1e9;
         print("poller (PublishBatch)", summary.published(), pollerSeconds, cpu, before, after);
         during.add(DRAINERS);
-        System.out.println("  queue received " + during.await(rows));
+        during.awaitDistinctEvents(rows, Duration.ofMinutes(10));
+        System.out.println("  queue received " + during.summary());
       }
 
       reload(c, tables, source, rows);
       int naivePublished;
       double naiveSeconds;
-      try (QueueConsumer during = new QueueConsumer(sqs, queue, CONSUMERS_DURING)) {
+      try (QueueDrainer during = new QueueDrainer(aws, queue, CONSUMERS_DURING)) {
         CpuUse.Sample before = cpu.sample();
         naivePublished = runNaive(c, tables, topic, sns);
         CpuUse.Sample after = cpu.sample();
         naiveSeconds = (after.wallNanos() - before.wallNanos()) / 1e9;
         print("naive (one Publish each)", naivePublished, naiveSeconds, cpu, before, after);
         during.add(DRAINERS);
-        System.out.println("  queue received " + during.await(rows));
+        during.awaitDistinctEvents(rows, Duration.ofMinutes(10));
+        System.out.println("  queue received " + during.summary());
       }
 
       double ratio = (summary.published() / pollerSeconds) / (naivePublished / naiveSeconds);
@@ -191,7 +194,7 @@ public final class EndToEndBenchmark {
     static final AtomicLong nanos = new AtomicLong();
 
     @Override
-    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+    public Claim claim(String owner, int limit, Instant now, Duration lease) {
       long start = System.nanoTime();
       try {
         return store.claim(owner, limit, now, lease);
@@ -211,8 +214,8 @@ public final class EndToEndBenchmark {
     }
 
     @Override
-    public int purgeSent(Instant cutoff, int limit) {
-      return store.purgeSent(cutoff, limit);
+    public PurgeReport purge(Instant now, Duration timeSlice) {
+      return store.purge(now, timeSlice);
     }
 
     @Override

@@ -70,7 +70,7 @@ final class StoreDrain {
                     long t0 = System.nanoTime();
                     inHand.incrementAndGet();
                     List<OutboxMessage> claimed =
-                        store.claim(owner, claimSize, now, Duration.ofMinutes(5));
+                        store.claim(owner, claimSize, now, Duration.ofMinutes(5)).messages();
                     long t1 = System.nanoTime();
                     claimNanos.addAndGet(t1 - t0);
                     if (claimed.isEmpty()) {

@@ -36,9 +36,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * <ul>
  *   <li>(a) a business INSERT and commit;
  *   <li>(b) the same INSERT plus {@link OutboxWriter#append} and commit;
- *   <li>(c) as (b), the event carrying an idempotency key;
+ *   <li>(c) as (b), the event carrying an idempotency key, which the writer also stores in the key
+ *       table; "x (b)" is (c) against (b), what the key costs;
  *   <li>(r) as (b), but the same outbox row written by a hand-written INSERT: what storing the row
- *       costs the database with no library code at all, so (b) against (r) is the library's share.
+ *       costs the database with no library code at all, so (b) against (r) is the library's share;
+ *   <li>(rk) as (r), with the key in the outbox row and a hand-written INSERT of it into the key
+ *       table first: what storing the key costs the database in two statements. "x (r)" is (rk)
+ *       against (r) there, and (c) against (rk) for (c).
  * </ul>
  *
  * <p>After a warm-up it runs several rounds, each starting from empty tables (untimed). Within a
@@ -78,7 +82,9 @@ public final class WriterOverheadBenchmark {
     WITH_APPEND("(b) INSERT + append + commit"),
     WITH_KEYED_APPEND("(c) as (b), with idempotency key"),
     /** The floor: what storing the same row costs the database, with no library code at all. */
-    WITH_RAW_INSERT("(r) as (b), hand-written INSERT");
+    WITH_RAW_INSERT("(r) as (b), hand-written INSERT"),
+    /** The floor for (c): the key in the outbox row and in the key table, SQL by hand. */
+    WITH_RAW_KEYED_INSERT("(rk) as (r), key stored by hand");
 
     final String label;
 
@@ -215,6 +221,7 @@ public final class WriterOverheadBenchmark {
     final String orders;
     final OutboxWriter writer;
     final String insertOutboxRow;
+    final String insertKey;
 
     Workload(TestDatabase db, OutboxTables tables, String orders, OutboxWriter.Builder writer) {
       this.db = db;
@@ -223,6 +230,10 @@ public final class WriterOverheadBenchmark {
       this.insertOrder =
           "INSERT INTO " + orders + " (id, customer_id, amount_cents, status) VALUES (?, ?, ?, ?)";
       this.writer = writer.build();
+      this.insertKey =
+          "INSERT INTO "
+              + tables.idempotencyKeys()
+              + " (idempotency_key, event_id, first_seen_at) VALUES (?, ?, ?)";
       this.insertOutboxRow =
           "INSERT INTO "
               + tables.messages()
@@ -236,6 +247,7 @@ public final class WriterOverheadBenchmark {
           Statement st = c.createStatement()) {
         st.execute("TRUNCATE TABLE " + orders);
         st.execute("TRUNCATE TABLE " + tables.messages());
+        st.execute("TRUNCATE TABLE " + tables.idempotencyKeys());
       }
     }
 
@@ -283,8 +295,8 @@ public final class WriterOverheadBenchmark {
         ps.setString(4, "PLACED");
         ps.executeUpdate();
       }
-      if (v == Variant.WITH_RAW_INSERT) {
-        rawOutboxInsert(c, orderId, customerId);
+      if (v == Variant.WITH_RAW_INSERT || v == Variant.WITH_RAW_KEYED_INSERT) {
+        rawOutboxInsert(c, orderId, customerId, v == Variant.WITH_RAW_KEYED_INSERT);
       } else if (v != Variant.INSERT_ONLY) {
         OutboxEvent.Builder event =
             OutboxEvent.builder()
@@ -308,16 +320,24 @@ public final class WriterOverheadBenchmark {
       return System.nanoTime() - began;
     }
 
-    /** The outbox row (b) writes, with a fixed payload and the SQL written out by hand. */
-    void rawOutboxInsert(Connection c, String orderId, String customerId) throws SQLException {
-      try (PreparedStatement ps = c.prepareStatement(insertOutboxRow)) {
-        UUID id = UUID.randomUUID();
-        Instant now = Instant.now();
-        if (db.dialect() == SqlDialect.POSTGRESQL) {
-          ps.setObject(1, id);
-        } else {
-          ps.setString(1, id.toString());
+    /**
+     * The outbox row (b) writes, with a fixed payload and the SQL written out by hand; {@code
+     * keyed}: with its key, also written to the key table first, as (c) does in two statements.
+     */
+    void rawOutboxInsert(Connection c, String orderId, String customerId, boolean keyed)
+        throws SQLException {
+      UUID id = UUID.randomUUID();
+      Instant now = Instant.now();
+      if (keyed) {
+        try (PreparedStatement ps = c.prepareStatement(insertKey)) {
+          ps.setString(1, "place-" + orderId);
+          setId(ps, 2, id);
+          setTime(ps, 3, now);
+          ps.executeUpdate();
         }
+      }
+      try (PreparedStatement ps = c.prepareStatement(insertOutboxRow)) {
+        setId(ps, 1, id);
         ps.setString(2, "order");
         ps.setString(3, orderId);
         ps.setString(4, "order.placed");
@@ -332,15 +352,27 @@ public final class WriterOverheadBenchmark {
                 + "\"unitPriceCents\":1250}]}");
         ps.setString(6, "{\"traceparent\":\"" + TRACEPARENT + "\"}");
         ps.setString(7, null);
-        ps.setString(8, null);
+        ps.setString(8, keyed ? "place-" + orderId : null);
         for (int i = 9; i <= 11; i++) {
-          if (db.dialect() == SqlDialect.POSTGRESQL) {
-            ps.setObject(i, now.atOffset(ZoneOffset.UTC));
-          } else {
-            ps.setString(i, MYSQL_DATETIME.format(now.atOffset(ZoneOffset.UTC)));
-          }
+          setTime(ps, i, now);
         }
         ps.executeUpdate();
+      }
+    }
+
+    private void setId(PreparedStatement ps, int index, UUID id) throws SQLException {
+      if (db.dialect() == SqlDialect.POSTGRESQL) {
+        ps.setObject(index, id);
+      } else {
+        ps.setString(index, id.toString());
+      }
+    }
+
+    private void setTime(PreparedStatement ps, int index, Instant time) throws SQLException {
+      if (db.dialect() == SqlDialect.POSTGRESQL) {
+        ps.setObject(index, time.atOffset(ZoneOffset.UTC));
+      } else {
+        ps.setString(index, MYSQL_DATETIME.format(time.atOffset(ZoneOffset.UTC)));
       }
     }
   }
@@ -379,7 +411,7 @@ public final class WriterOverheadBenchmark {
   private static void printHeader() {
     System.out.printf(
         Locale.ROOT,
-        "%-7s  %-34s %8s %8s %8s %8s %8s %10s %8s%n",
+        "%-7s  %-34s %8s %8s %8s %8s %8s %10s %8s %8s%n",
         "threads",
         "variant",
         "tx/s",
@@ -388,19 +420,23 @@ public final class WriterOverheadBenchmark {
         "p99 ms",
         "x (a)",
         "x (a) p50",
-        "x (r)");
+        "x (r)",
+        "x (b)");
   }
 
   private static void print(int threadCount, Map<Variant, Timings> timings) {
     Timings base = timings.get(Variant.INSERT_ONLY);
     Timings raw = timings.get(Variant.WITH_RAW_INSERT);
+    Timings keyless = timings.get(Variant.WITH_APPEND);
+    Map<Variant, Timings> against = new EnumMap<>(Variant.class);
+    against.put(Variant.WITH_APPEND, raw);
+    against.put(Variant.WITH_KEYED_APPEND, timings.get(Variant.WITH_RAW_KEYED_INSERT));
+    against.put(Variant.WITH_RAW_KEYED_INSERT, raw);
     for (Map.Entry<Variant, Timings> e : timings.entrySet()) {
       Timings t = e.getValue();
-      boolean appends =
-          e.getKey() == Variant.WITH_APPEND || e.getKey() == Variant.WITH_KEYED_APPEND;
       System.out.printf(
           Locale.ROOT,
-          "%-7d  %-34s %8.0f %8.1f %8.3f %8.3f %7.2fx %9.2fx %8s%n",
+          "%-7d  %-34s %8.0f %8.1f %8.3f %8.3f %7.2fx %9.2fx %8s %8s%n",
           threadCount,
           e.getKey().label,
           t.transactionsPerSecond(),
@@ -409,11 +445,14 @@ public final class WriterOverheadBenchmark {
           t.percentileMillis(99),
           t.microsPerTransaction() / base.microsPerTransaction(),
           t.percentileMillis(50) / base.percentileMillis(50),
-          appends
-              ? String.format(
-                  Locale.ROOT, "%.2fx", t.microsPerTransaction() / raw.microsPerTransaction())
-              : "");
+          against.containsKey(e.getKey()) ? ratio(t, against.get(e.getKey())) : "",
+          e.getKey() == Variant.WITH_KEYED_APPEND ? ratio(t, keyless) : "");
     }
+  }
+
+  private static String ratio(Timings t, Timings base) {
+    return String.format(
+        Locale.ROOT, "%.2fx", t.microsPerTransaction() / base.microsPerTransaction());
   }
 
   private static String serverVersion(TestDatabase db) throws SQLException {

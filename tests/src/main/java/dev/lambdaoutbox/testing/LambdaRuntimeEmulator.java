@@ -78,6 +78,26 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
    */
   public Result invoke(String eventJson, Duration timeout)
       throws InterruptedException, TimeoutException {
+    Invocation invocation = enqueue(eventJson, timeout);
+    try {
+      CompletableFuture.anyOf(invocation.taken(), failedToStart())
+          .get(START_UP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+      return answer(invocation).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /**
+   * Sends one event to the function without waiting: the result completes with its answer, or
+   * never, when the function dies first. As with {@link #invoke}, {@code timeout} is the deadline
+   * the function sees, counted from when the runtime takes the event.
+   */
+  public CompletableFuture<Result> submit(String eventJson, Duration timeout) {
+    return answer(enqueue(eventJson, timeout));
+  }
+
+  private Invocation enqueue(String eventJson, Duration timeout) {
     Invocation invocation =
         new Invocation(
             UUID.randomUUID().toString(),
@@ -86,17 +106,17 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
             new CompletableFuture<>(),
             new CompletableFuture<>());
     pending.add(invocation);
-    CompletableFuture<Result> failedToStart =
-        initError.thenApply(e -> new Result(e, "Runtime.InitError"));
-    try {
-      CompletableFuture.anyOf(invocation.taken(), failedToStart)
-          .get(START_UP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
-      return CompletableFuture.anyOf(invocation.result(), failedToStart)
-          .thenApply(Result.class::cast)
-          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    }
+    return invocation;
+  }
+
+  /** The function's answer to {@code invocation}, or its init error should it fail to start. */
+  private CompletableFuture<Result> answer(Invocation invocation) {
+    return CompletableFuture.anyOf(invocation.result(), failedToStart())
+        .thenApply(Result.class::cast);
+  }
+
+  private CompletableFuture<Result> failedToStart() {
+    return initError.thenApply(e -> new Result(e, "Runtime.InitError"));
   }
 
   private void handle(HttpExchange exchange) throws IOException {

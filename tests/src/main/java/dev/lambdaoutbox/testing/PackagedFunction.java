@@ -3,9 +3,11 @@ package dev.lambdaoutbox.testing;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,6 +23,15 @@ import java.util.stream.Stream;
 public final class PackagedFunction implements AutoCloseable {
   private static final String RUNTIME_CLIENT_MAIN =
       "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
+
+  /**
+   * The runtime client's JNI library, if set: loaded from there instead of unpacked to its one
+   * fixed path, {@code /tmp/.libaws-lambda-jni.so}.
+   */
+  private static final String RUNTIME_CLIENT_JNI =
+      "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+  private static Path runtimeClientJni;
 
   private final Process process;
   private final Path log;
@@ -63,6 +74,7 @@ public final class PackagedFunction implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
+    command.add("-D" + RUNTIME_CLIENT_JNI + "=" + runtimeClientJni());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(jar + File.pathSeparator + runtimeClientClassPath());
@@ -87,7 +99,9 @@ public final class PackagedFunction implements AutoCloseable {
 
   /**
    * The environment a packaged function needs to reach the test bed: the database and its tables
-   * ({@code tables}' prefix), and the SNS/SQS endpoint with its region and credentials.
+   * ({@code OUTBOX_JDBC_URL}, user, password, {@code OUTBOX_TABLE_PREFIX}), and the SNS/SQS
+   * endpoint with its region and credentials. A mutable copy, for adding the function's own
+   * variables.
    */
   public static Map<String, String> testBedEnvironment(
       TestDatabase db, OutboxTables tables, AwsEndpoint aws) {
@@ -96,10 +110,7 @@ public final class PackagedFunction implements AutoCloseable {
     env.put("OUTBOX_DB_USER", db.user());
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
-    env.put("AWS_ENDPOINT_URL", aws.endpoint().toString());
-    env.put("AWS_REGION", aws.region());
-    env.put("AWS_ACCESS_KEY_ID", aws.accessKeyId());
-    env.put("AWS_SECRET_ACCESS_KEY", aws.secretAccessKey());
+    env.putAll(aws.environment());
     return env;
   }
 
@@ -139,6 +150,32 @@ public final class PackagedFunction implements AutoCloseable {
             + Paths.get("").toAbsolutePath());
   }
 
+  /**
+   * The runtime client's JNI library, unpacked once for this JVM's functions. Left to itself, every
+   * function JVM copies it over the same {@code /tmp} file and then maps it: in Lambda each
+   * environment has a {@code /tmp} of its own, but here JVMs starting side by side (two functions
+   * of one test, or other builds on the machine) overwrite the file another is loading, which kills
+   * that JVM with SIGBUS.
+   */
+  private static synchronized Path runtimeClientJni() throws IOException {
+    if (runtimeClientJni == null) {
+      String arch = System.getProperty("os.arch").matches("aarch64|arm64") ? "aarch_64" : "x86_64";
+      String resource = "/jni/libaws-lambda-jni.linux-" + arch + ".so";
+      Path copy = Files.createTempFile("aws-lambda-jni-", ".so");
+      copy.toFile().deleteOnExit();
+      try (InputStream in = PackagedFunction.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          throw new IllegalStateException(
+              resource
+                  + " is not on the test class path (aws-lambda-java-runtime-interface-client)");
+        }
+        Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
+      }
+      runtimeClientJni = copy;
+    }
+    return runtimeClientJni;
+  }
+
   /** The runtime interface client and its own dependencies, taken from this JVM's class path. */
   private static String runtimeClientClassPath() {
     List<String> entries = new ArrayList<>();
@@ -155,6 +192,16 @@ public final class PackagedFunction implements AutoCloseable {
           "aws-lambda-java-runtime-interface-client is not on the test class path");
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /**
+   * Kills the function's JVM with SIGKILL ({@link Process#destroyForcibly()} on Linux), as Lambda
+   * ends an environment that overran its timeout or memory, or a host that died: no shutdown hook,
+   * no finally block runs. Returns its exit status once it is gone: 137 (128 + 9) for SIGKILL.
+   */
+  public int kill() throws InterruptedException {
+    process.destroyForcibly();
+    return process.waitFor();
   }
 
   @Override

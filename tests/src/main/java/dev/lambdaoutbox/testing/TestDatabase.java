@@ -54,6 +54,7 @@ public record TestDatabase(
             tables.messages(),
             tables.deadLetters(),
             tables.deadLetterAudit(),
+            tables.idempotencyKeys(),
             tables.inbox(),
             tables.destinationHealth(),
             tables.parkedKeys(),

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.CommittedEvents;
+import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
@@ -14,11 +17,13 @@ import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +33,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The deployable jars ({@code *-lambda.jar}) as Lambda runs them: each in its own JVM, under AWS's
  * runtime interface client, with only the jar on its class path, configured by environment
- * variables alone.
+ * variables alone; over JDBC, and in {@code OUTBOX_STORE=data-api} mode outside a VPC.
  */
 class PackagedFunctionsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,6 +44,7 @@ class PackagedFunctionsTest {
 
   private static TestDatabase db;
   private static AwsEndpoint aws;
+  private static DataApiEndpoint dataApi;
   private static OutboxTables tables;
   private static SqsClient sqs;
 
@@ -46,6 +52,7 @@ class PackagedFunctionsTest {
   static void setUp() {
     db = TestEndpoints.postgres();
     aws = TestEndpoints.aws();
+    dataApi = TestEndpoints.dataApi();
     tables = db.createTables("pkg");
     sqs = aws.sqs();
   }
@@ -59,23 +66,7 @@ class PackagedFunctionsTest {
   @Test
   void pollerJar_publishesCommittedEventsToSqs() throws Exception {
     String queueUrl = sqs.createQueue(r -> r.queueName("pkg-" + UUID.randomUUID())).queueUrl();
-    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
-    Set<String> written = new HashSet<>();
-    db.jdbi()
-        .useTransaction(
-            h -> {
-              for (int i = 0; i < 3; i++) {
-                OutboxEvent e =
-                    OutboxEvent.builder()
-                        .aggregateType("reservation")
-                        .aggregateId("r-" + i)
-                        .eventType("reservation.created")
-                        .payload("{\"n\": " + i + "}")
-                        .build();
-                writer.append(h, e);
-                written.add(e.id().toString());
-              }
-            });
+    Set<String> written = new HashSet<>(CommittedEvents.write(db, tables, 3, 3));
 
     Map<String, String> env = baseEnvironment();
     env.put("OUTBOX_DEFAULT_DESTINATION", queueUrl);
@@ -143,6 +134,162 @@ class PackagedFunctionsTest {
       assertThat(bad.failed()).isTrue();
       assertThat(bad.body()).contains("idz");
     }
+  }
+
+  /**
+   * Over the Data API: an application writes events over JDBC with the writer library; the packaged
+   * poller publishes them through the RDS Data API (the test bed's emulator, found by the SDK
+   * through {@code AWS_ENDPOINT_URL_RDS_DATA}), parks the queue that does not exist (its row waits,
+   * not dead-lettered) and dead-letters a row it cannot read, copied in the claim; the packaged
+   * reprocessor lists that dead letter and discards it; once the queue exists, the next probe finds
+   * it and the poller delivers the waiting row with its original id.
+   */
+  @Test
+  void eventsWrittenOverJdbc_arePublished_parked_deadLettered_listedAndDiscarded_overTheDataApi()
+      throws Exception {
+    OutboxTables tables = db.createTables("pkgapi");
+    try {
+      overTheDataApi(tables);
+    } finally {
+      db.dropTables(tables);
+    }
+  }
+
+  private static void overTheDataApi(OutboxTables tables) throws Exception {
+    String queue = sqs.createQueue(r -> r.queueName("pkgapi-" + UUID.randomUUID())).queueUrl();
+    String missingName = "pkgapi-missing-" + UUID.randomUUID();
+    String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + missingName;
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    List<OutboxEvent> good = new ArrayList<>();
+    OutboxEvent waiting =
+        event("r-waiting", "{\"n\": -1, \"note\": \"Zoë ☃\"}").toBuilder()
+            .destination(missing)
+            .build();
+    PoisonRows.Kind poison = PoisonRows.kinds(db.dialect()).get(0);
+    OutboxEvent unreadable =
+        event("r-unreadable", "{\"n\": -2}").toBuilder().idempotencyKey(poison.key()).build();
+    db.jdbi()
+        .useTransaction(
+            h -> {
+              for (int i = 0; i < 3; i++) {
+                OutboxEvent e = event("r-" + i, "{\"n\": " + i + "}");
+                writer.append(h, e);
+                good.add(e);
+              }
+              writer.append(h, waiting);
+              writer.append(h, unreadable);
+            });
+    PoisonRows.poison(db, tables, unreadable.id(), poison); // a row written around the writer
+    Map<String, String> env = dataApiEnvironment();
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.put("OUTBOX_DEFAULT_DESTINATION", queue);
+    env.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "1000");
+    String scheduled =
+        Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
+
+    try (LambdaRuntimeEmulator pollerRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction poller =
+            PackagedFunction.start("poller-function", POLLER, env, pollerRuntime);
+        LambdaRuntimeEmulator reprocessorRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction reprocessor =
+            PackagedFunction.start(
+                "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
+      // 1. The poller publishes three, parks the missing queue with its row waiting, and
+      // dead-letters the row it cannot read.
+      JsonNode first = invoke(pollerRuntime, scheduled, poller);
+      assertThat(first.get("claimed").asInt()).as("the unreadable row too").isEqualTo(5);
+      assertThat(first.get("published").asInt()).isEqualTo(3);
+      assertThat(first.get("deferred").asInt()).isEqualTo(1);
+      assertThat(first.get("deadLettered").asInt()).isEqualTo(1);
+      assertThat(receive(queue, 3))
+          .containsExactlyInAnyOrderElementsOf(good.stream().map(e -> e.id().toString()).toList());
+
+      // 2. The reprocessor lists the dead letter, as stored ...
+      JsonNode list =
+          invoke(
+              reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
+      assertThat(list.get("count").asInt()).isEqualTo(1);
+      JsonNode dead = list.get("deadLetters").get(0);
+      assertThat(dead.get("id").asText()).isEqualTo(unreadable.id().toString());
+      assertThat(dead.get("errorCode").asText()).isEqualTo("UNREADABLE_ROW");
+
+      // 3. ... and discards it.
+      JsonNode discard =
+          invoke(
+              reprocessorRuntime,
+              "{\"action\":\"discard\",\"ids\":[\""
+                  + unreadable.id()
+                  + "\"],\"requestedBy\":\"alice\",\"reason\":\"written around the writer\"}",
+              reprocessor);
+      assertThat(discard.get("discarded"))
+          .extracting(JsonNode::asText)
+          .containsExactly(unreadable.id().toString());
+
+      // 4. The queue is created; once the probe is due, the poller delivers the waiting row.
+      sqs.createQueue(r -> r.queueName(missingName));
+      Thread.sleep(1_500);
+      JsonNode second = invoke(pollerRuntime, scheduled, poller);
+      assertThat(second.get("published").asInt()).isEqualTo(1);
+      assertThat(second.get("deadLettered").asInt()).isZero();
+      assertThat(receive(missing, 1)).containsExactly(waiting.id().toString());
+      sqs.deleteQueue(r -> r.queueUrl(missing));
+    }
+  }
+
+  private static JsonNode invoke(
+      LambdaRuntimeEmulator runtime, String event, PackagedFunction function) throws Exception {
+    LambdaRuntimeEmulator.Result result;
+    try {
+      result = runtime.invoke(event, TIMEOUT);
+    } catch (TimeoutException e) {
+      throw new AssertionError(
+          "no answer in " + TIMEOUT + "; the function said:\n" + function.output(), e);
+    }
+    assertThat(result.failed())
+        .as("function error: %s\n%s", result.body(), function.output())
+        .isFalse();
+    return JSON.readTree(result.body());
+  }
+
+  private static Set<String> receive(String queue, int expected) {
+    Set<String> ids = new HashSet<>();
+    for (int attempt = 0; attempt < 10 && ids.size() < expected; attempt++) {
+      List<Message> messages =
+          sqs.receiveMessage(
+                  r ->
+                      r.queueUrl(queue)
+                          .maxNumberOfMessages(10)
+                          .waitTimeSeconds(1)
+                          .messageAttributeNames("All"))
+              .messages();
+      for (Message m : messages) {
+        ids.add(m.messageAttributes().get("eventId").stringValue());
+        sqs.deleteMessage(r -> r.queueUrl(queue).receiptHandle(m.receiptHandle()));
+      }
+    }
+    return ids;
+  }
+
+  private static OutboxEvent event(String aggregateId, String payload) {
+    return OutboxEvent.builder()
+        .aggregateType("reservation")
+        .aggregateId(aggregateId)
+        .eventType("reservation.created")
+        .payload(payload)
+        .build();
+  }
+
+  /**
+   * What the template gives the functions in Data API mode, pointed at the test bed: no JDBC URL,
+   * no database login, only the cluster, the secret and the database.
+   */
+  private static Map<String, String> dataApiEnvironment() {
+    Map<String, String> env = baseEnvironment();
+    env.remove("OUTBOX_JDBC_URL");
+    env.remove("OUTBOX_DB_USER");
+    env.remove("OUTBOX_DB_PASSWORD");
+    env.putAll(dataApi.functionEnvironment());
+    return env;
   }
 
   private static Map<String, String> baseEnvironment() {

@@ -9,10 +9,10 @@ import dev.lambdaoutbox.poller.internal.Delivery;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealthStore;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
@@ -202,7 +202,7 @@ class PollerCrashTest {
     }
 
     @Override
-    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+    public Claim claim(String owner, int limit, Instant now, Duration lease) {
       return real.claim(owner, limit, now, lease);
     }
 
@@ -212,8 +212,8 @@ class PollerCrashTest {
     }
 
     @Override
-    public int purgeSent(Instant cutoff, int limit) {
-      return real.purgeSent(cutoff, limit);
+    public PurgeReport purge(Instant now, Duration timeSlice) {
+      return real.purge(now, timeSlice);
     }
 
     @Override

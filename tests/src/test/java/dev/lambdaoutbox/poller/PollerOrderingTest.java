@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
@@ -245,6 +247,40 @@ class PollerOrderingTest {
   }
 
   /**
+   * An aggregate's head is a row the poller cannot read (written around the writer): the claim
+   * dead-letters it and parks its aggregate in the same transaction, the one ERROR line says so,
+   * and every other aggregate completes.
+   */
+  @Test
+  void anUnreadableHead_isDeadLetteredByTheClaim_andParksItsAggregate() throws Exception {
+    PollerTestBed bed = mariaDb;
+    bed.reset();
+    int aggregates = 4;
+    String queue = bed.fifoQueue("unreadable");
+    PollerConfig config = config(bed, queue);
+    PollerHandler handler = bed.handler(config);
+    Map<String, List<UUID>> written = writeAll(bed, aggregates, EVENTS_EACH);
+    UUID head = written.get("agg-2").get(0);
+    PoisonRows.poison(bed.db, bed.tables, head, PoisonRows.named("payload-not-json"));
+
+    bed.clearOutput();
+    drainAlone(bed, handler);
+
+    Map<String, List<UUID>> expected = new LinkedHashMap<>(written);
+    expected.remove("agg-2");
+    assertThat(byAggregate(bed.receive(queue, (aggregates - 1) * EVENTS_EACH))).isEqualTo(expected);
+    assertThat(bed.count(bed.tables.messages())).isEqualTo(EVENTS_EACH - 1);
+    assertThat(bed.count(bed.tables.parkedKeys())).isEqualTo(1);
+    assertThat(bed.outboxRow(written.get("agg-2").get(1)).get("last_error_code"))
+        .isEqualTo("PARKED");
+    List<JsonNode> errors = bed.logs("ERROR");
+    assertThat(errors).hasSize(1);
+    assertThat(errors.get(0).path("eventId").asText()).isEqualTo(head.toString());
+    assertThat(errors.get(0).path("errorCode").asText()).isEqualTo(UnreadableRow.ERROR_CODE);
+    assertThat(errors.get(0).path("parkedEvents").asInt()).isEqualTo(EVENTS_EACH - 1);
+  }
+
+  /**
    * A poller claims an aggregate's head and dies (its lease held, nothing recorded): the aggregate
    * waits for the lease while the others flow, then resumes with that head, in order.
    */
@@ -258,7 +294,7 @@ class PollerOrderingTest {
     Map<String, List<UUID>> written = writeAll(bed, 3, 5);
     OutboxStore store = bed.store(config);
     List<OutboxMessage> taken =
-        store.claim("poller:killed", 1, bed.clock.instant(), config.lease());
+        store.claim("poller:killed", 1, bed.clock.instant(), config.lease()).messages();
     assertThat(taken).extracting(OutboxMessage::aggregateId).containsExactly("agg-0");
     PollerHandler handler = bed.handler(config);
 

@@ -27,6 +27,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -57,13 +59,14 @@ final class PollerTestBed implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   final TestDatabase db;
-  final AwsEndpoint aws = TestEndpoints.aws();
+  final AwsEndpoint aws;
   final OutboxTables tables;
   final MutableClock clock = new MutableClock(T0);
   final SnsClient sns;
   final SqsClient sqs;
 
   private final String label;
+  private final boolean deleteTopicsAndQueues;
   private final ByteArrayOutputStream output = new ByteArrayOutputStream();
   private final PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
   private final List<AutoCloseable> resources = new ArrayList<>();
@@ -72,15 +75,31 @@ final class PollerTestBed implements AutoCloseable {
 
   /** A bed on the test bed's PostgreSQL. */
   PollerTestBed(String label) {
-    this(label, TestEndpoints.postgres());
+    this(label, TestEndpoints.postgres(), TestEndpoints.aws(), true);
   }
 
+  /** On {@code db} (e.g. a private server) and the test bed's SNS/SQS endpoint. */
   PollerTestBed(String label, TestDatabase db) {
+    this(label, db, TestEndpoints.aws(), true);
+  }
+
+  /**
+   * On {@code db} and a private SNS/SQS endpoint ({@link dev.lambdaoutbox.testing.PrivateServers})
+   * instead of the shared test bed's: its topics and queues are left to go with the endpoint.
+   */
+  PollerTestBed(String label, TestDatabase db, AwsEndpoint privateEndpoint) {
+    this(label, db, privateEndpoint, false);
+  }
+
+  private PollerTestBed(
+      String label, TestDatabase db, AwsEndpoint aws, boolean deleteTopicsAndQueues) {
     this.label = label;
     this.db = db;
+    this.aws = aws;
+    this.deleteTopicsAndQueues = deleteTopicsAndQueues;
     this.tables = db.createTables(label);
-    this.sns = sns(aws.endpoint(), Duration.ofSeconds(5));
-    this.sqs = sqs(aws.endpoint(), Duration.ofSeconds(5));
+    this.sns = sns(aws, Duration.ofSeconds(5));
+    this.sqs = sqs(aws, Duration.ofSeconds(5));
   }
 
   /** Empties the tables, resets the clock and the captured output. */
@@ -130,6 +149,7 @@ final class PollerTestBed implements AutoCloseable {
         .tables(tables)
         .retention(config.retention())
         .ordering(config.ordering())
+        .idempotencyWindow(config.idempotencyWindow())
         .build();
   }
 
@@ -150,7 +170,20 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   PollerHandler handler(PollerConfig config, OutboxStore store, MessagePublisher publisher) {
-    return new PollerHandler(config, store, publisher, clock, new SplittableRandom(7), out);
+    return handler(config, store, publisher, clock);
+  }
+
+  /**
+   * A handler as Lambda would build it, on the real clock, publishing through {@code sqsClient}:
+   * for tests where real time passes (servers restarted, leases running out).
+   */
+  PollerHandler realTimeHandler(PollerConfig config, SqsClient sqsClient) {
+    return handler(config, store(config), publisher(config, sns, sqsClient), Clock.systemUTC());
+  }
+
+  private PollerHandler handler(
+      PollerConfig config, OutboxStore store, MessagePublisher publisher, Clock handlerClock) {
+    return new PollerHandler(config, store, publisher, handlerClock, new SplittableRandom(7), out);
   }
 
   /** One scheduled invocation with a 60 s timeout. */
@@ -421,27 +454,49 @@ final class PollerTestBed implements AutoCloseable {
   // ---- SDK clients
 
   static SnsClient sns(URI endpoint, Duration timeout) {
-    return TestEndpoints.aws()
-        .configure(SnsClient.builder())
-        .endpointOverride(endpoint)
-        .httpClientBuilder(
-            UrlConnectionHttpClient.builder()
-                .connectionTimeout(Duration.ofSeconds(2))
-                .socketTimeout(timeout))
+    return sns(sharedCredentialsAt(endpoint), timeout);
+  }
+
+  static SqsClient sqs(URI endpoint, Duration timeout) {
+    return sqs(sharedCredentialsAt(endpoint), timeout);
+  }
+
+  /**
+   * An SNS client for {@code aws} as the poller builds one: URL-connection HTTP client, 2 s to
+   * connect, {@code timeout} per call.
+   */
+  static SnsClient sns(AwsEndpoint aws, Duration timeout) {
+    return aws.configure(SnsClient.builder())
+        .httpClientBuilder(httpClient(timeout))
         .overrideConfiguration(o -> o.apiCallTimeout(timeout))
         .build();
   }
 
-  static SqsClient sqs(URI endpoint, Duration timeout) {
-    return TestEndpoints.aws()
-        .configure(SqsClient.builder())
-        .endpointOverride(endpoint)
-        .httpClientBuilder(
-            UrlConnectionHttpClient.builder()
-                .connectionTimeout(Duration.ofSeconds(2))
-                .socketTimeout(timeout))
-        .overrideConfiguration(o -> o.apiCallTimeout(timeout))
+  /** An SQS client for {@code aws} as the poller builds one; {@code interceptors} see its calls. */
+  static SqsClient sqs(AwsEndpoint aws, Duration timeout, ExecutionInterceptor... interceptors) {
+    return aws.configure(SqsClient.builder())
+        .httpClientBuilder(httpClient(timeout))
+        .overrideConfiguration(
+            o -> {
+              o.apiCallTimeout(timeout);
+              for (ExecutionInterceptor interceptor : interceptors) {
+                o.addExecutionInterceptor(interceptor);
+              }
+            })
         .build();
+  }
+
+  /** The shared test bed's region and credentials, at {@code endpoint}. */
+  private static AwsEndpoint sharedCredentialsAt(URI endpoint) {
+    AwsEndpoint shared = TestEndpoints.aws();
+    return new AwsEndpoint(
+        endpoint, shared.region(), shared.accessKeyId(), shared.secretAccessKey());
+  }
+
+  private static UrlConnectionHttpClient.Builder httpClient(Duration timeout) {
+    return UrlConnectionHttpClient.builder()
+        .connectionTimeout(Duration.ofSeconds(2))
+        .socketTimeout(timeout);
   }
 
   /** Keeps {@code resource} until the bed closes. */
@@ -455,9 +510,11 @@ final class PollerTestBed implements AutoCloseable {
     for (AutoCloseable r : resources) {
       r.close();
     }
-    // The endpoint is shared by every test class and slows down as it fills up.
-    topics.forEach(arn -> sns.deleteTopic(r -> r.topicArn(arn)));
-    queues.forEach(url -> sqs.deleteQueue(r -> r.queueUrl(url)));
+    if (deleteTopicsAndQueues) {
+      // The endpoint is shared by every test class and slows down as it fills up.
+      topics.forEach(arn -> sns.deleteTopic(r -> r.topicArn(arn)));
+      queues.forEach(url -> sqs.deleteQueue(r -> r.queueUrl(url)));
+    }
     sns.close();
     sqs.close();
     db.dropTables(tables);

@@ -97,7 +97,7 @@ class ParkedKeysReprocessorTest {
     assertThat(reprocessor.invoke("{\"action\":\"list\"}").path("parkedKeys").path("total").asInt())
         .isZero();
     // Released: the next event of r-1 is its head now (r-2 was claimed already and is leased).
-    assertThat(store.claim("poller:2", 10, Instant.now(), Duration.ofMinutes(1)))
+    assertThat(store.claim("poller:2", 10, Instant.now(), Duration.ofMinutes(1)).messages())
         .extracting(m -> m.id())
         .containsExactly(ids.get(1));
   }

@@ -32,13 +32,13 @@ import software.amazon.awssdk.services.sqs.model.Message;
  * The real poller (its store, publisher and drain loop, through the poller module's public API) on
  * a set of test tables and the test bed's SQS, with SQS helpers for the tests that replay into it.
  */
-final class PollerRunner implements AutoCloseable {
-  final SqsClient sqs;
+public final class PollerRunner implements AutoCloseable {
+  public final SqsClient sqs;
   private final SnsClient sns;
   private final JdbcConnectionProvider connections;
   private final OutboxPoller poller;
 
-  PollerRunner(TestDatabase db, OutboxTables tables) {
+  public PollerRunner(TestDatabase db, OutboxTables tables) {
     AwsEndpoint aws = TestEndpoints.aws();
     this.sqs = aws.sqs();
     this.sns = aws.sns();
@@ -70,12 +70,12 @@ final class PollerRunner implements AutoCloseable {
   }
 
   /** One scheduled invocation, with a minute to run: it drains what is due. */
-  PollSummary poll() {
+  public PollSummary poll() {
     return poller.run(() -> 60_000, "poller-" + UUID.randomUUID());
   }
 
   /** A new, empty queue; its URL. */
-  String queue(String label) {
+  public String queue(String label) {
     String name =
         "dlq-"
             + label
@@ -88,7 +88,7 @@ final class PollerRunner implements AutoCloseable {
    * Receives (and deletes) messages until {@code expected} have come or 30 s passed, then waits a
    * second more, so that a duplicate would show up too.
    */
-  List<Message> receive(String queueUrl, int expected) {
+  public List<Message> receive(String queueUrl, int expected) {
     List<Message> received = new ArrayList<>();
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (received.size() < expected && System.nanoTime() < deadline) {
@@ -117,7 +117,7 @@ final class PollerRunner implements AutoCloseable {
     return messages;
   }
 
-  static String attribute(Message message, String name) {
+  public static String attribute(Message message, String name) {
     var value = message.messageAttributes().get(name);
     return value == null ? null : value.stringValue();
   }

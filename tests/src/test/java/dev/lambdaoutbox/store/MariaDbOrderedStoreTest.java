@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
@@ -13,6 +14,11 @@ class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
   @Override
   TestDatabase database() {
     return TestEndpoints.mysql();
+  }
+
+  @Override
+  SqlExecutor newExecutor() {
+    return jdbcExecutor();
   }
 
   @Test

@@ -1,28 +1,20 @@
 package dev.lambdaoutbox.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
-import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.OutboxWriter;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -35,97 +27,50 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * The ordered store ({@link Ordering#AGGREGATE}) against a real database: one event per aggregate
- * in flight, a failing head holding up only its aggregate, a dead-lettered head parking it, and the
- * reprocessor releasing it. Each subclass names its database and checks the ordered claim's plan.
+ * in flight, a failing head holding up only its aggregate, a dead-lettered head parking it (an
+ * unreadable one too), and the reprocessor releasing it. Each subclass names its database and the
+ * executor the store runs on (JDBC, the Data API, JDBC with the Data API's result budget).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OrderedStoreContractTest {
-  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-  static final Duration LEASE = Duration.ofSeconds(30);
+abstract class OrderedStoreContractTest extends StoreTestBase {
 
-  OutboxTables tables;
-  TestRows rows;
-  private final List<JdbcConnectionProvider> providers = new ArrayList<>();
-
-  abstract TestDatabase database();
-
-  @BeforeAll
-  void createTables() {
-    tables = database().createTables("ordered");
-    rows = new TestRows(database(), tables);
-  }
-
-  @AfterAll
-  void dropTables() {
-    database().dropTables(tables);
-  }
-
-  @BeforeEach
-  void clearTables() {
-    rows.clear();
-  }
-
-  @AfterEach
-  void closeConnections() {
-    providers.forEach(JdbcConnectionProvider::close);
-    providers.clear();
-  }
-
+  @Override
   OutboxStore store() {
-    return OutboxStore.builder(JdbcExecutor.of(connections()))
-        .tables(tables)
-        .ordering(Ordering.AGGREGATE)
-        .build();
+    return OutboxStore.builder(newExecutor()).tables(tables).ordering(Ordering.AGGREGATE).build();
   }
 
   DeadLetterStore deadLetters() {
-    return DeadLetterStore.builder(JdbcExecutor.of(connections()))
+    return DeadLetterStore.builder(newExecutor())
         .tables(tables)
         .clock(Clock.fixed(T0.plusSeconds(3600), ZoneOffset.UTC))
         .build();
   }
 
-  private JdbcConnectionProvider connections() {
-    JdbcConnectionProvider p = Stores.connections(database(), tables, ConnectionLimits.defaults());
-    providers.add(p);
-    return p;
-  }
-
   /** Appends one event of {@code aggregateId} in its own transaction, created at {@code at}. */
   UUID append(Instant at, String aggregateId) {
-    OutboxEvent event =
-        OutboxEvent.builder()
-            .aggregateType("order")
-            .aggregateId(aggregateId)
-            .eventType("order.changed")
-            .payload("{\"orderId\":\"" + aggregateId + "\"}")
-            .build();
-    OutboxWriter writer =
-        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)).build();
-    try (Connection c = database().open()) {
-      c.setAutoCommit(false);
-      writer.appendAll(c, List.of(event));
-      c.commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return event.id();
+    return append(
+            at,
+            OutboxEvent.builder()
+                .aggregateType("order")
+                .aggregateId(aggregateId)
+                .eventType("order.changed")
+                .payload("{\"orderId\":\"" + aggregateId + "\"}")
+                .build())
+        .get(0);
   }
 
-  static List<UUID> ids(List<OutboxMessage> messages) {
-    return messages.stream().map(OutboxMessage::id).toList();
+  static List<UUID> ids(Claim claim) {
+    assertThat(claim.unreadable()).as("unreadable rows").isEmpty();
+    return claim.messages().stream().map(OutboxMessage::id).toList();
   }
 
   private static final AuditInfo AUDIT = new AuditInfo("req-1", "operator", "fixed the consumer");
+
+  /** A payload that is not JSON: unreadable in every dialect. */
+  static final PoisonRows.Kind PAYLOAD_NOT_JSON = PoisonRows.named("payload-not-json");
 
   // ---- one in flight per aggregate
 
@@ -139,7 +84,7 @@ abstract class OrderedStoreContractTest {
 
     assertThat(ids(store().claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1, b1);
     // The heads are leased: the events behind them wait, for every other poller too.
-    assertThat(store().claim("p2", 10, T0.plusSeconds(2), LEASE)).isEmpty();
+    assertThat(store().claim("p2", 10, T0.plusSeconds(2), LEASE).isEmpty()).isTrue();
   }
 
   @Test
@@ -188,7 +133,7 @@ abstract class OrderedStoreContractTest {
         List.of(new Defer(a1, "ServiceUnavailable", "down", T0.plusSeconds(30))),
         T0.plusSeconds(1));
 
-    assertThat(store.claim("p2", 10, T0.plusSeconds(2), LEASE)).isEmpty();
+    assertThat(store.claim("p2", 10, T0.plusSeconds(2), LEASE).isEmpty()).isTrue();
     assertThat(ids(store.claim("p2", 10, T0.plusSeconds(31), LEASE))).containsExactly(a1);
   }
 
@@ -199,7 +144,7 @@ abstract class OrderedStoreContractTest {
     OutboxStore store = store();
     store.claim("crashed", 10, T0.plusSeconds(1), LEASE);
 
-    assertThat(store.claim("p2", 10, T0.plusSeconds(20), LEASE)).isEmpty();
+    assertThat(store.claim("p2", 10, T0.plusSeconds(20), LEASE).isEmpty()).isTrue();
     assertThat(ids(store.claim("p2", 10, T0.plusSeconds(32), LEASE))).containsExactly(a1);
   }
 
@@ -232,7 +177,8 @@ abstract class OrderedStoreContractTest {
                 () -> {
                   int idle = 0;
                   while (done.get() < aggregates * eachOf && idle < 200) {
-                    List<OutboxMessage> claimed = store.claim(owner, 7, T0.plusSeconds(10), LEASE);
+                    List<OutboxMessage> claimed =
+                        store.claim(owner, 7, T0.plusSeconds(10), LEASE).messages();
                     idle = claimed.isEmpty() ? idle + 1 : 0;
                     for (OutboxMessage m : claimed) {
                       String key = m.aggregateId();
@@ -295,7 +241,7 @@ abstract class OrderedStoreContractTest {
     assertThat((String) parked.get("last_error_reason")).contains(a1.toString());
     assertThat(rows.message(a3).get("last_error_code")).isEqualTo("PARKED");
     // Never published ahead of the dead letter, not even a day later, nor the one written after.
-    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE)).isEmpty();
+    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
     assertThat(rows.message(a4)).isNotNull();
 
     OutboxStore.Backlog backlog = store.backlog(T0.plusSeconds(10));
@@ -325,7 +271,7 @@ abstract class OrderedStoreContractTest {
 
     DeadLetterActionResult dry = dead.replay(List.of(a1), null, true, AUDIT);
     assertThat(dry.released()).extracting(ParkedKey::waitingEvents).containsExactly(3L);
-    assertThat(store.claim("p2", 10, T0.plusSeconds(3600), LEASE)).isEmpty();
+    assertThat(store.claim("p2", 10, T0.plusSeconds(3600), LEASE).isEmpty()).isTrue();
 
     DeadLetterActionResult result = dead.replay(List.of(a1), null, false, AUDIT);
 
@@ -335,7 +281,8 @@ abstract class OrderedStoreContractTest {
     assertThat(rows.message(a2).get("last_error_code")).isNull();
     List<UUID> order = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      List<OutboxMessage> claimed = store.claim("p3", 10, T0.plusSeconds(3601 + i), LEASE);
+      List<OutboxMessage> claimed =
+          store.claim("p3", 10, T0.plusSeconds(3601 + i), LEASE).messages();
       assertThat(claimed).hasSize(1);
       order.add(claimed.get(0).id());
       store.complete("p3", List.of(new Published(claimed.get(0).id())), T0.plusSeconds(3601));
@@ -365,11 +312,64 @@ abstract class OrderedStoreContractTest {
   }
 
   @Test
+  void anUnreadableHead_isDeadLetteredByTheClaim_andParksItsAggregate() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID b1 = append(T0.plusMillis(2), "b");
+    PoisonRows.poison(database(), tables, a1, PAYLOAD_NOT_JSON);
+    OutboxStore store = store();
+
+    Claim claim = store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+
+    assertThat(claim.messages()).extracting(OutboxMessage::id).containsExactly(b1);
+    assertThat(claim.unreadable()).extracting(UnreadableRow::deadLetterId).containsExactly(a1);
+    assertThat(claim.parked()).containsExactly(Map.entry(a1, 1));
+    assertThat(rows.message(a2).get("last_error_code")).isEqualTo("PARKED");
+    store.complete("p1", List.of(new Published(b1)), T0.plusSeconds(1));
+    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
+    assertThat(deadLetters().parkedKeys(10).keys())
+        .singleElement()
+        .satisfies(k -> assertThat(k.deadLetterId()).isEqualTo(a1));
+
+    deadLetters().discard(List.of(a1), false, AUDIT);
+
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(3601), LEASE))).containsExactly(a2);
+  }
+
+  @Test
+  void anUnreadableHeadWhoseIdIsNoUuid_parksItsAggregateBehindItsNewDeadLetterId() {
+    PoisonRows.Kind noUuid =
+        PoisonRows.kinds(database().dialect()).stream()
+            .filter(k -> k.column().equals("id"))
+            .findFirst()
+            .orElse(null);
+    assumeTrue(noUuid != null, "only MySQL and MariaDB store an id that is not a UUID");
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    PoisonRows.poison(database(), tables, a1, noUuid);
+    OutboxStore store = store();
+
+    Claim claim = store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+
+    assertThat(claim.messages()).isEmpty();
+    assertThat(claim.unreadable()).hasSize(1);
+    UUID deadLetterId = claim.unreadable().get(0).deadLetterId();
+    assertThat(deadLetterId).isNotEqualTo(a1);
+    assertThat(claim.parked()).containsExactly(Map.entry(deadLetterId, 1));
+    assertThat((String) rows.message(a2).get("last_error_reason"))
+        .contains(deadLetterId.toString());
+    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
+
+    deadLetters().discard(List.of(deadLetterId), false, AUDIT);
+
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(3601), LEASE))).containsExactly(a2);
+  }
+
+  @Test
   void unorderedStore_ignoresTheOrderingTables() {
     UUID a1 = append(T0, "a");
     UUID a2 = append(T0.plusMillis(1), "a");
-    OutboxStore unordered =
-        OutboxStore.builder(JdbcExecutor.of(connections())).tables(tables).build();
+    OutboxStore unordered = OutboxStore.builder(newExecutor()).tables(tables).build();
 
     assertThat(ids(unordered.claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1, a2);
     CompletionReport report =

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
-import dev.lambdaoutbox.store.jdbc.internal.NamedSql;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
@@ -20,6 +21,11 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
   @Override
   TestDatabase database() {
     return TestEndpoints.postgres();
+  }
+
+  @Override
+  SqlExecutor newExecutor() {
+    return jdbcExecutor();
   }
 
   @Test

@@ -132,7 +132,13 @@ abstract class OutboxWriterContractTest {
   void emptyTables() throws SQLException {
     try (Connection c = db.open();
         Statement st = c.createStatement()) {
-      for (String table : List.of(tables.messages(), tables.inbox(), reservations, counters)) {
+      for (String table :
+          List.of(
+              tables.messages(),
+              tables.idempotencyKeys(),
+              tables.inbox(),
+              reservations,
+              counters)) {
         st.executeUpdate("DELETE FROM " + table);
       }
     }
@@ -301,7 +307,7 @@ abstract class OutboxWriterContractTest {
           () -> writeConcurrently(writerNo, transactionsPerWriter, eventsPerTransaction, start));
     }
     Set<UUID> committed = new HashSet<>();
-    for (List<UUID> ids : runAll(tasks)) {
+    for (List<UUID> ids : WriterTestSupport.runAll(tasks)) {
       committed.addAll(ids);
     }
 
@@ -365,6 +371,7 @@ abstract class OutboxWriterContractTest {
               () -> writer.append(c, event("r-2").idempotencyKey("reserve-r-1").build()));
       assertThat(e).isNotNull();
       assertThat(e.idempotencyKey()).isEqualTo("reserve-r-1");
+      assertThat(e.firstEventId()).isEqualTo(first.id());
       // The caller's transaction goes on: on PostgreSQL a failed statement would have aborted it.
       insertReservation(c, "r-3");
       writer.append(c, event("r-3").idempotencyKey("reserve-r-3").build());
@@ -381,7 +388,8 @@ abstract class OutboxWriterContractTest {
   @Test
   void append_viaJdbiHandle_whenKeyAlreadyCommitted_refusesAndTransactionCommitsTheRest()
       throws Exception {
-    commit(event("r-1").idempotencyKey("reserve-r-1").build());
+    OutboxEvent first = event("r-1").idempotencyKey("reserve-r-1").build();
+    commit(first);
 
     String outcome =
         jdbi.inTransaction(
@@ -393,17 +401,18 @@ abstract class OutboxWriterContractTest {
               } catch (DuplicateIdempotencyKeyException e) {
                 // A retried request: answer with what the first one produced.
                 insertReservation(handle, "r-2-retry-noted");
-                return "duplicate " + e.idempotencyKey();
+                return "duplicate " + e.idempotencyKey() + " of " + e.firstEventId();
               }
             });
 
-    assertThat(outcome).isEqualTo("duplicate reserve-r-1");
+    assertThat(outcome).isEqualTo("duplicate reserve-r-1 of " + first.id());
     assertThat(reservationIds()).containsExactlyInAnyOrder("r-2", "r-2-retry-noted");
     assertThat(outboxCount()).isEqualTo(1);
   }
 
   @Test
-  void appendAll_whenKeyRepeatsWithinTheCall_refusesAndWritesNothing() throws Exception {
+  void appendAll_whenKeyRepeatsWithinTheCall_refusesNamingTheKeyAndWritesNothing()
+      throws Exception {
     List<OutboxEvent> events =
         List.of(
             event("r-1").idempotencyKey("k-1").build(),
@@ -414,8 +423,14 @@ abstract class OutboxWriterContractTest {
       insertReservation(c, "r-1");
       assertThatThrownBy(() -> writer.appendAll(c, events))
           .isInstanceOfSatisfying(
-              DuplicateIdempotencyKeyException.class,
-              e -> assertThat(e.idempotencyKey()).isEqualTo("k-1"));
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("idempotencyKey");
+                assertThat(e.getMessage())
+                    .contains("'k-1'")
+                    .contains(events.get(0).id().toString())
+                    .contains(events.get(2).id().toString());
+              });
       c.commit();
     }
 
@@ -435,12 +450,17 @@ abstract class OutboxWriterContractTest {
       assertThatThrownBy(() -> writer.appendAll(c, batch))
           .isInstanceOfSatisfying(
               DuplicateIdempotencyKeyException.class,
-              e -> assertThat(e.idempotencyKey()).isEqualTo("k-taken"));
+              e -> {
+                assertThat(e.idempotencyKey()).isEqualTo("k-taken");
+                assertThat(e.firstEventId()).isEqualTo(existing.id());
+              });
       c.commit();
     }
 
     assertThat(reservationIds()).containsExactly("r-1");
     assertThat(storedIds()).containsExactly(existing.id());
+    assertThat(WriterTestSupport.heldKeys(db, tables))
+        .containsExactly(Map.entry("k-taken", existing.id()));
   }
 
   @Test
@@ -456,20 +476,26 @@ abstract class OutboxWriterContractTest {
       assertThatThrownBy(() -> writer.appendAll(c, batch))
           .isInstanceOfSatisfying(
               DuplicateIdempotencyKeyException.class,
-              e -> assertThat(e.idempotencyKey()).isEqualTo("k-taken"));
+              e -> {
+                assertThat(e.idempotencyKey()).isEqualTo("k-taken");
+                assertThat(e.firstEventId()).isEqualTo(existing.id());
+              });
       insertReservation(c, "after");
       c.commit();
     }
 
     assertThat(reservationIds()).containsExactlyInAnyOrder("big", "after");
     assertThat(storedIds()).containsExactly(existing.id());
+    assertThat(WriterTestSupport.heldKeys(db, tables))
+        .containsExactly(Map.entry("k-taken", existing.id()));
   }
 
   @Test
   void appendAll_whenLongKeyClashes_namesThatKey() throws Exception {
     // Keys longer than the 64 characters MySQL quotes in its duplicate-key message.
     String common = "order-" + "0".repeat(90) + "-line-";
-    commit(event("r-0").idempotencyKey(common + "2").build());
+    OutboxEvent existing = event("r-0").idempotencyKey(common + "2").build();
+    commit(existing);
     List<OutboxEvent> batch =
         IntStream.rangeClosed(1, 4)
             .mapToObj(i -> event("r-1").idempotencyKey(common + i).build())
@@ -479,7 +505,10 @@ abstract class OutboxWriterContractTest {
       assertThatThrownBy(() -> writer.appendAll(c, batch))
           .isInstanceOfSatisfying(
               DuplicateIdempotencyKeyException.class,
-              e -> assertThat(e.idempotencyKey()).isEqualTo(common + "2"));
+              e -> {
+                assertThat(e.idempotencyKey()).isEqualTo(common + "2");
+                assertThat(e.firstEventId()).isEqualTo(existing.id());
+              });
       c.commit();
     }
 
@@ -498,7 +527,10 @@ abstract class OutboxWriterContractTest {
     assertThat(outcome)
         .isInstanceOfSatisfying(
             DuplicateIdempotencyKeyException.class,
-            e -> assertThat(e.idempotencyKey()).isEqualTo("k-contended"));
+            e -> {
+              assertThat(e.idempotencyKey()).isEqualTo("k-contended");
+              assertThat(e.firstEventId()).isEqualTo(held.id());
+            });
     assertThat(storedIds()).containsExactly(held.id());
     // The refused transaction went on and committed its business row.
     assertThat(reservationIds()).containsExactlyInAnyOrder("r-1", "r-2");
@@ -627,22 +659,37 @@ abstract class OutboxWriterContractTest {
   }
 
   @Test
-  void append_whenPayloadIsOverDefault256KiB_refusesAndAcceptsExactly256KiB() throws Exception {
+  void append_whenTheMessageWouldBeOver256KiB_refusesNamingPayload_andAcceptsExactly256KiB()
+      throws Exception {
     OutboxWriter defaults = OutboxWriter.builder().tables(tables).build();
-    String atLimit = "\"" + "x".repeat(256 * 1024 - 2) + "\"";
-    String overLimit = "\"" + "x".repeat(256 * 1024 - 1) + "\"";
+    OutboxEvent probe = event("r-1").header("traceparent", "00-aa-bb-01").payload("\"\"").build();
+    // Payload plus the message attributes (the outbox's five and the header) as SNS/SQS count
+    // them: exactly 256 KiB, then one byte more.
+    long attributes = MessageSize.of(probe) - 2;
+    String atLimit = "\"" + "x".repeat((int) (MessageSize.MAX_BYTES - attributes - 2)) + "\"";
+    OutboxEvent fits = probe.toBuilder().payload(atLimit).build();
+    OutboxEvent tooLarge = probe.toBuilder().payload("\"x" + atLimit.substring(1)).build();
+    assertThat(MessageSize.of(fits)).isEqualTo(MessageSize.MAX_BYTES);
 
     try (Connection c = transaction()) {
       insertReservation(c, "r-1");
-      assertThatThrownBy(() -> defaults.append(c, event("r-1").payload(overLimit).build()))
+      assertThatThrownBy(() -> defaults.append(c, tooLarge))
           .isInstanceOfSatisfying(
-              InvalidOutboxEventException.class, e -> assertThat(e.field()).isEqualTo("payload"));
-      defaults.append(c, event("r-1").payload(atLimit).build());
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("payload");
+                assertThat(e.getMessage())
+                    .contains(String.valueOf(MessageSize.MAX_BYTES + 1))
+                    .contains("message attributes")
+                    .contains(String.valueOf(MessageSize.MAX_BYTES));
+              });
+      defaults.append(c, fits);
       c.commit();
     }
 
     assertThat(reservationIds()).containsExactly("r-1");
-    assertThat(singleRow().payloadBytes()).isEqualTo(256 * 1024);
+    assertThat(singleRow().payloadBytes()).isEqualTo(atLimit.length());
+    assertThat(atLimit.length()).isLessThan(MessageSize.MAX_BYTES);
   }
 
   @Test
@@ -765,7 +812,7 @@ abstract class OutboxWriterContractTest {
             });
       }
 
-      runAll(migrators);
+      WriterTestSupport.runAll(migrators);
 
       assertThat(schemaVersions(fresh))
           .containsExactlyElementsOf(
@@ -1089,12 +1136,7 @@ abstract class OutboxWriterContractTest {
   }
 
   private long count(String sql) throws SQLException {
-    try (Connection c = db.open();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return WriterTestSupport.count(db, sql);
   }
 
   private List<String> schemaVersions(OutboxTables t) throws SQLException {
@@ -1209,19 +1251,5 @@ abstract class OutboxWriterContractTest {
       }
     }
     return text.toString();
-  }
-
-  private static <T> List<T> runAll(List<Callable<T>> tasks) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
-    try {
-      List<Future<T>> futures = pool.invokeAll(tasks);
-      List<T> results = new ArrayList<>();
-      for (Future<T> f : futures) {
-        results.add(f.get());
-      }
-      return results;
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

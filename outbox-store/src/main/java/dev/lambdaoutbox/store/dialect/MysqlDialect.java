@@ -1,8 +1,11 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.DuplicateKeyException;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,6 +44,9 @@ final class MysqlDialect extends PortableDialect {
   private final String deadLetters;
   private final String claimSql;
   private final String claimHeadsSql;
+  private final String claimSizesSql;
+  private final String claimHeadsSizesSql;
+  private final String claimedRowsColumns;
   private final String parkedSql;
   private final String parkKeySql;
   private final String holdBehindSql;
@@ -48,6 +55,7 @@ final class MysqlDialect extends PortableDialect {
   private final String releaseSql;
   private final String deadLetterSql;
   private final String purgeSql;
+  private final String purgeKeysSql;
   private final String reinsertSql;
 
   MysqlDialect(OutboxTables tables) {
@@ -71,10 +79,8 @@ final class MysqlDialect extends PortableDialect {
     // meanwhile is skipped. An earlier row that is leased, backing off or deferred is PENDING, so
     // it holds up the rows behind it; one another claim is locking right now is PENDING too (the
     // subqueries read without locking, so SKIP LOCKED does not hide it).
-    this.claimHeadsSql =
-        "SELECT "
-            + SelectList.of("m", MysqlDialect::utcText, MessageRows.COLUMNS)
-            + " FROM (SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM "
+    String heads =
+        " FROM (SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM "
             + t
             + " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now AND NOT EXISTS"
             + " (SELECT 1 FROM "
@@ -88,6 +94,26 @@ final class MysqlDialect extends PortableDialect {
             + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
             + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)"
             + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimHeadsSql =
+        "SELECT " + SelectList.of("m", MysqlDialect::utcText, MessageRows.COLUMNS) + heads;
+    // Sized to a result budget, the first step locks the due rows (or heads) but reads only their
+    // sizes; the rows that fit are then read by id, a payload too long for any broker cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    this.claimSizesSql =
+        "SELECT id, "
+            + ResultBudget.MESSAGE_BYTES
+            + " AS bytes FROM "
+            + t
+            + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimHeadsSizesSql =
+        "SELECT m.id, " + ResultBudget.messageBytes("m") + " AS bytes" + heads;
+    this.claimedRowsColumns =
+        SelectList.of("", MysqlDialect::utcText, MessageRows.COLUMNS)
+            .replace(
+                "payload,",
+                "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
+                    + " ELSE payload END AS payload,");
     this.holdBehindSql =
         "UPDATE "
             + t
@@ -127,27 +153,33 @@ final class MysqlDialect extends PortableDialect {
             + t
             + " SET next_attempt_at = :due, locked_by = NULL, locked_until = NULL"
             + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
-    StringBuilder upsert = new StringBuilder();
-    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
-      upsert.append(upsert.isEmpty() ? "" : ", ");
-      upsert.append(column).append(" = VALUES(").append(column).append(')');
-    }
+    // A dead letter already there under the same id has been superseded (kept in the audit,
+    // deleted) before; should one appear meanwhile, the INSERT fails, overwriting nothing. The row
+    // is found by its id as stored, which for an unreadable row need not be a UUID.
     this.deadLetterSql =
         "INSERT INTO "
             + deadLetters
             + " ("
             + String.join(", ", DeadLetterRows.COLUMNS)
             + ") SELECT "
-            + String.join(", ", DeadLetterRows.CARRIED)
-            + ", retry_count + 1, replay_count, :code, :reason, COALESCE(first_failed_at, :now),"
-            + " :now, :now FROM "
+            + movedValues(":deadId", ":tries", ":code", ":reason", ":now", MysqlDialect::readable)
+            + " FROM "
             + t
-            + " WHERE id = :id ON DUPLICATE KEY UPDATE "
-            + upsert;
+            + " WHERE id = :id";
+    // Locks the due SENT rows it takes, skipping those another purge holds, along the sent index;
+    // the DELETE then goes by primary key. (A DELETE ... ORDER BY ... LIMIT cannot skip locked
+    // rows: concurrent purges would wait for, or deadlock with, each other.)
     this.purgeSql =
-        "DELETE FROM "
+        "SELECT id FROM "
             + t
-            + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit";
+            + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit"
+            + " FOR UPDATE SKIP LOCKED";
+
+    this.purgeKeysSql =
+        "SELECT idempotency_key FROM "
+            + tables.idempotencyKeys()
+            + " WHERE first_seen_at < :cutoff ORDER BY first_seen_at LIMIT :limit"
+            + " FOR UPDATE SKIP LOCKED";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -170,6 +202,20 @@ final class MysqlDialect extends PortableDialect {
         + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
   }
 
+  /**
+   * A time column as the dead-letter table takes it: the column while the stores can read it back,
+   * otherwise the time of death (a zero date, or a zero month or day, which MySQL may store).
+   */
+  private static String readable(String column) {
+    return "CASE WHEN MONTH("
+        + column
+        + ") > 0 AND DAYOFMONTH("
+        + column
+        + ") > 0 THEN "
+        + column
+        + " ELSE :now END";
+  }
+
   /** A datetime(6) expression as UTC text to the microsecond. */
   private static String utcText(String expression) {
     return "DATE_FORMAT(" + expression + ", '%Y-%m-%d %H:%i:%s.%f')";
@@ -182,17 +228,25 @@ final class MysqlDialect extends PortableDialect {
 
   // ---- the poller's outbox
 
+  /** Locks the due rows (those that fit, under a result budget), then {@link #lease}s them. */
   @Override
-  public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(
-        s, claimSql, Params.of().timestamp("now", now).integer("limit", limit), owner, leaseEnd);
+  public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    Params params = Params.of().timestamp("now", now).integer("limit", limit);
+    List<Row> rows =
+        ResultBudget.unbounded(s)
+            ? s.query(claimSql, params)
+            : claimWithin(s, claimSizesSql, params);
+    return lease(s, owner, rows, now, leaseEnd, false);
   }
 
   @Override
-  public List<OutboxMessage> claimHeads(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimHeadsSql, headsParams(now, limit), owner, leaseEnd);
+  public Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    Params params = headsParams(now, limit);
+    List<Row> rows =
+        ResultBudget.unbounded(s)
+            ? s.query(claimHeadsSql, params)
+            : claimWithin(s, claimHeadsSizesSql, params);
+    return lease(s, owner, rows, now, leaseEnd, true);
   }
 
   @Override
@@ -210,14 +264,14 @@ final class MysqlDialect extends PortableDialect {
         .integer("scan", StoreDialect.scan(limit));
   }
 
-  private List<OutboxMessage> claim(
-      SqlSession s, String sql, Params params, String owner, Instant leaseEnd) {
-    List<Row> rows = s.query(sql, params);
-    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      claimed.add(MessageRows.read(row));
-    }
-    List<UUID> ids = claimed.stream().map(OutboxMessage::id).toList();
+  /**
+   * Reads the locked rows each on its own, leases the readable ones by id, and moves the unreadable
+   * ones (which the lock holds) to the dead letters.
+   */
+  private Claim lease(
+      SqlSession s, String owner, List<Row> rows, Instant now, Instant leaseEnd, boolean ordered) {
+    MessageRows.Read read = MessageRows.readAll(rows);
+    List<UUID> ids = read.messages().stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
       Params lease = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
       s.update(
@@ -228,7 +282,37 @@ final class MysqlDialect extends PortableDialect {
               + InLists.uuids("id", chunk, lease),
           lease);
     }
-    return claimed;
+    return claimed(s, owner, now, read, ordered);
+  }
+
+  @Override
+  Moved moveUnreadable(SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    return move(s, owner, rows.stream().map(DeadLetterMove::of).toList(), now);
+  }
+
+  /**
+   * Locks the due rows (or heads) with {@code sizesSql}, keeps those that fit the session's budget,
+   * and reads them, in order. Ids go as stored: an unreadable row's need not be a UUID.
+   */
+  private List<Row> claimWithin(SqlSession s, String sizesSql, Params locking) {
+    List<Row> sizes = s.query(sizesSql, locking);
+    int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
+    Map<String, Row> byId = new HashMap<>();
+    List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
+    for (List<String> chunk : InLists.chunks(ids)) {
+      Params params = Params.of().integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS);
+      String sql =
+          "SELECT "
+              + claimedRowsColumns
+              + " FROM "
+              + messages
+              + " WHERE id IN "
+              + InLists.texts("id", chunk, params);
+      for (Row row : s.query(sql, params)) {
+        byId.put(row.text("id"), row);
+      }
+    }
+    return ids.stream().map(byId::get).toList();
   }
 
   /** The locking SELECT; the UPDATE by ids follows. */
@@ -263,16 +347,47 @@ final class MysqlDialect extends PortableDialect {
    */
   @Override
   public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
+    Map<String, UUID> deadLetterIds = new LinkedHashMap<>();
+    heads.forEach(id -> deadLetterIds.put(id.toString(), id));
+    return park(s, owner, deadLetterIds, now);
+  }
+
+  /**
+   * Unreadable heads are not leased (only locked, by the claim's own transaction), and their ids as
+   * stored need not be UUIDs: each parks its key behind its dead letter's id.
+   */
+  @Override
+  Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    Map<String, UUID> deadLetterIds = new LinkedHashMap<>();
+    rows.forEach(r -> deadLetterIds.put(r.rawId(), r.deadLetterId()));
+    return park(s, null, deadLetterIds, now);
+  }
+
+  /**
+   * Parks the heads whose ids as stored are the keys of {@code deadLetterIds}, each behind its dead
+   * letter; with an {@code owner}, only the heads it still holds.
+   */
+  private Map<UUID, Integer> park(
+      SqlSession s, String owner, Map<String, UUID> deadLetterIds, Instant now) {
     Map<UUID, Integer> parked = new HashMap<>();
-    for (List<UUID> chunk : InLists.chunks(heads)) {
-      Params params = Params.of().text("owner", owner);
+    for (List<String> chunk : InLists.chunks(List.copyOf(deadLetterIds.keySet()))) {
+      Params params = Params.of();
+      String held = "";
+      if (owner != null) {
+        params.text("owner", owner);
+        held = "locked_by = :owner AND ";
+      }
       String sql =
           "SELECT id, aggregate_type, aggregate_id, seq FROM "
               + messages
-              + " WHERE locked_by = :owner AND status = 'PENDING' AND id IN "
-              + InLists.uuids("id", chunk, params)
+              + " WHERE "
+              + held
+              + "status = 'PENDING' AND id IN "
+              + InLists.texts("id", chunk, params)
               + " FOR UPDATE";
       for (Row head : s.query(sql, params)) {
+        UUID deadLetterId = deadLetterIds.get(head.text("id"));
         Params key =
             Params.of()
                 .text("type", head.text("aggregate_type"))
@@ -283,18 +398,18 @@ final class MysqlDialect extends PortableDialect {
                 parkedSql,
                 key.timestamp("parkedUntil", ParkedRows.PARKED_UNTIL)
                     .text("parked", ParkedRows.PARKED)
-                    .text("reason", ParkedRows.reason(head.uuid("id"))));
+                    .text("reason", ParkedRows.reason(deadLetterId)));
         try {
           s.update(
               parkKeySql,
               Params.of()
                   .text("type", head.text("aggregate_type"))
                   .text("aggregateId", head.text("aggregate_id"))
-                  .uuid("id", head.uuid("id"))
+                  .uuid("id", deadLetterId)
                   .longValue("seq", head.longValue("seq"))
                   .integer("events", events)
                   .timestamp("now", now));
-          parked.put(head.uuid("id"), events);
+          parked.put(deadLetterId, events);
         } catch (DuplicateKeyException e) {
           // The key is parked already, behind another dead letter: its row stays as it is.
         }
@@ -391,35 +506,46 @@ final class MysqlDialect extends PortableDialect {
 
   /**
    * Locks the rows {@code owner} still holds, so that the INSERT ... SELECT and the DELETE see the
-   * same rows; copies each to the dead letters, then deletes them.
+   * same rows, and moves them.
    */
   @Override
-  public Set<UUID> deadLettered(
+  public Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
     Set<UUID> owned = lockPending(s, owner, deadLetters.stream().map(DeliveryOutcome::id).toList());
-    if (owned.isEmpty()) {
-      return owned;
+    return move(
+        s,
+        owner,
+        deadLetters.stream().filter(d -> owned.contains(d.id())).map(DeadLetterMove::of).toList(),
+        now);
+  }
+
+  /**
+   * Moves rows this transaction holds locked: supersedes the dead letters of their ids, copies each
+   * row to the dead letters, then deletes the rows by their ids as stored.
+   */
+  private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
+    if (moves.isEmpty()) {
+      return new Moved(Set.of(), List.of());
     }
-    List<Params> sets = new ArrayList<>(owned.size());
-    List<UUID> moved = new ArrayList<>(owned.size());
-    for (DeliveryOutcome.DeadLetter d : deadLetters) {
-      if (owned.contains(d.id())) {
-        sets.add(
-            Params.of()
-                .text("code", ErrorText.requiredCode(d.errorCode()))
-                .text("reason", ErrorText.reason(d.reason()))
-                .timestamp("now", now)
-                .uuid("id", d.id()));
-        moved.add(d.id());
-      }
+    List<DeadLetter> existing =
+        deadLettersByIds(s, moves.stream().map(DeadLetterMove::deadLetterId).toList(), true);
+    List<SupersededDeadLetter> superseded = supersede(s, existing, owner, now);
+    List<Params> sets = new ArrayList<>(moves.size());
+    for (DeadLetterMove m : moves) {
+      sets.add(
+          Params.of()
+              .uuid("deadId", m.deadLetterId())
+              .integer("tries", m.tries())
+              .text("code", m.code())
+              .text("reason", m.reason())
+              .timestamp("now", now)
+              .text("id", m.rowId()));
     }
     s.batch(deadLetterSql, sets);
-    for (List<UUID> chunk : InLists.chunks(moved)) {
-      Params params = Params.of();
-      s.update(
-          "DELETE FROM " + messages + " WHERE id IN " + InLists.uuids("id", chunk, params), params);
-    }
-    return owned;
+    deleteRows(s, messages, moves.stream().map(DeadLetterMove::rowId).toList());
+    Set<UUID> moved = new HashSet<>();
+    moves.forEach(m -> moved.add(m.deadLetterId()));
+    return new Moved(moved, superseded);
   }
 
   @Override
@@ -469,7 +595,47 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
-    return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+    return deleteRows(s, messages, lockExpired(s, purgeSql, "id", cutoff, limit));
+  }
+
+  /** Locks the expired keys it takes, as {@link #purgeSent} does rows, then deletes them by key. */
+  @Override
+  public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    List<String> keys = lockExpired(s, purgeKeysSql, "idempotency_key", cutoff, limit);
+    return deleteBy(s, tables().idempotencyKeys(), "idempotency_key", keys);
+  }
+
+  /** Runs a purge's locking SELECT; returns the {@code column} of each row it locked. */
+  private static List<String> lockExpired(
+      SqlSession s, String sql, String column, Instant cutoff, int limit) {
+    List<String> locked = new ArrayList<>();
+    for (Row row : s.query(sql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit))) {
+      locked.add(row.text(column));
+    }
+    return locked;
+  }
+
+  /** Deletes the rows of {@code table} with these ids as stored; returns how many went. */
+  private static int deleteRows(SqlSession s, String table, List<String> ids) {
+    return deleteBy(s, table, "id", ids);
+  }
+
+  /** Deletes the rows of {@code table} whose {@code column} is one of {@code values}. */
+  private static int deleteBy(SqlSession s, String table, String column, List<String> values) {
+    int deleted = 0;
+    for (List<String> chunk : InLists.chunks(values)) {
+      Params params = Params.of();
+      deleted +=
+          s.update(
+              "DELETE FROM "
+                  + table
+                  + " WHERE "
+                  + column
+                  + " IN "
+                  + InLists.texts("v", chunk, params),
+              params);
+    }
+    return deleted;
   }
 
   @Override
@@ -497,20 +663,21 @@ final class MysqlDialect extends PortableDialect {
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
 
   @Override
-  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
-    List<DeadLetter> rows = new ArrayList<>(ids.size());
+  List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock) {
+    List<Row> rows = new ArrayList<>(ids.size());
     for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
       Params params = Params.of();
       String sql =
           "SELECT "
-              + deadLetterColumns()
+              + selectList
               + " FROM "
               + deadLetters
               + " WHERE id IN "
               + InLists.uuids("id", chunk, params)
               + " ORDER BY id"
               + (lock ? " FOR UPDATE" : "");
-      rows.addAll(DeadLetterRows.readAll(s.query(sql, params)));
+      rows.addAll(s.query(sql, params));
     }
     return rows;
   }
@@ -534,15 +701,7 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public int deleteDeadLetters(SqlSession s, Collection<UUID> ids) {
-    int deleted = 0;
-    for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
-      Params params = Params.of();
-      deleted +=
-          s.update(
-              "DELETE FROM " + deadLetters + " WHERE id IN " + InLists.uuids("id", chunk, params),
-              params);
-    }
-    return deleted;
+    return deleteRows(s, deadLetters, ids.stream().map(UUID::toString).toList());
   }
 
   @Override

@@ -1,9 +1,12 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
@@ -18,8 +21,12 @@ import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * The statements PostgreSQL and MySQL run alike, apart from how a time is written ({@link Syntax}):
@@ -104,9 +111,63 @@ abstract class PortableDialect implements StoreDialect {
     return deadLetterColumns;
   }
 
+  /** Every dead-letter column qualified by {@code alias}, times as UTC text. */
+  final String deadLetterColumns(String alias) {
+    return syntax.selectList(alias, DeadLetterRows.COLUMNS);
+  }
+
+  /**
+   * The dead-letter table's values for rows moved from the outbox: the carried columns of the row
+   * (a time the stores could not read back replaced by {@code now}: an unreadable row's text is in
+   * its reason), then attempts, replay count, error, first and last failure, death.
+   *
+   * @param deadId the expression of the dead letter's id
+   * @param tries the expression added to the row's retry count to give its attempts
+   */
+  static String movedValues(
+      String deadId,
+      String tries,
+      String code,
+      String reason,
+      String now,
+      UnaryOperator<String> readableTime) {
+    List<String> values = new ArrayList<>();
+    values.add(deadId);
+    for (String column : DeadLetterRows.CARRIED.subList(1, DeadLetterRows.CARRIED.size())) {
+      values.add(column.endsWith("_at") ? readableTime.apply(column) : column);
+    }
+    values.add("retry_count + " + tries);
+    values.add("replay_count");
+    values.add(code);
+    values.add(reason);
+    values.add(readableTime.apply("first_failed_at"));
+    values.add(now);
+    values.add(now);
+    return String.join(", ", values);
+  }
+
   /** A WHERE clause builder writing times in this dialect. */
   final Conditions conditions(Params params) {
     return syntax.conditions(params);
+  }
+
+  /**
+   * Keeps each of {@code existing}, dead letters locked by this transaction that rows of {@code
+   * owner} are about to replace, whole in the audit table ({@link AuditEntry#SUPERSEDED}), then
+   * deletes them, so that the rows can move in with a plain INSERT: a dead letter appearing
+   * meanwhile fails the INSERT instead of being overwritten.
+   */
+  final List<SupersededDeadLetter> supersede(
+      SqlSession s, List<DeadLetter> existing, String owner, Instant now) {
+    if (existing.isEmpty()) {
+      return List.of();
+    }
+    AuditInfo by =
+        new AuditInfo(
+            owner, owner, "replaced by a newer dead letter of the same event id, dead at " + now);
+    recordAudit(s, AuditEntry.SUPERSEDED, existing, null, by, now);
+    deleteDeadLetters(s, existing.stream().map(DeadLetter::id).toList());
+    return existing.stream().map(d -> new SupersededDeadLetter(d.id(), d.deadAt(), now)).toList();
   }
 
   /** The destination health statements, in this dialect's time syntax. */
@@ -172,6 +233,36 @@ abstract class PortableDialect implements StoreDialect {
     return s.update(healthRows.deleteStale(), Params.of().timestamp("staleBefore", staleBefore));
   }
 
+  // ---- the claim's unreadable rows
+
+  /**
+   * A claim's result from its rows, read one by one: the unreadable ones, which this transaction
+   * holds, are moved to the dead letters at once; with {@code ordered}, each parks its aggregate
+   * first, as any dead-lettered head does.
+   */
+  final Claim claimed(
+      SqlSession s, String owner, Instant now, MessageRows.Read read, boolean ordered) {
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
+    }
+    Map<UUID, Integer> parked =
+        ordered ? parkUnreadable(s, owner, read.unreadable(), now) : Map.of();
+    Moved moved = moveUnreadable(s, owner, read.unreadable(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded(), parked);
+  }
+
+  /**
+   * Moves claimed rows that could not be read (this transaction holds them) to the dead letters.
+   */
+  abstract Moved moveUnreadable(SqlSession s, String owner, List<UnreadableRow> rows, Instant now);
+
+  /**
+   * Parks the aggregates of claimed heads that could not be read, before they are moved; returns
+   * per dead letter id how many events behind it parked.
+   */
+  abstract Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now);
+
   // ---- parked keys
 
   @Override
@@ -207,8 +298,44 @@ abstract class PortableDialect implements StoreDialect {
 
   // ---- the reprocessor's dead letters
 
+  /**
+   * The page of up to {@code limit} rows after {@code after}. Under a result budget the rows' sizes
+   * (previews included) are read first and the page ends early, with a cursor, where the next row
+   * would not fit.
+   */
   @Override
-  public List<DeadLetterPage.Entry> listDeadLetters(
+  public DeadLetterPage listDeadLetters(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+    int rows = limit + 1; // one more than the page, to know whether another page follows
+    if (!ResultBudget.unbounded(s)) {
+      Params params = Params.of().integer("preview", previewChars).integer("limit", rows);
+      String sql =
+          "SELECT id, "
+              + ResultBudget.DEAD_LETTER_BYTES.replace(
+                  "octet_length(payload)", "octet_length(substr(payload, 1, :preview))")
+              + " AS bytes FROM "
+              + tables.deadLetters()
+              + syntax.conditions(params).matching(filter).after(after).where()
+              + " ORDER BY dead_at, id LIMIT :limit";
+      List<Row> sizes = s.query(sql, params);
+      if (sizes.isEmpty()) {
+        return new DeadLetterPage(List.of(), null);
+      }
+      int take = Math.min(limit, ResultBudget.fitting(sizes, s.maxResultBytes()));
+      List<DeadLetterPage.Entry> page = previews(s, filter, after, take, previewChars);
+      boolean more = sizes.size() > take && !page.isEmpty();
+      return new DeadLetterPage(
+          page, more ? page.get(page.size() - 1).deadLetter().position() : null);
+    }
+    List<DeadLetterPage.Entry> entries = previews(s, filter, after, rows, previewChars);
+    if (entries.size() <= limit) {
+      return new DeadLetterPage(entries, null);
+    }
+    List<DeadLetterPage.Entry> page = entries.subList(0, limit);
+    return new DeadLetterPage(page, page.get(limit - 1).deadLetter().position());
+  }
+
+  private List<DeadLetterPage.Entry> previews(
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
     Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
     String where = syntax.conditions(params).matching(filter).after(after).where();
@@ -248,18 +375,57 @@ abstract class PortableDialect implements StoreDialect {
   @Override
   public List<DeadLetter> deadLettersMatching(
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, boolean lock) {
+    boolean sized = !ResultBudget.unbounded(s);
     Params params = Params.of().integer("limit", limit);
     String where = syntax.conditions(params).matching(filter).after(after).where();
     String sql =
         "SELECT "
-            + deadLetterColumns
+            + (sized ? "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes" : deadLetterColumns)
             + " FROM "
             + tables.deadLetters()
             + where
             + " ORDER BY dead_at, id LIMIT :limit"
             + (lock ? " FOR UPDATE" : "");
-    return DeadLetterRows.readAll(s.query(sql, params));
+    List<Row> rows = s.query(sql, params);
+    if (!sized) {
+      return DeadLetterRows.readAll(rows);
+    }
+    Map<UUID, DeadLetter> byId = new HashMap<>();
+    for (List<UUID> group : ResultBudget.groups(rows, s.maxResultBytes())) {
+      for (Row row : selectDeadLettersByIds(s, deadLetterColumns, group, false)) {
+        DeadLetter d = DeadLetterRows.read(row);
+        byId.put(d.id(), d);
+      }
+    }
+    return rows.stream().map(r -> byId.get(r.uuid("id"))).toList();
   }
+
+  /**
+   * The dead letters with these ids, by id; locked with {@code lock}. Under a result budget their
+   * sizes are read (and the rows locked) first, then the rows in groups that fit.
+   */
+  @Override
+  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+    if (ResultBudget.unbounded(s)) {
+      return DeadLetterRows.readAll(selectDeadLettersByIds(s, deadLetterColumns, ids, lock));
+    }
+    List<Row> sizes =
+        selectDeadLettersByIds(s, "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes", ids, lock);
+    List<DeadLetter> rows = new ArrayList<>(sizes.size());
+    for (List<UUID> group : ResultBudget.groups(sizes, s.maxResultBytes())) {
+      rows.addAll(
+          DeadLetterRows.readAll(selectDeadLettersByIds(s, deadLetterColumns, group, false)));
+    }
+    return rows;
+  }
+
+  /**
+   * {@code SELECT selectList FROM} the dead letters with these ids {@code ORDER BY id}, locked
+   * ({@code FOR UPDATE}) with {@code lock}: the one statement whose id list each dialect writes its
+   * own way.
+   */
+  abstract List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock);
 
   @Override
   public boolean anyDeadLetterMatching(

@@ -1,8 +1,10 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.Params;
@@ -11,7 +13,6 @@ import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,6 +39,8 @@ final class PostgresDialect extends PortableDialect {
   private final String deadLetters;
   private final String claimSql;
   private final String claimHeadsSql;
+  private final String claimSizedSql;
+  private final String claimHeadsSizedSql;
   private final String parkSql;
   private final String holdBehindSql;
   private final String markSentSql;
@@ -46,7 +49,9 @@ final class PostgresDialect extends PortableDialect {
   private final String deferSql;
   private final String holdersSql;
   private final String deadLetterSql;
+  private final String ownedDeadLettersSql;
   private final String purgeSql;
+  private final String purgeKeysSql;
   private final String reinsertSql;
 
   PostgresDialect(OutboxTables tables) {
@@ -55,15 +60,28 @@ final class PostgresDialect extends PortableDialect {
     this.deadLetters = tables.deadLetters();
     String t = messages;
 
-    // The claim (see claimSql below).
-    this.claimSql =
-        claimSql(
+    // The claim. The due CTE walks the partial due index (WHERE status = 'PENDING') in order and
+    // locks what it takes, skipping locked rows (see claimSql for how they are leased).
+    String returning = SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS);
+    // Sized to a result budget, a payload too long for any broker comes back cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    String sizedReturning =
+        returning.replace(
+            "m.payload,",
+            "CASE WHEN octet_length(m.payload) > :payloadCap"
+                + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,");
+    String due =
+        " FROM "
+            + t
+            + " WHERE status = 'PENDING' AND next_attempt_at <= "
+            + at("now")
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimSql = claimSql(t, "SELECT ctid, id, next_attempt_at" + due, returning);
+    this.claimSizedSql =
+        claimSizedSql(
             t,
-            "SELECT ctid, id, next_attempt_at FROM "
-                + t
-                + " WHERE status = 'PENDING' AND next_attempt_at <= "
-                + at("now")
-                + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED");
+            "SELECT ctid, id, next_attempt_at, " + ResultBudget.MESSAGE_BYTES + " AS bytes" + due,
+            sizedReturning);
     // The ordered claim walks the due index too, but only through a window of the :scan oldest
     // due rows of aggregates that are not parked (a parked aggregate's events written after it
     // parked are stepped over, one probe each), and takes those of them that are the oldest
@@ -79,27 +97,34 @@ final class PostgresDialect extends PortableDialect {
     // subplan, run per candidate: left to itself the planner may make it an anti-join, and a plan
     // cached while the table was small (a nested loop over a sequential scan) costs the square of
     // the backlog once it has grown.
-    this.claimHeadsSql =
-        claimSql(
+    String heads =
+        " FROM (SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM "
+            + t
+            + " w WHERE status = 'PENDING' AND next_attempt_at <= "
+            + at("now")
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + tables.parkedKeys()
+            + " k WHERE k.aggregate_type = w.aggregate_type"
+            + " AND k.aggregate_id = w.aggregate_id OFFSET 0)"
+            + " ORDER BY next_attempt_at, id LIMIT :scan) c JOIN "
+            + t
+            + " m ON m.ctid = c.ctid WHERE m.status = 'PENDING' AND m.next_attempt_at <= "
+            + at("now")
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + t
+            + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+            + " AND e.status = 'PENDING' AND e.seq < c.seq OFFSET 0)"
+            + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE OF m SKIP LOCKED";
+    this.claimHeadsSql = claimSql(t, "SELECT m.ctid, m.id, m.next_attempt_at" + heads, returning);
+    // The ordered claim sized to a result budget: the same window, the heads measured as locked.
+    this.claimHeadsSizedSql =
+        claimSizedSql(
             t,
-            "SELECT m.ctid, m.id, m.next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
-                + " aggregate_type, aggregate_id, seq FROM "
-                + t
-                + " w WHERE status = 'PENDING' AND next_attempt_at <= "
-                + at("now")
-                + " AND NOT EXISTS (SELECT 1 FROM "
-                + tables.parkedKeys()
-                + " k WHERE k.aggregate_type = w.aggregate_type"
-                + " AND k.aggregate_id = w.aggregate_id OFFSET 0)"
-                + " ORDER BY next_attempt_at, id LIMIT :scan) c JOIN "
-                + t
-                + " m ON m.ctid = c.ctid WHERE m.status = 'PENDING' AND m.next_attempt_at <= "
-                + at("now")
-                + " AND NOT EXISTS (SELECT 1 FROM "
-                + t
-                + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
-                + " AND e.status = 'PENDING' AND e.seq < c.seq OFFSET 0)"
-                + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE OF m SKIP LOCKED");
+            "SELECT m.ctid, m.id, m.next_attempt_at, "
+                + ResultBudget.messageBytes("m")
+                + " AS bytes"
+                + heads,
+            sizedReturning);
     // Holding back the rows behind heads that now back off or wait for their destination: they
     // may not go before their head, so they are due no earlier than it.
     this.holdBehindSql =
@@ -180,35 +205,34 @@ final class PostgresDialect extends PortableDialect {
             + uuids("ids")
             + ") AND status = 'PENDING'";
     // A dead letter is a DELETE ... RETURNING feeding the INSERT, so exactly the rows removed are
-    // the rows inserted; one already dead under the same id (a replay that failed again) is
-    // replaced.
-    StringBuilder upsert = new StringBuilder();
-    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
-      upsert.append(upsert.isEmpty() ? "" : ", ").append(column).append(" = EXCLUDED.");
-      upsert.append(column);
-    }
+    // the rows inserted. A dead letter already there under the same id has been superseded (kept
+    // in the audit, deleted) before; should one appear meanwhile, the INSERT fails, overwriting
+    // nothing.
     this.deadLetterSql =
         "WITH d AS (SELECT * FROM json_to_recordset(CAST(:deadLetters AS json))"
-            + " AS d(id uuid, code text, reason text)),"
+            + " AS d(id uuid, dead_id uuid, tries int, code text, reason text)),"
             + " gone AS (DELETE FROM "
             + t
             + " m USING d WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING'"
-            + " RETURNING m.*, d.code, d.reason)"
+            + " RETURNING m.*, d.dead_id, d.tries, d.code, d.reason)"
             + " INSERT INTO "
             + deadLetters
             + " ("
             + String.join(", ", DeadLetterRows.COLUMNS)
             + ") SELECT "
-            + String.join(", ", DeadLetterRows.CARRIED)
-            + ", retry_count + 1, replay_count, code, reason, COALESCE(first_failed_at, "
-            + at("now")
-            + "), "
-            + at("now")
-            + ", "
-            + at("now")
-            + " FROM gone ON CONFLICT (id) DO UPDATE SET "
-            + upsert
-            + " RETURNING id";
+            + movedValues(
+                "dead_id", "tries", "code", "reason", at("now"), PostgresDialect::readable)
+            + " FROM gone RETURNING id";
+    this.ownedDeadLettersSql =
+        "SELECT "
+            + deadLetterColumns("d")
+            + " FROM "
+            + deadLetters
+            + " d JOIN "
+            + t
+            + " m ON m.id = d.id WHERE d.id = ANY("
+            + uuids("ids")
+            + ") AND m.locked_by = :owner AND m.status = 'PENDING' FOR UPDATE";
     this.purgeSql =
         "DELETE FROM "
             + t
@@ -217,6 +241,15 @@ final class PostgresDialect extends PortableDialect {
             + " WHERE status = 'SENT' AND sent_at < "
             + at("cutoff")
             + " ORDER BY sent_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
+
+    this.purgeKeysSql =
+        "DELETE FROM "
+            + tables.idempotencyKeys()
+            + " WHERE idempotency_key IN (SELECT idempotency_key FROM "
+            + tables.idempotencyKeys()
+            + " WHERE first_seen_at < "
+            + at("cutoff")
+            + " ORDER BY first_seen_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -245,19 +278,47 @@ final class PostgresDialect extends PortableDialect {
    * UPDATE, as this transaction holds their locks; were a ctid ever stale, that row would simply
    * not be claimed this time.
    */
-  private static String claimSql(String t, String due) {
+  private static String claimSql(String t, String due, String returning) {
+    return "WITH due AS (" + due + "), " + lease(t, "due", returning);
+  }
+
+  /**
+   * The claim around {@code due} sized to a result budget: {@code due} also gives each row's {@code
+   * bytes}; of the rows it locked, the fit CTE keeps the first ones whose running size stays within
+   * :maxBytes (always the first); the rest stay due and are released at commit.
+   */
+  private static String claimSizedSql(String t, String due, String returning) {
     return "WITH due AS ("
         + due
-        + "), claimed AS (UPDATE "
-        + t
+        + "), fit AS (SELECT ctid, id, next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
+        + " sum(bytes) OVER w AS running, row_number() OVER w AS n FROM due"
+        + " WINDOW w AS (ORDER BY next_attempt_at, id)) sized"
+        + " WHERE running <= :maxBytes OR n = 1), "
+        + lease(t, "fit", returning);
+  }
+
+  /**
+   * The claim's {@code claimed} CTE and its result: leases the rows whose {@code ctid}s the CTE
+   * {@code rows} locked, and returns {@code returning} of each, in the order of {@code rows}.
+   */
+  private static String lease(String table, String rows, String returning) {
+    return "claimed AS (UPDATE "
+        + table
         + " m SET next_attempt_at = "
         + at("leaseEnd")
         + ", locked_until = "
         + at("leaseEnd")
-        + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
-        + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
-        + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
-        + " ORDER BY due.next_attempt_at, due.id";
+        + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM "
+        + rows
+        + ")) RETURNING "
+        + returning
+        + ") SELECT claimed.* FROM claimed JOIN "
+        + rows
+        + " USING (id) ORDER BY "
+        + rows
+        + ".next_attempt_at, "
+        + rows
+        + ".id";
   }
 
   /** A timestamp parameter, read as UTC. */
@@ -272,6 +333,22 @@ final class PostgresDialect extends PortableDialect {
    */
   private static String utcText(String expression) {
     return "CAST(" + expression + " AT TIME ZONE 'UTC' AS text)";
+  }
+
+  /**
+   * A time column as the dead-letter table takes it: the column while the stores can read it back
+   * (years 1 to 9999), otherwise the time of death ('infinity', a year BC or past 9999).
+   */
+  private static String readable(String column) {
+    return "CASE WHEN "
+        + column
+        + " >= TIMESTAMPTZ '0001-01-01 00:00:00+00' AND "
+        + column
+        + " < TIMESTAMPTZ '10000-01-01 00:00:00+00' THEN "
+        + column
+        + " ELSE "
+        + at("now")
+        + " END";
   }
 
   /** The uuids of a JSON array parameter, as an array for {@code = ANY(...)}. */
@@ -289,15 +366,26 @@ final class PostgresDialect extends PortableDialect {
   // ---- the poller's outbox
 
   @Override
-  public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimSql, claimParams(owner, limit, now, leaseEnd));
+  public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return claimed(
+        s,
+        owner,
+        now,
+        MessageRows.readAll(
+            claimRows(s, claimSql, claimSizedSql, claimParams(owner, limit, now, leaseEnd))),
+        false);
   }
 
   @Override
-  public List<OutboxMessage> claimHeads(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return claim(s, claimHeadsSql, headsParams(owner, limit, now, leaseEnd));
+  public Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return claimed(
+        s,
+        owner,
+        now,
+        MessageRows.readAll(
+            claimRows(
+                s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, limit, now, leaseEnd))),
+        true);
   }
 
   @Override
@@ -305,13 +393,28 @@ final class PostgresDialect extends PortableDialect {
     s.update(holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
   }
 
-  private static List<OutboxMessage> claim(SqlSession s, String sql, Params params) {
-    List<Row> rows = s.query(sql, params);
-    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      claimed.add(MessageRows.read(row));
+  /** Runs the claim, or where the session bounds a result, its sized variant. */
+  private static List<Row> claimRows(SqlSession s, String sql, String sizedSql, Params params) {
+    if (ResultBudget.unbounded(s)) {
+      return s.query(sql, params);
     }
-    return claimed;
+    return s.query(
+        sizedSql,
+        params
+            .integer("maxBytes", ResultBudget.asParameter(s))
+            .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
+  }
+
+  @Override
+  Moved moveUnreadable(SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    return move(s, owner, rows.stream().map(DeadLetterMove::of).toList(), now);
+  }
+
+  /** The rows are leased to the owner already; their ids are UUIDs, the dead letters' own. */
+  @Override
+  Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    return park(s, owner, rows.stream().map(UnreadableRow::deadLetterId).toList(), now);
   }
 
   @Override
@@ -412,19 +515,38 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
-  public Set<UUID> deadLettered(
+  public Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
+    return move(s, owner, deadLetters.stream().map(DeadLetterMove::of).toList(), now);
+  }
+
+  /**
+   * Moves the rows {@code owner} holds: first supersedes the dead letters of their ids (locking
+   * them and the rows), then one statement deletes the rows and inserts them as dead letters.
+   */
+  private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
+    List<UUID> ids = moves.stream().map(DeadLetterMove::deadLetterId).toList();
+    List<DeadLetter> existing =
+        DeadLetterRows.readAll(
+            s.query(
+                ownedDeadLettersSql,
+                Params.of().json("ids", JsonLists.uuids(ids)).text("owner", owner)));
+    List<SupersededDeadLetter> superseded = supersede(s, existing, owner, now);
     String json =
         JsonLists.records(
-            deadLetters,
-            (d, o) ->
-                o.put("id", d.id().toString())
-                    .put("code", ErrorText.requiredCode(d.errorCode()))
-                    .put("reason", ErrorText.reason(d.reason())));
-    return idsOf(
-        s.query(
-            deadLetterSql,
-            Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now)));
+            moves,
+            (m, o) ->
+                o.put("id", m.rowId())
+                    .put("dead_id", m.deadLetterId().toString())
+                    .put("tries", m.tries())
+                    .put("code", m.code())
+                    .put("reason", m.reason()));
+    Set<UUID> moved =
+        idsOf(
+            s.query(
+                deadLetterSql,
+                Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now)));
+    return new Moved(moved, superseded);
   }
 
   @Override
@@ -450,6 +572,10 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
+  public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    return s.update(purgeKeysSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
   public String explainBacklog(SqlSession s, Instant now) {
     return Results.planLines(
         s.query("EXPLAIN " + backlogSql(), Params.of().timestamp("staleBefore", now)));
@@ -469,17 +595,18 @@ final class PostgresDialect extends PortableDialect {
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
 
   @Override
-  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+  List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock) {
     String sql =
         "SELECT "
-            + deadLetterColumns()
+            + selectList
             + " FROM "
             + deadLetters
             + " WHERE id = ANY("
             + uuids("ids")
             + ") ORDER BY id"
             + (lock ? " FOR UPDATE" : "");
-    return DeadLetterRows.readAll(s.query(sql, Params.of().json("ids", JsonLists.uuids(ids))));
+    return s.query(sql, Params.of().json("ids", JsonLists.uuids(ids)));
   }
 
   /**

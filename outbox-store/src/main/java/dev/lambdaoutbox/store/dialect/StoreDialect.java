@@ -1,10 +1,11 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
@@ -49,11 +50,16 @@ public interface StoreDialect {
    * with the lease ({@code locked_by}, {@code locked_until}, and {@code next_attempt_at} = the
    * lease end, so they stop being due until the lease runs out) and returns them in that order.
    *
+   * <p>Each row is read on its own ({@link MessageRows}). A row that cannot be read is not leased
+   * but moved to the dead-letter table, database-side so its columns keep their stored text, with
+   * {@link dev.lambdaoutbox.store.UnreadableRow#ERROR_CODE}; a time column that cannot be read is
+   * replaced by {@code now} there (its text is in the reason).
+   *
    * <p>Where the session bounds a result ({@link SqlSession#maxResultBytes()}), fewer rows are
    * claimed when their sizes say they would not fit in one result; the first due row is always
    * claimed.
    */
-  List<OutboxMessage> claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+  Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
 
   /**
    * The statement {@link #claim} runs first (it finds and locks the rows), with named parameters.
@@ -71,10 +77,11 @@ public interface StoreDialect {
    * takes a due row only when it is the oldest PENDING row of its aggregate (lowest {@code seq}: no
    * earlier event of the aggregate is leased, backing off, deferred or otherwise waiting) and its
    * aggregate is not parked. One statement finds and locks the rows, along the due index with one
-   * key-index probe per candidate, so at most one event per aggregate is ever leased.
+   * key-index probe per candidate, so at most one event per aggregate is ever leased. Where the
+   * session bounds a result, the heads are sized as in {@link #claim}. An unreadable head is
+   * dead-lettered as in {@link #claim}, and parks its aggregate first ({@link #park}).
    */
-  List<OutboxMessage> claimHeads(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+  Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
 
   /** The statement {@link #claimHeads} runs first (it finds and locks the rows). */
   String claimHeadsSql();
@@ -115,11 +122,16 @@ public interface StoreDialect {
   Set<UUID> retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now);
 
   /**
-   * Moves each row {@code owner} still holds to the dead-letter table (a dead letter already there
-   * under the same id, a replayed row that failed again, is replaced); returns the ids it moved.
+   * Moves each row {@code owner} still holds to the dead-letter table; returns the ids it moved. A
+   * dead letter already there under the same id (the application reused an event id, or a replayed
+   * row failed again) is written whole to the audit table as {@link AuditEntry#SUPERSEDED} and
+   * replaced, in this transaction.
    */
-  Set<UUID> deadLettered(
+  Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now);
+
+  /** The dead letters' ids of the rows moved, and the older dead letters they replaced. */
+  record Moved(Set<UUID> ids, List<SupersededDeadLetter> superseded) {}
 
   /**
    * Makes each row {@code owner} still holds due at its {@code until}, clearing the lease and
@@ -137,9 +149,17 @@ public interface StoreDialect {
 
   /**
    * Deletes up to {@code limit} rows kept as SENT that were sent before {@code cutoff}, oldest
-   * first along the sent index.
+   * first along the sent index, skipping rows another transaction holds locked (so that pollers
+   * purging at once neither wait for nor deadlock with each other).
    */
   int purgeSent(SqlSession s, Instant cutoff, int limit);
+
+  /**
+   * Deletes up to {@code limit} idempotency keys first seen before {@code cutoff}, oldest first
+   * along the key table's time index, skipping keys another transaction holds locked (a writer
+   * taking one, or another purge).
+   */
+  int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
 
   /**
    * What alarms watch, in one statement: the oldest PENDING row's creation time (along the
@@ -208,10 +228,10 @@ public interface StoreDialect {
   // ---- the reprocessor's dead letters
 
   /**
-   * Up to {@code limit} rows after {@code after} (null: from the start), oldest death first, with
-   * payloads cut to {@code previewChars} characters.
+   * A page of up to {@code limit} rows after {@code after} (null: from the start), oldest death
+   * first, with payloads cut to {@code previewChars} characters, and where the next page starts.
    */
-  List<DeadLetterPage.Entry> listDeadLetters(
+  DeadLetterPage listDeadLetters(
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars);
 
   /** Counts of the rows {@code filter} matches, by error code and event type. */

@@ -6,6 +6,7 @@ import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -16,41 +17,48 @@ public final class OutboxInsert {
   /** Rows per statement: keeps the bind parameters far below every driver's limit. */
   public static final int MAX_ROWS = 500;
 
-  private static final String COLUMNS =
+  static final String COLUMNS =
       "id, aggregate_type, aggregate_id, event_type, payload, headers, destination, idempotency_key,"
           + " occurred_at, created_at, next_attempt_at";
   private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
+  /**
+   * PostgreSQL: a row whose key an outbox row already carries is skipped (the caller compares the
+   * count) instead of aborting the caller's whole transaction.
+   */
+  static final String SKIP_TAKEN_KEY =
+      " ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING";
+
   private OutboxInsert() {}
 
-  /**
-   * The SQL for {@code rows} events. In PostgreSQL a clash on the idempotency key inserts nothing
-   * for that row (the caller compares the update count) instead of aborting the caller's whole
-   * transaction.
-   */
+  /** The SQL for {@code rows} events. */
   public static String sql(OutboxTables tables, SqlDialect dialect, int rows) {
+    return "INSERT INTO "
+        + tables.messages()
+        + " ("
+        + COLUMNS
+        + ") VALUES "
+        + values(rows)
+        + (dialect == SqlDialect.POSTGRESQL ? SKIP_TAKEN_KEY : "");
+  }
 
-    StringBuilder sql =
-        new StringBuilder(96 + rows * (ROW.length() + 2))
-            .append("INSERT INTO ")
-            .append(tables.messages())
-            .append(" (")
-            .append(COLUMNS)
-            .append(") VALUES ");
-    for (int i = 0; i < rows; i++) {
-      sql.append(i == 0 ? "" : ", ").append(ROW);
-    }
-    if (dialect == SqlDialect.POSTGRESQL) {
-      sql.append(" ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING");
-    }
-    return sql.toString();
+  /** {@code rows} groups of parameters, one per event, in {@link #COLUMNS} order. */
+  static String values(int rows) {
+    return String.join(", ", Collections.nCopies(rows, ROW));
   }
 
   /** Binds {@code events} in order, starting at parameter 1; all become due at {@code now}. */
   public static void bind(
       PreparedStatement ps, List<OutboxEvent> events, Instant now, SqlDialect dialect)
       throws SQLException {
-    int i = 1;
+    bind(ps, 1, events, now, dialect);
+  }
+
+  /** Binds {@code events} from parameter {@code first}; returns the next parameter's index. */
+  static int bind(
+      PreparedStatement ps, int first, List<OutboxEvent> events, Instant now, SqlDialect dialect)
+      throws SQLException {
+    int i = first;
     for (OutboxEvent e : events) {
       JdbcValues.setUuid(ps, i++, e.id(), dialect);
       ps.setString(i++, e.aggregateType());
@@ -64,5 +72,6 @@ public final class OutboxInsert {
       JdbcValues.setInstant(ps, i++, now, dialect);
       JdbcValues.setInstant(ps, i++, now, dialect);
     }
+    return i;
   }
 }

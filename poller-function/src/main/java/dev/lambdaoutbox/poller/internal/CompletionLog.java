@@ -11,13 +11,20 @@ import java.util.UUID;
 /**
  * Logs what really happened to each row, as the store reports it: ERROR exactly once for a row that
  * was dead-lettered, INFO for a retry, WARN for an outcome not applied because another poller had
- * taken the row over (naming who holds it now), DEBUG for the rest.
+ * taken the row over (naming who holds it now), DEBUG for the rest; and ERROR for each older dead
+ * letter a new one replaced (its event id reused).
  */
 final class CompletionLog {
+  /** What a dead letter's log line says when it parked its aggregate. */
+  static final String PARKED =
+      "its aggregate is parked: later events wait until this dead letter is replayed or discarded";
+
   private final JsonLogger log;
+  private final DeadLetterReports deadLetterReports;
 
   CompletionLog(JsonLogger log) {
     this.log = log.forClass(CompletionLog.class);
+    this.deadLetterReports = new DeadLetterReports(this.log);
   }
 
   /**
@@ -44,10 +51,7 @@ final class CompletionLog {
             fields.put("aggregateType", row.aggregateType());
             fields.put("aggregateId", row.aggregateId());
             fields.put("parkedEvents", parked);
-            fields.put(
-                "parked",
-                "its aggregate is parked: later events wait until this dead letter is replayed or"
-                    + " discarded");
+            fields.put("parked", PARKED);
           }
           log.error("event dead-lettered", fields, null);
         }
@@ -82,6 +86,7 @@ final class CompletionLog {
         }
       }
     }
+    deadLetterReports.superseded(report.superseded());
   }
 
   private static String holder(String heldBy) {

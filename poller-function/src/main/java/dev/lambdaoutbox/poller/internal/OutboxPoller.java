@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.Ordering;
@@ -37,12 +38,15 @@ import java.util.random.RandomGenerator;
  *   <li>A destination found down is left alone across invocations and pollers ({@link
  *       DestinationGuard}): its rows wait without spending retries while one poller at a time
  *       probes it at growing intervals, and rows for other destinations keep flowing.
+ *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
+ *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
+ *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}).
  * </ul>
  *
  * <p>With {@code OUTBOX_ORDERING=aggregate} the store claims at most one event per aggregate, the
  * oldest unpublished one, so nothing in a round (parallel batches, a split batch, a probe, a
  * deferral) can put two events of one aggregate in flight; a dead-lettered head parks its
- * aggregate.
+ * aggregate, an unreadable one too (in the claim's transaction).
  *
  * <p>Each invocation writes one EMF metrics line. A row is logged at ERROR exactly once, when it is
  * really dead-lettered; retries are logged at INFO.
@@ -51,7 +55,8 @@ public final class OutboxPoller implements AutoCloseable {
   /** Longest lease owner the tables hold ({@code locked_by varchar(128)}). */
   private static final int MAX_OWNER_LENGTH = 128;
 
-  private static final int PURGE_LIMIT = 5_000;
+  /** The longest the retention purge may take at the end of an invocation. */
+  private static final Duration PURGE_SLICE = Duration.ofSeconds(10);
 
   private final PollerConfig config;
   private final OutboxStore store;
@@ -59,6 +64,7 @@ public final class OutboxPoller implements AutoCloseable {
   private final ClaimRound round;
   private final Clock clock;
   private final JsonLogger log;
+  private final DeadLetterReports deadLetterReports;
   private final EmfMetrics metrics;
   private final boolean ordered;
 
@@ -75,6 +81,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
+    this.deadLetterReports = new DeadLetterReports(this.log);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.ordered = config.ordering() == Ordering.AGGREGATE;
     this.round =
@@ -124,19 +131,20 @@ public final class OutboxPoller implements AutoCloseable {
           }
         } else {
           long remainingAtClaim = budget.remainingMillis();
-          List<OutboxMessage> claimed =
-              store.claim(owner, config.batchSize(), clock.instant(), config.lease());
+          Claim claim = store.claim(owner, config.batchSize(), clock.instant(), config.lease());
           totals.rounds++;
+          totals.unreadable(deadLetterReports.unreadable(claim));
+          List<OutboxMessage> claimed = claim.messages();
           if (!claimed.isEmpty()) {
             totals.claimed += claimed.size();
             totals.add(round.run(owner, claimed, new RoundGate(budget, remainingAtClaim)));
           }
-          if (claimed.size() < config.batchSize() && !(ordered && !claimed.isEmpty())) {
+          if (claim.size() < config.batchSize() && !(ordered && !claim.isEmpty())) {
             stoppedBecause = idle(budget);
           }
         }
       }
-      purgeSentRows();
+      purge(budget);
       backlog = backlog();
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -163,13 +171,23 @@ public final class OutboxPoller implements AutoCloseable {
     return null;
   }
 
-  private void purgeSentRows() {
-    if (config.retention().isZero()) {
-      return;
-    }
-    int purged = store.purgeSent(clock.instant().minus(config.retention()), PURGE_LIMIT);
-    if (purged > 0) {
-      log.debug("purged sent rows past retention", Map.of("purged", purged));
+  /**
+   * The store's retention pass, in what is left of the invocation before the safety margin, at most
+   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does.
+   */
+  private void purge(InvocationBudget budget) {
+    Duration slice =
+        Duration.ofMillis(
+            Math.min(
+                PURGE_SLICE.toMillis(),
+                budget.remainingMillis() - config.safetyMargin().toMillis()));
+    OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
+    if (!report.caughtUp()) {
+      log.warn(
+          "the retention purge did not catch up in its time slice; the next invocation goes on",
+          Map.of("purged", report.purged(), "sliceMs", Math.max(0, slice.toMillis())));
+    } else if (report.total() > 0) {
+      log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
   }
 
@@ -252,6 +270,12 @@ public final class OutboxPoller implements AutoCloseable {
     int heldBack;
     int leaseLost;
     int rounds;
+
+    /** Rows a claim could not read: claimed, and dead-lettered by the claim itself. */
+    void unreadable(int rows) {
+      claimed += rows;
+      deadLettered += rows;
+    }
 
     void add(ClaimRound.Result result) {
       for (Completion c : result.report().completions()) {

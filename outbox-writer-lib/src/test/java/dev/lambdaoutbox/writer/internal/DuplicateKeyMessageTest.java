@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer;
+package dev.lambdaoutbox.writer.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,8 +16,8 @@ class DuplicateKeyMessageTest {
         "Duplicate entry 'short-2' for key 't_outbox_messages.t_outbox_messages_idem_uq'";
     String mariaDb = "Duplicate entry 'short-2' for key 't_outbox_messages_idem_uq'";
 
-    assertThat(JdbcOutboxWriter.keysNamedIn(mysql8, KEYS)).containsExactly("short-2");
-    assertThat(JdbcOutboxWriter.keysNamedIn(mariaDb, KEYS)).containsExactly("short-2");
+    assertThat(MysqlKeyedInsert.keysNamedIn(mysql8, KEYS)).containsExactly("short-2");
+    assertThat(MysqlKeyedInsert.keysNamedIn(mariaDb, KEYS)).containsExactly("short-2");
   }
 
   @Test
@@ -26,18 +26,18 @@ class DuplicateKeyMessageTest {
     String cutMariaDb = "Duplicate entry '" + LONG.substring(0, 64) + "...' for key 'x_idem_uq'";
     List<String> oneLong = List.of(LONG + "1", "short-1");
 
-    assertThat(JdbcOutboxWriter.keysNamedIn(cutMysql, KEYS))
+    assertThat(MysqlKeyedInsert.keysNamedIn(cutMysql, KEYS))
         .containsExactly(LONG + "1", LONG + "2");
-    assertThat(JdbcOutboxWriter.keysNamedIn(cutMariaDb, KEYS))
+    assertThat(MysqlKeyedInsert.keysNamedIn(cutMariaDb, KEYS))
         .containsExactly(LONG + "1", LONG + "2");
-    assertThat(JdbcOutboxWriter.keysNamedIn(cutMariaDb, oneLong)).containsExactly(LONG + "1");
+    assertThat(MysqlKeyedInsert.keysNamedIn(cutMariaDb, oneLong)).containsExactly(LONG + "1");
   }
 
   @Test
   void keysNamedIn_whenNoKeyMatches_isEveryKey() {
-    assertThat(JdbcOutboxWriter.keysNamedIn("Duplicate entry '\\xF0\\x9F' for key 'k'", KEYS))
+    assertThat(MysqlKeyedInsert.keysNamedIn("Duplicate entry '\\xF0\\x9F' for key 'k'", KEYS))
         .isEqualTo(KEYS);
-    assertThat(JdbcOutboxWriter.keysNamedIn("Lock wait timeout exceeded", KEYS)).isEqualTo(KEYS);
-    assertThat(JdbcOutboxWriter.keysNamedIn(null, KEYS)).isEqualTo(KEYS);
+    assertThat(MysqlKeyedInsert.keysNamedIn("Lock wait timeout exceeded", KEYS)).isEqualTo(KEYS);
+    assertThat(MysqlKeyedInsert.keysNamedIn(null, KEYS)).isEqualTo(KEYS);
   }
 }

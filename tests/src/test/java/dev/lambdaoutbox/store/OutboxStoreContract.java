@@ -3,7 +3,6 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
@@ -11,21 +10,16 @@ import dev.lambdaoutbox.store.DeliveryOutcome.Published;
 import dev.lambdaoutbox.store.DeliveryOutcome.Release;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
-import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.store.config.CredentialsSource;
-import dev.lambdaoutbox.store.config.DatabaseCredentials;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
-import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.sql.Connection;
-import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,87 +31,22 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
- * What every {@link OutboxStore} must do, against a real database. Rows are written with the real
- * {@link OutboxWriter}; each subclass names its database. Times are fixed instants passed to the
- * store, so leases run out without sleeping.
+ * What every {@link OutboxStore} must do, against a real database, whatever carries its SQL. Rows
+ * are written with the real {@link OutboxWriter} over JDBC, as an application writes them; each
+ * subclass names the database and the executor the store runs on (JDBC to PostgreSQL or MariaDB,
+ * the Data API to PostgreSQL, JDBC to MariaDB with the Data API's result budget). Times are fixed
+ * instants passed to the store, so leases run out without sleeping. The tests are final: every
+ * backend runs the same ones.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreContractTest {
-  static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
-  static final Duration LEASE = Duration.ofSeconds(30);
-
-  OutboxTables tables;
-  TestRows rows;
-  private final List<JdbcConnectionProvider> providers = new ArrayList<>();
-
-  /** The database under test. */
-  abstract TestDatabase database();
-
-  /** SQL that returns the server-side id of the session running it. */
-  abstract String sessionIdSql();
-
-  /** SQL, run from another session, that kills the session with this id. */
-  abstract String killSessionSql(long sessionId);
+abstract class OutboxStoreContract extends StoreTestBase {
+  static final Duration RETENTION = Duration.ofDays(7);
 
   /** SQL that renames a table (to make the dead-letter statement fail). */
   String renameTableSql(String from, String to) {
     return "ALTER TABLE " + from + " RENAME TO " + to;
-  }
-
-  @BeforeAll
-  void createTables() {
-    tables = database().createTables("store");
-    rows = new TestRows(database(), tables);
-  }
-
-  @AfterAll
-  void dropTables() {
-    database().dropTables(tables);
-  }
-
-  @BeforeEach
-  void clearTables() {
-    rows.clear();
-  }
-
-  @AfterEach
-  void closeConnections() {
-    providers.forEach(JdbcConnectionProvider::close);
-    providers.clear();
-  }
-
-  OutboxStore store() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .build();
-  }
-
-  JdbcConnectionProvider connections(ConnectionLimits limits) {
-    JdbcConnectionProvider p = Stores.connections(database(), tables, limits);
-    providers.add(p);
-    return p;
-  }
-
-  /** Appends events in one transaction of the application's, created (and due) at {@code at}. */
-  List<UUID> append(Instant at, OutboxEvent... events) {
-    OutboxWriter writer =
-        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)).build();
-    try (Connection c = database().open()) {
-      c.setAutoCommit(false);
-      writer.appendAll(c, List.of(events));
-      c.commit();
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    return List.of(events).stream().map(OutboxEvent::id).toList();
   }
 
   UUID append(Instant at) {
@@ -133,8 +62,9 @@ abstract class OutboxStoreContractTest {
         .build();
   }
 
-  static List<UUID> ids(List<OutboxMessage> messages) {
-    return messages.stream().map(OutboxMessage::id).toList();
+  static List<UUID> ids(Claim claim) {
+    assertThat(claim.unreadable()).as("unreadable rows").isEmpty();
+    return claim.messages().stream().map(OutboxMessage::id).toList();
   }
 
   static List<Result> results(CompletionReport report) {
@@ -144,20 +74,20 @@ abstract class OutboxStoreContractTest {
   // ---- claim
 
   @Test
-  void claim_returnsDueRowsOldestFirst_uptoTheLimit() {
+  final void claim_returnsDueRowsOldestFirst_uptoTheLimit() {
     UUID second = append(T0.plusSeconds(2));
     UUID first = append(T0);
     UUID third = append(T0.plusSeconds(3));
     UUID firstTwin = append(T0.plusSeconds(1));
 
-    List<OutboxMessage> claimed = store().claim("a", 3, T0.plusSeconds(10), LEASE);
+    Claim claimed = store().claim("a", 3, T0.plusSeconds(10), LEASE);
 
     assertThat(ids(claimed)).containsExactly(first, firstTwin, second);
     assertThat(ids(store().claim("b", 10, T0.plusSeconds(10), LEASE))).containsExactly(third);
   }
 
   @Test
-  void claim_skipsRowsNotYetDue() {
+  final void claim_skipsRowsNotYetDue() {
     UUID due = append(T0);
     append(T0.plusSeconds(100));
 
@@ -165,7 +95,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
+  final void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
     OutboxEvent[] events = new OutboxEvent[300]; // made within a millisecond or two: same due time
     for (int i = 0; i < events.length; i++) {
       events[i] = event("order-" + i);
@@ -177,7 +107,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_returnsTheRowAsWritten() {
+  final void claim_returnsTheRowAsWritten() {
     String payload = "{ \"name\" : \"Zoë 🚀\",\n  \"n\": 1.50, \"nested\": {\"a\": [1, 2]} }";
     OutboxEvent event =
         OutboxEvent.builder()
@@ -192,7 +122,7 @@ abstract class OutboxStoreContractTest {
             .build();
     append(T0, event);
 
-    OutboxMessage m = store().claim("a", 10, T0, LEASE).get(0);
+    OutboxMessage m = store().claim("a", 10, T0, LEASE).messages().get(0);
 
     assertThat(m.id()).isEqualTo(event.id());
     assertThat(m.aggregateType()).isEqualTo("reservation");
@@ -216,36 +146,93 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
+  final void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
     List<UUID> written = List.of(append(T0), append(T0.plusSeconds(1)));
     OutboxStore crashed = store();
     OutboxStore other = store();
 
     assertThat(ids(crashed.claim("crashed", 10, T0.plusSeconds(1), LEASE)))
         .containsExactlyElementsOf(written);
-    assertThat(other.claim("other", 10, T0.plusSeconds(2), LEASE)).isEmpty();
-    assertThat(other.claim("other", 10, T0.plusSeconds(30), LEASE)).isEmpty();
+    assertThat(ids(other.claim("other", 10, T0.plusSeconds(2), LEASE))).isEmpty();
+    assertThat(ids(other.claim("other", 10, T0.plusSeconds(30), LEASE))).isEmpty();
 
     // The owner crashed between claim and publish: after the lease the rows are claimed again.
-    List<OutboxMessage> reclaimed = other.claim("other", 10, T0.plusSeconds(31), LEASE);
+    Claim reclaimed = other.claim("other", 10, T0.plusSeconds(31), LEASE);
     assertThat(ids(reclaimed)).containsExactlyElementsOf(written);
     assertThat(rows.message(written.get(0)).get("locked_by")).isEqualTo("other");
   }
 
   @Test
-  void claim_leavesSentRowsAndDeadLettersAlone() {
+  final void claim_leavesSentRowsAndDeadLettersAlone() {
     UUID id = append(T0);
     OutboxStore retaining = retainingStore();
     retaining.claim("a", 10, T0, LEASE);
     retaining.complete("a", List.of(new Published(id)), T0.plusSeconds(1));
 
-    assertThat(store().claim("b", 10, T0.plus(Duration.ofDays(1)), LEASE)).isEmpty();
+    assertThat(ids(store().claim("b", 10, T0.plus(Duration.ofDays(1)), LEASE))).isEmpty();
+  }
+
+  @Test
+  final void claim_ofLargeRows_takesNoMoreThanOneResultMayHold_andReachesEveryRowInOrder() {
+    List<UUID> written = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String payload = "{\"blob\":\"" + "x".repeat(200 * 1024) + "\",\"n\":" + i + "}";
+      written.addAll(
+          append(T0.plusSeconds(i), event("big-" + i).toBuilder().payload(payload).build()));
+    }
+    SqlExecutor executor = newExecutor();
+    long budget = executor.inTransaction("read the result budget", SqlSession::maxResultBytes);
+    OutboxStore store = OutboxStore.builder(executor).tables(tables).build();
+
+    List<UUID> claimed = new ArrayList<>();
+    for (int round = 0; round < 10; round++) {
+      Claim batch = store.claim("a", 10, T0.plusSeconds(10), LEASE);
+      if (batch.messages().isEmpty()) {
+        break;
+      }
+      long bytes = batch.messages().stream().mapToLong(m -> m.payload().length()).sum();
+      assertThat(batch.messages().size() == 1 || bytes <= budget)
+          .as("%d rows of %d bytes against a budget of %d", batch.messages().size(), bytes, budget)
+          .isTrue();
+      claimed.addAll(ids(batch));
+    }
+
+    assertThat(claimed).containsExactlyElementsOf(written);
+  }
+
+  @Test
+  final void claim_ofAPayloadNoBrokerAccepts_returnsItStillTooLarge_andItsDeadLetterKeepsItWhole() {
+    // The writer refuses such a payload; a row written around it can still hold one.
+    String payload = "{\"blob\":\"" + "y".repeat(300 * 1024) + "\"}";
+    OutboxEvent event = event("huge");
+    append(T0, event);
+    rows.execute(
+        "UPDATE "
+            + tables.messages()
+            + " SET payload = '"
+            + payload
+            + "' WHERE id = '"
+            + event.id()
+            + "'");
+    OutboxStore store = store();
+
+    Claim claim = store.claim("a", 10, T0, LEASE);
+
+    // Either the payload as written or, where one result is bounded, a prefix: both more than
+    // the 256 KiB SNS and SQS accept, so the poller dead-letters the row as too large (a cut
+    // payload is not JSON, but not taken for an unreadable row).
+    assertThat(ids(claim)).containsExactly(event.id());
+    OutboxMessage claimed = claim.messages().get(0);
+    assertThat(claimed.payload().length()).isGreaterThan(256 * 1024);
+    assertThat(payload).startsWith(claimed.payload());
+    store.complete("a", List.of(new DeadLetter(event.id(), "TooLarge", "300 KiB")), T0);
+    assertThat(rows.deadLetter(event.id()).get("payload")).isEqualTo(payload);
   }
 
   // ---- complete: published
 
   @Test
-  void complete_published_deletesTheRows() {
+  final void complete_published_deletesTheRows() {
     List<UUID> ids = List.of(append(T0), append(T0.plusSeconds(1)));
     OutboxStore store = store();
     store.claim("a", 10, T0.plusSeconds(1), LEASE);
@@ -259,7 +246,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_published_withRetention_marksSent_andPurgeRemovesOnlyOldRowsInBatches() {
+  final void complete_published_withRetention_marksSent_andPurgeRemovesOnlyRowsPastRetention() {
     OutboxStore store = retainingStore();
     List<UUID> old = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -279,28 +266,35 @@ abstract class OutboxStoreContractTest {
     assertThat(TestRows.instant(sent, "sent_at")).isEqualTo(T0);
     assertThat(sent.get("locked_by")).isNull();
 
-    Instant cutoff = T0.plusSeconds(50);
-    assertThat(store.purgeSent(cutoff, 2)).isEqualTo(2);
-    assertThat(store.purgeSent(cutoff, 2)).isEqualTo(2);
-    assertThat(store.purgeSent(cutoff, 2)).isEqualTo(1);
-    assertThat(store.purgeSent(cutoff, 2)).isZero();
+    Instant now = T0.plus(RETENTION).plusSeconds(50);
+    assertThat(store.purge(now, Duration.ofSeconds(10)))
+        .isEqualTo(new PurgeReport(Map.of("sentRows", 5L), true));
+    assertThat(store.purge(now, Duration.ofSeconds(10)))
+        .isEqualTo(new PurgeReport(Map.of("sentRows", 0L), true));
     assertThat(rows.count(tables.messages(), "status = 'SENT'")).isEqualTo(2);
     assertThat(rows.message(recent.get(0))).isNotNull();
     assertThat(old).allSatisfy(id -> assertThat(rows.message(id)).isNull());
   }
 
   @Test
-  void purgeSent_leavesPendingRowsAlone() {
+  final void purge_leavesPendingRowsAlone() {
     UUID pending = append(T0);
 
-    assertThat(retainingStore().purgeSent(T0.plus(Duration.ofDays(30)), 100)).isZero();
+    assertThat(retainingStore().purge(T0.plus(Duration.ofDays(30)), Duration.ofSeconds(10)).total())
+        .isZero();
     assertThat(rows.message(pending)).isNotNull();
+  }
+
+  @Test
+  final void purge_withoutRetention_hasNothingToDo() {
+    assertThat(store().purge(T0, Duration.ofSeconds(10)))
+        .isEqualTo(new PurgeReport(Map.of(), true));
   }
 
   // ---- complete: retry
 
   @Test
-  void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
+  final void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -323,8 +317,8 @@ abstract class OutboxStoreContractTest {
     assertThat(row.get("locked_until")).isNull();
     assertThat(row.get("status")).isEqualTo("PENDING");
 
-    assertThat(store.claim("a", 10, T0.plusSeconds(59), LEASE)).isEmpty();
-    OutboxMessage again = store.claim("b", 10, T0.plusSeconds(60), LEASE).get(0);
+    assertThat(ids(store.claim("a", 10, T0.plusSeconds(59), LEASE))).isEmpty();
+    OutboxMessage again = store.claim("b", 10, T0.plusSeconds(60), LEASE).messages().get(0);
     assertThat(again.retryCount()).isEqualTo(1);
     assertThat(again.firstFailedAt()).isEqualTo(T0.plusSeconds(1));
 
@@ -343,7 +337,7 @@ abstract class OutboxStoreContractTest {
   // ---- complete: dead letter
 
   @Test
-  void complete_deadLetter_movesTheRowWithEverythingInOneTransaction() {
+  final void complete_deadLetter_movesTheRowWithEverythingInOneTransaction() {
     String payload = "{\"amount\": \"12.30\",  \"note\": \"né \\u00e9 ☃\"}\n";
     OutboxEvent event =
         OutboxEvent.builder()
@@ -398,7 +392,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
+  final void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -412,7 +406,58 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_whenOneStatementFails_rollsBackEveryOutcome() {
+  final void
+      complete_deadLetter_whenTheIdIsADeadLetterAlready_keepsTheOlderInTheAudit_andReplacesIt() {
+    UUID id = append(T0, event("first")).get(0);
+    OutboxStore store = store();
+    store.claim("a", 10, T0, LEASE);
+    store.complete("a", List.of(new DeadLetter(id, "NotFound", "no topic")), T0.plusSeconds(1));
+    append(T0.plusSeconds(2), event("again").toBuilder().id(id).build()); // the id, reused
+    store.claim("b", 10, T0.plusSeconds(2), LEASE);
+
+    CompletionReport report =
+        store.complete(
+            "b", List.of(new DeadLetter(id, "InvalidParameter", "bad")), T0.plusSeconds(4));
+
+    assertThat(results(report)).containsExactly(Result.DEAD_LETTERED);
+    assertThat(report.superseded())
+        .containsExactly(new SupersededDeadLetter(id, T0.plusSeconds(1), T0.plusSeconds(4)));
+    Map<String, Object> dead = rows.deadLetter(id);
+    assertThat(dead.get("aggregate_id")).isEqualTo("again");
+    assertThat(dead.get("error_code")).isEqualTo("InvalidParameter");
+    assertThat(auditTrail(id))
+        .singleElement()
+        .satisfies(a -> UnreadableRowsContractTest.assertSuperseded(a, "first", "b"));
+  }
+
+  @Test
+  final void complete_deadLetterWhoseLeaseWasTaken_leavesTheOlderDeadLetterOfItsIdAlone() {
+    UUID id = append(T0, event("first")).get(0);
+    OutboxStore slow = store();
+    slow.claim("a", 10, T0, LEASE);
+    slow.complete("a", List.of(new DeadLetter(id, "NotFound", "no topic")), T0.plusSeconds(1));
+    append(T0.plusSeconds(2), event("again").toBuilder().id(id).build());
+    slow.claim("slow", 10, T0.plusSeconds(2), LEASE);
+    store().claim("fast", 10, T0.plusSeconds(40), LEASE);
+
+    CompletionReport report =
+        slow.complete("slow", List.of(new DeadLetter(id, "Bad", "late")), T0.plusSeconds(41));
+
+    assertThat(report.completions())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.result()).isEqualTo(Result.LEASE_LOST);
+              assertThat(c.heldBy()).isEqualTo("fast");
+            });
+    assertThat(report.superseded()).isEmpty();
+    assertThat(rows.deadLetter(id).get("aggregate_id")).isEqualTo("first");
+    assertThat(auditTrail(id)).isEmpty();
+    assertThat(rows.message(id).get("locked_by")).isEqualTo("fast");
+  }
+
+  @Test
+  final void complete_whenOneStatementFails_rollsBackEveryOutcome() {
     UUID published = append(T0);
     UUID dying = append(T0.plusSeconds(1));
     OutboxStore store = store();
@@ -442,7 +487,7 @@ abstract class OutboxStoreContractTest {
   // ---- leases taken over
 
   @Test
-  void complete_fromAnOwnerWhoseLeaseWasTaken_reportsPerRowWhatWasNotApplied_andWhoHoldsIt() {
+  final void complete_fromAnOwnerWhoseLeaseWasTaken_reportsPerRowWhatWasNotApplied_andWhoHoldsIt() {
     UUID retried = append(T0);
     UUID dead = append(T0.plusSeconds(1));
     UUID deferred = append(T0.plusSeconds(2));
@@ -451,7 +496,7 @@ abstract class OutboxStoreContractTest {
     OutboxStore slow = store();
     OutboxStore fast = store();
     slow.claim("slow", 10, T0.plusSeconds(4), LEASE);
-    List<OutboxMessage> taken = fast.claim("fast", 10, T0.plusSeconds(40), LEASE);
+    List<OutboxMessage> taken = fast.claim("fast", 10, T0.plusSeconds(40), LEASE).messages();
     assertThat(taken).hasSize(5);
     fast.complete("fast", List.of(new Published(publishedByOther)), T0.plusSeconds(41));
 
@@ -493,7 +538,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_mixedOutcomes_areCountedByKind() {
+  final void complete_mixedOutcomes_areCountedByKind() {
     UUID a = append(T0);
     UUID b = append(T0.plusSeconds(1));
     UUID c = append(T0.plusSeconds(2));
@@ -519,7 +564,7 @@ abstract class OutboxStoreContractTest {
   // ---- concurrency
 
   @Test
-  void claimAndComplete_fromFourPollersAtOnce_publishEveryRowExactlyOnce() throws Exception {
+  final void claimAndComplete_fromFourPollersAtOnce_publishEveryRowExactlyOnce() throws Exception {
     int total = 20_000;
     List<UUID> written = new ArrayList<>(total);
     for (int batch = 0; batch < total / 1000; batch++) {
@@ -543,7 +588,7 @@ abstract class OutboxStoreContractTest {
             pool.submit(
                 () -> {
                   while (true) {
-                    List<OutboxMessage> claimed = store.claim(owner, 250, now, LEASE);
+                    List<OutboxMessage> claimed = store.claim(owner, 250, now, LEASE).messages();
                     if (claimed.isEmpty()) {
                       return null;
                     }
@@ -575,7 +620,7 @@ abstract class OutboxStoreContractTest {
   // ---- deferrals
 
   @Test
-  void complete_defer_waitsUntilTheGivenTime_keepsTheRetryCount_andSaysWhy() {
+  final void complete_defer_waitsUntilTheGivenTime_keepsTheRetryCount_andSaysWhy() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -598,12 +643,12 @@ abstract class OutboxStoreContractTest {
     assertThat(row.get("locked_by")).isNull();
     assertThat(row.get("locked_until")).isNull();
     assertThat(TestRows.instant(row, "first_failed_at")).isEqualTo(T0.plusSeconds(1));
-    assertThat(store.claim("c", 10, T0.plusSeconds(64), LEASE)).isEmpty();
-    assertThat(store.claim("c", 10, T0.plusSeconds(65), LEASE)).hasSize(1);
+    assertThat(store.claim("c", 10, T0.plusSeconds(64), LEASE).messages()).isEmpty();
+    assertThat(store.claim("c", 10, T0.plusSeconds(65), LEASE).messages()).hasSize(1);
   }
 
   @Test
-  void complete_release_makesTheRowDueAtOnce_keepingEverythingElse() {
+  final void complete_release_makesTheRowDueAtOnce_keepingEverythingElse() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -620,13 +665,13 @@ abstract class OutboxStoreContractTest {
     assertThat(row.get("last_error_code")).isEqualTo("Throttling");
     assertThat(row.get("last_error_reason")).isEqualTo("slow");
     assertThat(row.get("locked_by")).isNull();
-    assertThat(store.claim("c", 10, T0.plusSeconds(6), LEASE)).hasSize(1);
+    assertThat(store.claim("c", 10, T0.plusSeconds(6), LEASE).messages()).hasSize(1);
   }
 
   // ---- backlog
 
   @Test
-  void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
+  final void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
     OutboxStore store = store();
     assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0));
 
@@ -645,7 +690,8 @@ abstract class OutboxStoreContractTest {
         T0.plusSeconds(8));
 
     // At +10 s nothing is due: one row backs off, one is leased, one deferred, one not yet due.
-    assertThat(store.claim("probe", 10, T0.plusSeconds(10), Duration.ofMillis(1))).isEmpty();
+    assertThat(store.claim("probe", 10, T0.plusSeconds(10), Duration.ofMillis(1)).messages())
+        .isEmpty();
     assertThat(store.backlog(T0.plusSeconds(10)).oldestUnpublishedAge())
         .isEqualTo(Duration.ofSeconds(10));
     store.complete("a", List.of(new Published(backingOff)), T0.plusSeconds(11));
@@ -657,7 +703,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void backlog_ignoresRowsKeptAsSent() {
+  final void backlog_ignoresRowsKeptAsSent() {
     OutboxStore retaining = retainingStore();
     UUID id = append(T0);
     retaining.claim("a", 10, T0, LEASE);
@@ -667,7 +713,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void backlog_deadLetterCount_stopsJustAboveTheCap() throws Exception {
+  final void backlog_deadLetterCount_stopsJustAboveTheCap() throws Exception {
     try (Connection c = database().open()) {
       new dev.lambdaoutbox.bench.HistoryLoader(c, database().dialect(), tables)
           .deadLetters(OutboxStore.DEAD_LETTER_COUNT_CAP + 50, T0);
@@ -685,7 +731,7 @@ abstract class OutboxStoreContractTest {
   static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
 
   @Test
-  void markDown_insertsOnce_theSecondPollerKeepsTheFirstsSchedule() {
+  final void markDown_insertsOnce_theSecondPollerKeepsTheFirstsSchedule() {
     DestinationHealthStore first = store().destinationHealth();
     DestinationHealthStore second = store().destinationHealth();
 
@@ -724,7 +770,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claimProbe_whenDue_exactlyOneOfTwoPollersWinsIt() {
+  final void claimProbe_whenDue_exactlyOneOfTwoPollersWinsIt() {
     DestinationHealthStore a = store().destinationHealth();
     DestinationHealthStore b = store().destinationHealth();
     a.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
@@ -741,7 +787,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void probeFailed_countsIt_keepsTheError_andMayTurnItMisconfigured() {
+  final void probeFailed_countsIt_keepsTheError_andMayTurnItMisconfigured() {
     DestinationHealthStore health = store().destinationHealth();
     health.markDown(
         TOPIC, DestinationState.UNAVAILABLE, "ConnectionError", "refused", T0, T0.plusSeconds(5));
@@ -773,7 +819,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void markHealthy_deletesTheRow_andTheBacklogCountsWhatIsDown() {
+  final void markHealthy_deletesTheRow_andTheBacklogCountsWhatIsDown() {
     OutboxStore store = store();
     DestinationHealthStore health = store.destinationHealth();
     health.markDown(
@@ -792,7 +838,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void aRowNobodyProbesForLong_isStale_notCounted_andForgotten() {
+  final void aRowNobodyProbesForLong_isStale_notCounted_andForgotten() {
     OutboxStore store = store();
     DestinationHealthStore health = store.destinationHealth();
     health.markDown(QUEUE, DestinationState.UNAVAILABLE, "Timeout", "slow", T0, T0.plusSeconds(5));
@@ -807,7 +853,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void destinationsLongerThanAnIndexKey_areKeyedByTheirHash() {
+  final void destinationsLongerThanAnIndexKey_areKeyedByTheirHash() {
     String longQueue = QUEUE + "-" + "x".repeat(1900);
     DestinationHealthStore health = store().destinationHealth();
 
@@ -818,108 +864,13 @@ abstract class OutboxStoreContractTest {
     assertThat(health.markHealthy(longQueue)).isTrue();
   }
 
-  // ---- the connection
-
-  @Test
-  void connection_killedUnderTheStore_isReplacedAndTheStoreCarriesOn() throws Exception {
-    JdbcConnectionProvider connections = connections(limitsCheckingEveryUse());
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-    UUID id = append(T0);
-    long session = sessionId(connections);
-
-    kill(session);
-
-    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
-    assertThat(sessionId(connections)).isNotEqualTo(session);
-  }
-
-  @Test
-  void connection_killedBetweenChecks_failsOneCallClearly_thenReconnects() throws Exception {
-    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-    UUID id = append(T0);
-    long session = sessionId(connections);
-
-    kill(session);
-
-    assertThatThrownBy(() -> store.claim("a", 10, T0, LEASE))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageStartingWith("could not claim up to 10 rows from " + tables.messages());
-    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
-  }
-
-  @Test
-  void connection_withAWrongPassword_failsWithAClearMessage() {
-    TestDatabase db = database();
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(
-            Stores.settings(db, tables),
-            CredentialsSource.of(new DatabaseCredentials(db.user(), "not-the-password")),
-            ConnectionLimits.defaults());
-    providers.add(connections);
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-
-    assertThatThrownBy(() -> store.backlog(T0))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageContaining("refused the login of user '" + db.user() + "'")
-        .hasMessageContaining("OUTBOX_DB_SECRET_ARN")
-        .hasMessageNotContaining("not-the-password");
-  }
-
-  @Test
-  void connection_whenTheLoginIsRefused_retriesOnceWithRefreshedCredentials() {
-    TestDatabase db = database();
-    AtomicInteger refreshes = new AtomicInteger();
-    CredentialsSource rotated =
-        refresh -> {
-          if (refresh) {
-            refreshes.incrementAndGet();
-            return new DatabaseCredentials(db.user(), db.password());
-          }
-          return new DatabaseCredentials(db.user(), "the-old-password");
-        };
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(
-            Stores.settings(db, tables), rotated, ConnectionLimits.defaults());
-    providers.add(connections);
-
-    assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0));
-    assertThat(refreshes).hasValue(1);
-  }
-
   // ---- helpers
 
+  List<AuditEntry> auditTrail(UUID deadLetterId) {
+    return DeadLetterStore.builder(newExecutor()).tables(tables).build().auditTrail(deadLetterId);
+  }
+
   OutboxStore retainingStore() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .retention(Duration.ofDays(7))
-        .build();
-  }
-
-  static ConnectionLimits limitsCheckingEveryUse() {
-    ConnectionLimits d = ConnectionLimits.defaults();
-    return new ConnectionLimits(
-        d.connectTimeout(),
-        d.socketTimeout(),
-        d.statementTimeout(),
-        d.idleInTransactionTimeout(),
-        Duration.ZERO);
-  }
-
-  long sessionId(JdbcConnectionProvider connections) {
-    return connections.inTransaction(
-        "read the session id",
-        c -> {
-          try (var st = c.createStatement();
-              var rs = st.executeQuery(sessionIdSql())) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        });
-  }
-
-  void kill(long session) {
-    rows.execute(killSessionSql(session));
+    return OutboxStore.builder(newExecutor()).tables(tables).retention(RETENTION).build();
   }
 }

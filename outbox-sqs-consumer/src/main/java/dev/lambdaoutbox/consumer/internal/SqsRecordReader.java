@@ -1,0 +1,147 @@
+package dev.lambdaoutbox.consumer.internal;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.MessageAttribute;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.consumer.InboundEvent;
+import dev.lambdaoutbox.writer.OutboxMessageAttributes;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Reads an outbox event from an SQS record, in either shape it arrives in:
+ *
+ * <ul>
+ *   <li><b>raw delivery</b> (published to SQS directly, or through SNS with {@code
+ *       RawMessageDelivery}): the message attributes carry {@code eventId} and the others, the body
+ *       is the payload;
+ *   <li><b>SNS notification</b> (SNS to SQS without raw delivery): the body is SNS's JSON envelope,
+ *       whose {@code MessageAttributes} carry them and whose {@code Message} is the payload.
+ * </ul>
+ */
+public final class SqsRecordReader {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private SqsRecordReader() {}
+
+  /**
+   * The event in {@code record}.
+   *
+   * @throws UnreadableRecordException naming what is missing or malformed
+   */
+  public static InboundEvent read(SQSMessage record) {
+    Map<String, String> attributes = rawAttributes(record);
+    String payload;
+    if (attributes.containsKey(OutboxMessageAttributes.EVENT_ID)) {
+      payload = record.getBody();
+      if (payload == null) {
+        throw new UnreadableRecordException("body: is missing");
+      }
+    } else {
+      JsonNode envelope = snsEnvelope(record.getBody());
+      if (envelope == null) {
+        throw new UnreadableRecordException(
+            "eventId: the record has no eventId message attribute, and its body is not an SNS"
+                + " notification that could carry one; outbox events carry it as published by the"
+                + " outbox poller");
+      }
+      attributes = envelopeAttributes(envelope);
+      if (!attributes.containsKey(OutboxMessageAttributes.EVENT_ID)) {
+        throw new UnreadableRecordException(
+            "eventId: the SNS notification (MessageId "
+                + envelope.path("MessageId").asText("?")
+                + ") has no eventId message attribute; outbox events carry it as published by the"
+                + " outbox poller");
+      }
+      payload = envelope.get("Message").asText();
+    }
+    Map<String, String> headers = new LinkedHashMap<>(attributes);
+    OutboxMessageAttributes.RESERVED.forEach(headers::remove);
+    return new InboundEvent(
+        eventId(attributes.get(OutboxMessageAttributes.EVENT_ID)),
+        required(attributes, OutboxMessageAttributes.EVENT_TYPE),
+        required(attributes, OutboxMessageAttributes.AGGREGATE_TYPE),
+        required(attributes, OutboxMessageAttributes.AGGREGATE_ID),
+        occurredAt(required(attributes, OutboxMessageAttributes.OCCURRED_AT)),
+        headers,
+        payload,
+        String.valueOf(record.getMessageId()));
+  }
+
+  /** The record's String (and Number) message attributes, as text. */
+  private static Map<String, String> rawAttributes(SQSMessage record) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    Map<String, MessageAttribute> raw = record.getMessageAttributes();
+    if (raw != null) {
+      raw.forEach(
+          (name, value) -> {
+            if (value != null && value.getStringValue() != null) {
+              attributes.put(name, value.getStringValue());
+            }
+          });
+    }
+    return attributes;
+  }
+
+  /** The body as an SNS notification envelope, or null when it is not one. */
+  private static JsonNode snsEnvelope(String body) {
+    if (body == null || body.isBlank() || body.strip().charAt(0) != '{') {
+      return null;
+    }
+    JsonNode node;
+    try {
+      node = JSON.readTree(body);
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+    boolean notification =
+        node.isObject()
+            && "Notification".equals(node.path("Type").asText(null))
+            && node.path("Message").isTextual();
+    return notification ? node : null;
+  }
+
+  /** {@code MessageAttributes} of an SNS envelope: name to {@code {"Type": ..., "Value": ...}}. */
+  private static Map<String, String> envelopeAttributes(JsonNode envelope) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> a : envelope.path("MessageAttributes").properties()) {
+      String type = a.getValue().path("Type").asText("");
+      JsonNode value = a.getValue().path("Value");
+      if ((type.equals("String") || type.startsWith("Number")) && value.isTextual()) {
+        attributes.put(a.getKey(), value.asText());
+      }
+    }
+    return attributes;
+  }
+
+  private static String required(Map<String, String> attributes, String name) {
+    String value = attributes.get(name);
+    if (value == null || value.isBlank()) {
+      throw new UnreadableRecordException(
+          name + ": the message attribute is missing; outbox events carry it");
+    }
+    return value;
+  }
+
+  private static UUID eventId(String text) {
+    try {
+      return UUID.fromString(text.strip());
+    } catch (IllegalArgumentException e) {
+      throw new UnreadableRecordException("eventId: '" + text + "' is not a UUID", e);
+    }
+  }
+
+  private static Instant occurredAt(String text) {
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new UnreadableRecordException(
+          "occurredAt: '" + text + "' is not an ISO-8601 instant", e);
+    }
+  }
+}

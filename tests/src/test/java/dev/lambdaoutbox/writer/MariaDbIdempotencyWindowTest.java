@@ -1,0 +1,12 @@
+package dev.lambdaoutbox.writer;
+
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+
+class MariaDbIdempotencyWindowTest extends IdempotencyWindowContractTest {
+
+  @Override
+  TestDatabase database() {
+    return TestEndpoints.mysql();
+  }
+}
