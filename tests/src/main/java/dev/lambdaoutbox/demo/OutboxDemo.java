@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 import software.amazon.awssdk.services.sns.SnsClient;
 
 /**
@@ -29,10 +30,11 @@ import software.amazon.awssdk.services.sns.SnsClient;
  * reservations through the writer library (a tenth rolled back), the packaged poller publishes them
  * to an SNS topic the shop's queue is subscribed to, and the shop applies each once through its
  * inbox. On the way: the poller's JVM is killed between publish and mark (the inbox absorbs the
- * duplicates), an event type nobody routed is dead-lettered and its alarm fires, a topic that does
- * not exist yet makes its destination "down" without dead-lettering anything, and the operator
- * lists, dry-runs and replays the dead letters with {@code scripts/outbox-ops}. It ends with a
- * verdict, counted from both ends, and exits 1 when the verdict is not clean.
+ * copies), an event type nobody routed and a topic nobody created yet keep some events from the
+ * shop, the stack's alarms are evaluated on the poller's EMF lines, and the operator lists,
+ * dry-runs and replays the dead letters with {@code scripts/outbox-ops} once the route and the
+ * topic are there. It ends with a verdict, counted from both ends, and exits 1 when the verdict is
+ * not clean.
  *
  * <p>Everything it makes is its own (tables under a random {@code demo_} prefix, topics and a queue
  * named for the run) and is removed at the end, so the test bed stays as it was; set {@code
@@ -168,8 +170,10 @@ public final class OutboxDemo {
 
       OperatorTool ops = new OperatorTool(reprocessorEnv(tables, work), work);
       steps.run(
-          "paged by " + Alarms.DEAD_LETTERS.name() + ", the operator lists what died and why",
+          "the operator, paged, lists what died and why, grouped",
           () -> {
+            steps.detail(
+                "paged by %s (%s)", Alarms.DEAD_LETTERS.name(), Alarms.DEAD_LETTERS.condition());
             JsonNode list = ops.run("list", "--limit", "1000");
             steps.detail("$ %s", OperatorTool.typed("list"));
             Map<String, String> reasons = new LinkedHashMap<>();
@@ -351,6 +355,12 @@ public final class OutboxDemo {
       if (tables != null) {
         tables.drop();
       }
+      try (Stream<Path> files = Files.list(work)) {
+        for (Path file : files.toList()) {
+          Files.delete(file);
+        }
+      }
+      Files.delete(work);
     } catch (Exception e) {
       out.println("could not remove everything the demo made: " + e.getMessage());
     }
