@@ -110,6 +110,9 @@ final class PollerSchedule implements AutoCloseable {
                   line.append(' ').append(f.getKey()).append(' ').append(f.getValue().asInt());
                 }
               });
+      if (run.count("claimed") == 0) {
+        line.append(" nothing due");
+      }
     }
     line.append("  |");
     for (Alarms.Rule rule : Alarms.RULES) {
