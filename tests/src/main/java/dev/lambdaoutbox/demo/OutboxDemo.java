@@ -141,12 +141,12 @@ public final class OutboxDemo {
                 env.get("OUTBOX_LEASE_SECONDS"));
             PollerSchedule.Crash crash =
                 schedule
-                    .killBetweenPublishAndMark(shop::seen, tables::leased)
+                    .killBetweenPublishAndMark(shop::seen, tables::leased, Duration.ofMinutes(2))
                     .orElseThrow(
                         () ->
                             new IllegalStateException(
-                                "the poller finished before it could be killed between publish"
-                                    + " and mark"));
+                                "no poller run could be caught between publish and mark in two"
+                                    + " minutes; see the runs above"));
             steps.detail(
                 "%,d events reached the shop whose rows the dead run never marked: they will be"
                     + " published again",

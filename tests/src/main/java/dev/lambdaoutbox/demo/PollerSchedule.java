@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.demo;
 
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -39,44 +40,43 @@ final class PollerSchedule implements AutoCloseable {
   record Crash(int exitStatus, Set<UUID> leased, Set<UUID> publishedNotMarked) {}
 
   /**
-   * Starts a run and kills its JVM (SIGKILL) at the first moment the shop has received an event
-   * whose row the run still holds in the outbox: published, not yet marked. Empty when the run
-   * ended before that moment came.
+   * Runs the schedule until a run can be caught between publish and mark, and kills that run's JVM
+   * (SIGKILL) at the first moment the shop has received an event whose row the run still holds in
+   * the outbox. A run that ends before that moment (one that published nothing, say, because its
+   * cold start used up the time its lease allows) is an ordinary run of the schedule. Empty when no
+   * run could be caught within {@code within}.
    */
   Optional<Crash> killBetweenPublishAndMark(
-      Supplier<Set<UUID>> atTheShop, Supplier<Set<UUID>> leasedRows) throws Exception {
-    PackagedPoller victim = environment();
-    int number = ++runs;
-    CompletableFuture<LambdaRuntimeEmulator.Result> run = victim.submit();
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (System.nanoTime() < deadline && !run.isDone()) {
-      Set<UUID> leased = leasedRows.get();
-      Set<UUID> caught = new HashSet<>(atTheShop.get());
-      caught.retainAll(leased);
-      if (!caught.isEmpty()) {
-        int status = victim.kill();
-        poller = null;
-        victim.close();
-        steps.detail(
-            "run %2d  killed (SIGKILL, exit status %d) holding %,d rows, %,d of them already"
-                + " at the shop",
-            number, status, leased.size(), caught.size());
-        minute(Double.NaN, 1); // no EMF line; Lambda counts the crash in Errors
-        // Messages the run published just before it died are still on their way to the shop.
-        Thread.sleep(2_000);
-        Set<UUID> published = new HashSet<>(atTheShop.get());
-        published.retainAll(leased);
-        return Optional.of(new Crash(status, leased, published));
+      Supplier<Set<UUID>> atTheShop, Supplier<Set<UUID>> leasedRows, Duration within)
+      throws Exception {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      PackagedPoller victim = environment();
+      int number = ++runs;
+      CompletableFuture<LambdaRuntimeEmulator.Result> run = victim.submit();
+      while (!run.isDone()) {
+        Set<UUID> leased = leasedRows.get();
+        Set<UUID> caught = new HashSet<>(atTheShop.get());
+        caught.retainAll(leased);
+        if (!caught.isEmpty()) {
+          int status = victim.kill();
+          poller = null;
+          victim.close();
+          steps.detail(
+              "run %2d  killed (SIGKILL, exit status %d) holding %,d rows, %,d of them already"
+                  + " at the shop",
+              number, status, leased.size(), caught.size());
+          minute(Double.NaN, 1); // no EMF line; Lambda counts the crash in Errors
+          // Messages the run published just before it died are still on their way to the shop.
+          Thread.sleep(2_000);
+          Set<UUID> published = new HashSet<>(atTheShop.get());
+          published.retainAll(leased);
+          return Optional.of(new Crash(status, leased, published));
+        }
+        Thread.sleep(10);
       }
-      Thread.sleep(10);
-    }
-    steps.detail(
-        "run %2d  ended before it could be caught between publish and mark (%,d at the shop): %s",
-        number, atTheShop.get().size(), run.isDone() ? run.get().body() : "still running");
-    if (run.isDone()) {
-      for (String problem : victim.finished(run.get()).problems()) {
-        steps.detail("        %s", problem);
-      }
+      report(number, victim.finished(run.get()));
+      Thread.sleep(BETWEEN_RUNS.toMillis());
     }
     return Optional.empty();
   }
@@ -97,7 +97,12 @@ final class PollerSchedule implements AutoCloseable {
   /** One scheduled run, printed with its alarm datapoints. */
   PackagedPoller.Run run() throws Exception {
     PackagedPoller.Run run = environment().invoke();
-    int number = ++runs;
+    report(++runs, run);
+    return run;
+  }
+
+  /** Prints a run's counts, its EMF metrics and its problems, and adds its minute to the alarms. */
+  private void report(int number, PackagedPoller.Run run) throws IOException {
     StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "run %2d ", number));
     if (run.failed()) {
       line.append(" FAILED ").append(run.errorType());
@@ -125,7 +130,6 @@ final class PollerSchedule implements AutoCloseable {
       steps.detail("        %s", problem);
     }
     minute(run, run.failed() ? 1 : 0);
-    return run;
   }
 
   /**
