@@ -28,7 +28,10 @@ import org.jdbi.v3.core.Jdbi;
 public final class OutboxSchema {
   /** The migrations, oldest first; each exists for every dialect. */
   public static final List<String> MIGRATIONS =
-      List.of("V1__create_outbox_tables.sql", "V2__create_idempotency_keys.sql");
+      List.of(
+          "V1__create_outbox_tables.sql",
+          "V2__create_idempotency_keys.sql",
+          "V4__audit_details_as_json.sql");
 
   private final OutboxTables tables;
 

@@ -1,8 +1,11 @@
 package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
@@ -56,7 +59,10 @@ abstract class PortableDialect implements StoreDialect {
     this.deadLetterColumns = syntax.selectList("", DeadLetterRows.COLUMNS);
     List<String> values = new ArrayList<>();
     for (String column : AuditRows.INSERTED) {
-      values.add(column.endsWith("_at") ? syntax.timestampParam().apply(column) : ":" + column);
+      values.add(
+          column.endsWith("_at")
+              ? syntax.timestampParam().apply(column)
+              : column.equals(AuditRows.DETAILS) ? syntax.jsonParam().apply(column) : ":" + column);
     }
     this.auditSql =
         "INSERT INTO "
@@ -251,4 +257,30 @@ abstract class PortableDialect implements StoreDialect {
         .map(AuditRows::read)
         .toList();
   }
+
+  // ---- the audit action's read
+
+  @Override
+  public List<AuditPage.Entry> auditEntries(
+      SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars) {
+    Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
+    String where = syntax.conditions(params).matching(filter).before(after).where();
+    String sql =
+        "SELECT "
+            + syntax
+                .selectList("", AuditRows.COLUMNS)
+                .replace(AuditRows.DETAILS + ",", auditDetailsPreview() + ",")
+            + " FROM "
+            + tables.deadLetterAudit()
+            + where
+            + " ORDER BY audit_id DESC LIMIT :limit";
+    return s.query(sql, params).stream().map(AuditRows::readPreview).toList();
+  }
+
+  /**
+   * The select-list items {@code details} and {@code payload_length}: the details JSON with the
+   * snapshot's payload cut to its first {@code :preview} characters, and that payload's recorded
+   * length (NULL when the details hold no payload).
+   */
+  abstract String auditDetailsPreview();
 }

@@ -3,8 +3,11 @@ package dev.lambdaoutbox.store.dialect;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
@@ -148,6 +151,13 @@ public interface StoreDialect {
 
   /** What operators did to one dead letter, oldest first. */
   List<AuditEntry> auditTrail(SqlSession s, UUID deadLetterId);
+
+  /**
+   * Up to {@code limit} audit entries {@code filter} matches, written before {@code after} (null:
+   * from the newest), newest first, each snapshot's payload cut to {@code previewChars} characters.
+   */
+  List<AuditPage.Entry> auditEntries(
+      SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars);
 
   /** Those of {@code ids} that are outbox rows. */
   Set<UUID> idsInOutbox(SqlSession s, Collection<UUID> ids);
