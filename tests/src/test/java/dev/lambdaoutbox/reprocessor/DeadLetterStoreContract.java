@@ -642,7 +642,7 @@ abstract class DeadLetterStoreContract {
 
   /** A store writing its audit rows at {@code at}. */
   private DeadLetterStore storeAt(Instant at) {
-    return DeadLetterStore.builder(JdbcExecutor.of(connection))
+    return DeadLetterStore.builder(executor)
         .tables(rows.tables())
         .clock(Clock.fixed(at, ZoneOffset.UTC))
         .build();
