@@ -165,8 +165,15 @@ final class SamTemplate {
       refs.put("AWS::Partition", "aws");
       refs.put("AWS::URLSuffix", "amazonaws.com");
       refs.put("AWS::NoValue", NO_VALUE);
-      for (String id : map(root.get("Resources")).keySet()) {
+      for (Map.Entry<String, Object> r : map(root.get("Resources")).entrySet()) {
+        String id = r.getKey();
         refs.put(id, resourceRefs.getOrDefault(id, "arn-of-" + id));
+        Map<String, Object> resource = map(r.getValue());
+        if ("AWS::Serverless::Function".equals(resource.get("Type"))
+            && !map(resource.get("Properties")).containsKey("Role")) {
+          // SAM makes the function's role, <LogicalId>Role; a Ref to a role is its name.
+          refs.put(id + "Role", "name-of-" + id + "Role");
+        }
       }
     }
 

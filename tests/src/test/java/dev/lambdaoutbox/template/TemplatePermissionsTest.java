@@ -36,6 +36,7 @@ class TemplatePermissionsTest {
   static Stream<Arguments> parameterSets() {
     return Stream.of(
         Arguments.of("defaults", required()),
+        Arguments.of("scale-out", required("MaxConcurrentPollers", "4")),
         Arguments.of(
             "FIFO topic with a customer key",
             required("OutboxTopicType", "fifo", "OutboxTopicKmsKey", KEY)),
@@ -180,6 +181,39 @@ class TemplatePermissionsTest {
                 .properties("PollerFunction")
                 .get("ReservedConcurrentExecutions"))
         .isEqualTo("2");
+  }
+
+  @Test
+  void scaleOut_letsThePollerInvokeItself_andNothingElse_onlyWhenMoreThanOnePollerIsAllowed() {
+    SamTemplate.Resolved defaults = resolve(required());
+    assertThat(defaults.resources()).doesNotContainKey("PollerSelfInvokePolicy");
+    assertThat(defaults.environment("PollerFunction"))
+        .containsEntry("OUTBOX_MAX_CONCURRENT_POLLERS", "1");
+    assertThat(statements(defaults))
+        .noneMatch(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("lambda:")));
+
+    SamTemplate.Resolved scaling = resolve(required("MaxConcurrentPollers", "4"));
+    assertThat(scaling.environment("PollerFunction"))
+        .containsEntry("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
+    Map<String, Object> policy = scaling.properties("PollerSelfInvokePolicy");
+    assertThat(strings(policy.get("Roles"))).containsExactly("name-of-PollerFunctionRole");
+    List<Map<String, Object>> lambdaStatements =
+        statements(scaling).stream()
+            .filter(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("lambda:")))
+            .toList();
+    assertThat(lambdaStatements)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.get("Effect")).isEqualTo("Allow");
+              assertThat(strings(s.get("Action"))).containsExactly("lambda:InvokeFunction");
+              // The function itself, unqualified and as the schedule's alias invokes it.
+              assertThat(strings(s.get("Resource")))
+                  .containsExactlyInAnyOrder(
+                      "getatt-of-PollerFunction.Arn", "getatt-of-PollerFunction.Arn:live");
+            });
+    assertThat(SamTemplate.map(scaling.properties("PollerFunction")).get("AutoPublishAlias"))
+        .isEqualTo("live");
   }
 
   // ---- reading the policies
