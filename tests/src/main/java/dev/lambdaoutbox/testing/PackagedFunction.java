@@ -3,9 +3,11 @@ package dev.lambdaoutbox.testing;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,6 +65,7 @@ public final class PackagedFunction implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
+    command.add("-D" + NATIVE_CLIENT_PROPERTY + "=" + nativeClientLibrary());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(jar + File.pathSeparator + runtimeClientClassPath());
@@ -138,6 +141,41 @@ public final class PackagedFunction implements AutoCloseable {
             + Paths.get("").toAbsolutePath());
   }
 
+  /**
+   * Where the runtime client loads its JNI library from when set. Unset, every runtime client
+   * copies the library to the one path {@code /tmp/.libaws-lambda-jni.so} (replacing it) and loads
+   * it from there, so runtimes starting at the same moment on one machine, as several functions of
+   * a benchmark do, overwrite the file another is loading, which kills that JVM (SIGBUS in the
+   * dynamic loader). Each test JVM unpacks it once to a file of its own instead.
+   */
+  private static final String NATIVE_CLIENT_PROPERTY =
+      "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+  private static Path nativeClientLibrary;
+
+  /** The runtime client's JNI library for this machine, unpacked from its jar once. */
+  private static synchronized Path nativeClientLibrary() throws IOException {
+    if (nativeClientLibrary == null) {
+      String name =
+          "/jni/libaws-lambda-jni.linux"
+              + (Files.exists(Path.of("/lib/ld-musl-x86_64.so.1")) ? "_musl" : "")
+              + "-"
+              + (System.getProperty("os.arch").equals("aarch64") ? "aarch_64" : "x86_64")
+              + ".so";
+      Path file = Files.createTempFile("aws-lambda-jni-", ".so");
+      file.toFile().deleteOnExit();
+      try (InputStream in = ClassLoader.getSystemResourceAsStream(name.substring(1))) {
+        if (in == null) {
+          throw new IllegalStateException(
+              "the runtime interface client on the class path has no " + name);
+        }
+        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+      nativeClientLibrary = file;
+    }
+    return nativeClientLibrary;
+  }
+
   /** The runtime interface client and its own dependencies, taken from this JVM's class path. */
   private static String runtimeClientClassPath() {
     List<String> entries = new ArrayList<>();
@@ -154,6 +192,11 @@ public final class PackagedFunction implements AutoCloseable {
           "aws-lambda-java-runtime-interface-client is not on the test class path");
     }
     return String.join(File.pathSeparator, entries);
+  }
+
+  /** Whether the function's JVM is still running. */
+  public boolean isAlive() {
+    return process.isAlive();
   }
 
   /**
