@@ -200,6 +200,14 @@ public final class ScaleOutBenchmark {
       if (published != 2_000L * n) {
         throw new IllegalStateException("warm-up published " + published + ": " + warm);
       }
+      requireAllRunning();
+    }
+
+    /** Fails when a function's JVM died: the run would measure fewer pollers than it says. */
+    void requireAllRunning() throws Exception {
+      if (!functions.stream().allMatch(PackagedFunction::isAlive)) {
+        throw new IllegalStateException("a poller process died:\n" + output());
+      }
     }
 
     void load(int rows) throws Exception {
@@ -238,6 +246,7 @@ public final class ScaleOutBenchmark {
     /** The run, after checking that the outbox is empty and the answers add up to the rows. */
     Run checked(String name, int n, int rows, List<JsonNode> answers, double seconds, String note)
         throws Exception {
+      requireAllRunning();
       long published = answers.stream().mapToLong(j -> j.path("published").asLong()).sum();
       long left;
       try (Connection c = db.open();
