@@ -15,7 +15,12 @@
 // /ExecuteSql. resourceArn and secretArn are accepted but ignored.
 
 const http = require('http');
+// body-parser as data-api-local itself resolves it.
+const bodyParser = require(require.resolve('body-parser', { paths: [require.resolve('data-api-local')] }));
 const { Server } = require('data-api-local');
+const { PostgresClient } = require('data-api-local/lib/PostgresClient');
+const { transformQuery } = require('data-api-local/lib/utils/transformQuery');
+const { transformResult } = require('data-api-local/lib/utils/transformResult');
 
 function setting(name, fallback) {
   const value = process.env[name];
@@ -38,15 +43,45 @@ const emulator = new Server({
   },
 });
 
+// numberOfRecordsUpdated as the real Data API reports it: the rows an INSERT,
+// UPDATE or DELETE changed. data-api-local reports it for UPDATE only (0 for
+// INSERT and DELETE); everything else here is its own executeStatement.
+PostgresClient.prototype.executeStatement = async function executeStatement({
+  sql,
+  parameters,
+  includeResultMetadata = false,
+}) {
+  const { query, values } = transformQuery(sql, parameters);
+  const result = await this.query({ query, values });
+  return {
+    columnMetadata: includeResultMetadata ? await this.buildColumnMetadata(result.fields) : undefined,
+    records: transformResult(result),
+    numberOfRecordsUpdated: ['INSERT', 'UPDATE', 'DELETE'].includes(result.command) ? result.rowCount : 0,
+  };
+};
+
 // The emulator parses bodies with body-parser's json(), which only reads
 // requests sent as application/json. AWS SDKs may send REST-JSON bodies as
 // application/x-amz-json-1.x or without a content type, so normalise it first.
+// Requests up to the real Data API's 4 MiB, not body-parser's default 100 KB: parsed here, the
+// emulator's own parser then leaves the body alone.
+const parseUpTo4MiB = bodyParser.json({ limit: 4 * 1024 * 1024 });
+
 const httpServer = http.createServer((req, res) => {
   const contentType = req.headers['content-type'];
   if (!contentType || /json/i.test(contentType)) {
     req.headers['content-type'] = 'application/json';
   }
-  emulator.app(req, res);
+  parseUpTo4MiB(req, res, (error) => {
+    if (error) {
+      res.statusCode = error.status || 400;
+      res.setHeader('x-amzn-ErrorType', 'BadRequestException');
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ message: error.message }));
+      return;
+    }
+    emulator.app(req, res);
+  });
 });
 
 // A pooled transaction connection that PostgreSQL drops emits an 'error' the

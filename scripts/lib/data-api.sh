@@ -9,13 +9,38 @@
 # /RollbackTransaction). The emulator ignores both ARNs; these are the values
 # the test bed hands out, well-formed so that AWS SDKs accept them.
 #
-# Known differences from the real Data API (data-api-local 1.0.0-alpha.2):
-# - longValue parameters are cast to int (int4): values beyond 2^31-1 fail;
-#   send them as stringValue (with a cast in the SQL) instead.
-# - timestamp results come back as ISO-8601 strings ending in Z, cut to whole
-#   seconds, instead of "YYYY-MM-DD HH:MM:SS[.ffffff]".
-# - only the text before the first ';' of sql is run; numberOfRecordsUpdated is
-#   set for UPDATE only; generatedFields is never returned.
+# Known differences from the real Data API (data-api-local 1.0.0-alpha.2), as
+# the outbox's tests met them (DataApiExecutorTest pins the open ones, so it
+# fails when the emulator changes):
+# - longValue parameters are cast to int (int4): 5000000000 fails with
+#   'value "5000000000" is out of range for type integer'; send such values as
+#   stringValue with a cast in the SQL.
+# - a null (isNull) loses its typeHint and goes untyped: where nothing else
+#   types it, 'could not determine data type of parameter $n'.
+# - timestamp and timestamptz results come back as ISO-8601 text cut to whole
+#   seconds ("2026-11-23T14:12:41.000Z"); the Data API returns
+#   "YYYY-MM-DD HH:MM:SS[.ffffff]", timestamptz in UTC. The outbox selects its
+#   times as UTC text, exact on both.
+# - formatRecordsAs is ignored (records only); includeResultMetadata works.
+# - only the text before the first ';' of sql is run (the Data API refuses
+#   multi-statement SQL).
+# - every database error is a 400 BadRequestException "ERROR: <message>\n
+#   Position: ..." without the SQLState; an unknown transaction id is a 400
+#   BadRequestException ("Transaction <id> is not found"), not
+#   TransactionNotFoundException; a request over its size limit is a 500.
+# - transactions never expire (the Data API ends one idle for 3 minutes), and
+#   each holds a PostgreSQL connection of its own, opened at BeginTransaction.
+# - resourceArn and secretArn are ignored: no IAM, no secret, never
+#   DatabaseResumingException, no 1 MiB response limit, no 45 s statement
+#   timeout.
+# - BatchExecuteStatement answers updateResults [] and runs the parameter sets
+#   concurrently on the transaction's connection.
+# The launcher (data-api-server.js) makes it behave as the Data API does in two
+# more ways:
+# - numberOfRecordsUpdated counts the rows of an INSERT or DELETE too
+#   (data-api-local reports it for UPDATE only, 0 otherwise);
+# - requests up to 4 MiB are accepted (body-parser's default refused anything
+#   over 100 KB with "request entity too large").
 
 DATA_API_VERSION=1.0.0-alpha.2
 # data-api-local asks for pg ^7, which hangs on Node 20; force a current pg.

@@ -6,10 +6,8 @@ import dev.lambdaoutbox.reprocessor.internal.DeadLetterActions;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.RequestParser;
 import dev.lambdaoutbox.reprocessor.internal.Requester;
-import dev.lambdaoutbox.store.config.CredentialsSource;
+import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.io.IOException;
@@ -21,9 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
  * The Lambda operators invoke by hand to {@code list}, {@code replay} and {@code discard} dead
@@ -44,7 +39,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
   private final EmfMetrics metrics;
   private final JsonLogger log;
 
-  /** Built once per container: configuration, the connection provider and the store. */
+  /** Built once per container: configuration, the store and its executor (JDBC or Data API). */
   public DeadLetterReprocessorHandler() {
     this(System.getenv());
   }
@@ -56,7 +51,8 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
 
   private DeadLetterReprocessorHandler(ReprocessorConfig config) {
     this(
-        DeadLetterStore.builder(JdbcExecutor.of(connections(config)))
+        DeadLetterStore.builder(
+                SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
             .tables(config.database().tables())
             .batchSize(config.batchSize())
             .build(),
@@ -133,17 +129,5 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
           Map.of("requestId", requestId, "error", String.valueOf(e.getMessage())));
     }
     batch.emit();
-  }
-
-  private static JdbcConnectionProvider connections(ReprocessorConfig config) {
-    CredentialsSource credentials =
-        CredentialsSource.from(
-            config.database(),
-            arn ->
-                SecretsManagerClient.builder()
-                    .region(Region.of(arn.split(":")[3]))
-                    .httpClient(UrlConnectionHttpClient.create())
-                    .build());
-    return JdbcConnectionProvider.create(config.database(), credentials, config.connectionLimits());
   }
 }

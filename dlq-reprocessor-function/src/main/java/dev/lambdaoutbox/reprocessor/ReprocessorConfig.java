@@ -2,8 +2,8 @@ package dev.lambdaoutbox.reprocessor;
 
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.util.Map;
 
@@ -11,10 +11,11 @@ import java.util.Map;
  * The reprocessor's configuration, read once from the environment at start-up:
  *
  * <ul>
- *   <li>the database, as the poller reads it: {@code OUTBOX_STORE}, {@code OUTBOX_JDBC_URL}, {@code
- *       OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code OUTBOX_DB_PASSWORD}, {@code
- *       OUTBOX_TABLE_PREFIX} ({@link DatabaseSettings}) and the {@code OUTBOX_DB_*_MS} timeouts
- *       ({@link ConnectionLimits});
+ *   <li>the database, as the poller reads it ({@link StoreSettings}): {@code OUTBOX_STORE} ({@code
+ *       jdbc} or {@code data-api}), {@code OUTBOX_JDBC_URL} and {@code OUTBOX_DB_SECRET_ARN} or
+ *       {@code OUTBOX_DB_USER}/{@code OUTBOX_DB_PASSWORD}, or {@code OUTBOX_DATA_API_RESOURCE_ARN},
+ *       {@code OUTBOX_DATA_API_SECRET_ARN} and {@code OUTBOX_DATABASE}; {@code
+ *       OUTBOX_TABLE_PREFIX}; and the {@code OUTBOX_DB_*_MS} timeouts ({@link ConnectionLimits});
  *   <li>{@code OUTBOX_METRICS_NAMESPACE}: CloudWatch namespace of the metrics (default {@code
  *       LambdaOutbox});
  *   <li>{@code OUTBOX_SERVICE_NAME}: the {@code Service} dimension and log field (default {@code
@@ -25,7 +26,7 @@ import java.util.Map;
  * </ul>
  */
 public record ReprocessorConfig(
-    DatabaseSettings database,
+    StoreSettings database,
     ConnectionLimits connectionLimits,
     String metricsNamespace,
     String serviceName,
@@ -46,7 +47,7 @@ public record ReprocessorConfig(
           LOG_LEVEL, "'" + level + "' is not a log level; use DEBUG, INFO, WARN or ERROR");
     }
     return new ReprocessorConfig(
-        DatabaseSettings.fromEnvironment(env),
+        StoreSettings.fromEnvironment(env),
         ConnectionLimits.fromEnvironment(env),
         env.string(METRICS_NAMESPACE, "LambdaOutbox"),
         env.string(SERVICE_NAME, "outbox-dlq-reprocessor"),

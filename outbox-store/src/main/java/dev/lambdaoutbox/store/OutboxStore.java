@@ -34,7 +34,9 @@ public interface OutboxStore {
    * Claims up to {@code limit} due rows (PENDING, {@code next_attempt_at <= now}), oldest first,
    * skipping rows other pollers hold locked, and leases them to {@code owner} until {@code now +
    * lease}: until then no other poller claims them, and after it (say the owner crashed) any poller
-   * may.
+   * may. Over a carrier that bounds one result (the RDS Data API answers at most 1 MiB), fewer than
+   * {@code limit} rows may come back while more are due, when their sizes would not fit; the first
+   * due row always comes back.
    */
   List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease);
 

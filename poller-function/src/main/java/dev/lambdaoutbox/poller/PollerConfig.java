@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.writer.Destinations;
 import java.time.Duration;
@@ -18,11 +19,13 @@ import java.util.Optional;
  * The poller's settings, read once from the environment and validated. A missing or unusable
  * variable fails start-up with a {@link ConfigurationException} naming it.
  *
- * <p>Where the rows are ({@link DatabaseSettings}): {@code OUTBOX_STORE} ({@code jdbc}), {@code
- * OUTBOX_JDBC_URL}, {@code OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code
- * OUTBOX_DB_PASSWORD}, {@code OUTBOX_TABLE_PREFIX}; and the connection's timeouts ({@link
- * ConnectionLimits}: {@code OUTBOX_DB_CONNECT_TIMEOUT_MS}, {@code OUTBOX_DB_STATEMENT_TIMEOUT_MS},
- * ...).
+ * <p>Where the rows are ({@link StoreSettings}): {@code OUTBOX_STORE} ({@code jdbc} or {@code
+ * data-api}); over JDBC ({@link DatabaseSettings}) {@code OUTBOX_JDBC_URL}, {@code
+ * OUTBOX_DB_SECRET_ARN} or {@code OUTBOX_DB_USER}/{@code OUTBOX_DB_PASSWORD}; over the RDS Data API
+ * ({@link dev.lambdaoutbox.store.config.DataApiSettings}) {@code OUTBOX_DATA_API_RESOURCE_ARN},
+ * {@code OUTBOX_DATA_API_SECRET_ARN}, {@code OUTBOX_DATABASE}; {@code OUTBOX_TABLE_PREFIX}; and the
+ * connection's timeouts ({@link ConnectionLimits}: {@code OUTBOX_DB_CONNECT_TIMEOUT_MS}, {@code
+ * OUTBOX_DB_STATEMENT_TIMEOUT_MS}, ...).
  *
  * <p>Where they go:
  *
@@ -84,7 +87,7 @@ import java.util.Optional;
  * AWS_REGION}.
  */
 public record PollerConfig(
-    DatabaseSettings database,
+    StoreSettings database,
     ConnectionLimits connectionLimits,
     Optional<String> defaultDestination,
     Map<String, String> routes,
@@ -131,7 +134,7 @@ public record PollerConfig(
    */
   public static PollerConfig fromEnvironment(Map<String, String> environment) {
     EnvironmentReader env = new EnvironmentReader(environment);
-    DatabaseSettings database = DatabaseSettings.fromEnvironment(env);
+    StoreSettings database = StoreSettings.fromEnvironment(env);
     ConnectionLimits connectionLimits = ConnectionLimits.fromEnvironment(env);
 
     Optional<String> defaultDestination = env.optional(DEFAULT_DESTINATION);

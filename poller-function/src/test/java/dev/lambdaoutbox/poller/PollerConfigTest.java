@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -119,7 +121,28 @@ class PollerConfigTest {
     dataApi.put("OUTBOX_STORE", "data-api");
     assertThatThrownBy(() -> PollerConfig.fromEnvironment(dataApi))
         .isInstanceOf(ConfigurationException.class)
-        .hasMessageStartingWith("OUTBOX_STORE:");
+        .hasMessageStartingWith("OUTBOX_DATA_API_RESOURCE_ARN: is not set");
+  }
+
+  @Test
+  void fromEnvironment_dataApi_readsTheClusterSecretAndDatabase() {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_STORE", "data-api");
+    env.put("OUTBOX_DATA_API_RESOURCE_ARN", "arn:aws:rds:eu-west-1:123456789012:cluster:orders");
+    env.put(
+        "OUTBOX_DATA_API_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:123456789012:secret:db");
+    env.put("OUTBOX_DATABASE", "orders");
+
+    PollerConfig config = PollerConfig.fromEnvironment(env);
+
+    assertThat(config.database())
+        .isInstanceOfSatisfying(
+            DataApiSettings.class,
+            s -> {
+              assertThat(s.resourceArn()).endsWith(":cluster:orders");
+              assertThat(s.database()).isEqualTo("orders");
+              assertThat(s.dialect()).isEqualTo(SqlDialect.POSTGRESQL);
+            });
   }
 
   private static void assertRejected(String variable, String value, String why) {

@@ -24,6 +24,15 @@ public final class PackagedFunction implements AutoCloseable {
   private static final String RUNTIME_CLIENT_MAIN =
       "com.amazonaws.services.lambda.runtime.api.client.AWSLambda";
 
+  /**
+   * The runtime client's JNI library, if set: loaded from there instead of unpacked to its one
+   * fixed path, {@code /tmp/.libaws-lambda-jni.so}.
+   */
+  private static final String RUNTIME_CLIENT_JNI =
+      "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+  private static Path runtimeClientJni;
+
   private final Process process;
   private final Path log;
 
@@ -65,7 +74,7 @@ public final class PackagedFunction implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
-    command.add("-D" + NATIVE_CLIENT_PROPERTY + "=" + nativeClientLibrary());
+    command.add("-D" + RUNTIME_CLIENT_JNI + "=" + runtimeClientJni());
     command.addAll(jvmOptions);
     command.add("-cp");
     command.add(jar + File.pathSeparator + runtimeClientClassPath());
@@ -142,38 +151,29 @@ public final class PackagedFunction implements AutoCloseable {
   }
 
   /**
-   * Where the runtime client loads its JNI library from when set. Unset, every runtime client
-   * copies the library to the one path {@code /tmp/.libaws-lambda-jni.so} (replacing it) and loads
-   * it from there, so runtimes starting at the same moment on one machine, as several functions of
-   * a benchmark do, overwrite the file another is loading, which kills that JVM (SIGBUS in the
-   * dynamic loader). Each test JVM unpacks it once to a file of its own instead.
+   * The runtime client's JNI library, unpacked once for this JVM's functions. Left to itself, every
+   * function JVM copies it over the same {@code /tmp} file and then maps it: in Lambda each
+   * environment has a {@code /tmp} of its own, but here JVMs starting side by side (two functions
+   * of one test, or other builds on the machine) overwrite the file another is loading, which kills
+   * that JVM with SIGBUS.
    */
-  private static final String NATIVE_CLIENT_PROPERTY =
-      "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
-
-  private static Path nativeClientLibrary;
-
-  /** The runtime client's JNI library for this machine, unpacked from its jar once. */
-  private static synchronized Path nativeClientLibrary() throws IOException {
-    if (nativeClientLibrary == null) {
-      String name =
-          "/jni/libaws-lambda-jni.linux"
-              + (Files.exists(Path.of("/lib/ld-musl-x86_64.so.1")) ? "_musl" : "")
-              + "-"
-              + (System.getProperty("os.arch").equals("aarch64") ? "aarch_64" : "x86_64")
-              + ".so";
-      Path file = Files.createTempFile("aws-lambda-jni-", ".so");
-      file.toFile().deleteOnExit();
-      try (InputStream in = ClassLoader.getSystemResourceAsStream(name.substring(1))) {
+  private static synchronized Path runtimeClientJni() throws IOException {
+    if (runtimeClientJni == null) {
+      String arch = System.getProperty("os.arch").matches("aarch64|arm64") ? "aarch_64" : "x86_64";
+      String resource = "/jni/libaws-lambda-jni.linux-" + arch + ".so";
+      Path copy = Files.createTempFile("aws-lambda-jni-", ".so");
+      copy.toFile().deleteOnExit();
+      try (InputStream in = PackagedFunction.class.getResourceAsStream(resource)) {
         if (in == null) {
           throw new IllegalStateException(
-              "the runtime interface client on the class path has no " + name);
+              resource
+                  + " is not on the test class path (aws-lambda-java-runtime-interface-client)");
         }
-        Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
       }
-      nativeClientLibrary = file;
+      runtimeClientJni = copy;
     }
-    return nativeClientLibrary;
+    return runtimeClientJni;
   }
 
   /** The runtime interface client and its own dependencies, taken from this JVM's class path. */

@@ -37,6 +37,7 @@ public final class TestEndpoints {
   private static TestDatabase postgres;
   private static TestDatabase mysql;
   private static AwsEndpoint aws;
+  private static DataApiEndpoint dataApi;
 
   private TestEndpoints() {}
 
@@ -117,6 +118,42 @@ public final class TestEndpoints {
       }
     }
     return aws;
+  }
+
+  /**
+   * The RDS Data API emulator over the PostgreSQL database of {@link #postgres()}: {@code
+   * AWS_ENDPOINT_URL_RDS_DATA} (or {@code OUTBOX_DATA_API_ENDPOINT}), {@code
+   * OUTBOX_DATA_API_RESOURCE_ARN}, {@code OUTBOX_DATA_API_SECRET_ARN}, {@code
+   * OUTBOX_DATA_API_DATABASE}. There is no container fallback: the test bed's {@code
+   * data-api-local} is the only emulator the tests know.
+   */
+  public static synchronized DataApiEndpoint dataApi() {
+    if (dataApi == null) {
+      String endpoint = ENV.getOrDefault("AWS_ENDPOINT_URL_RDS_DATA", "");
+      if (endpoint.isBlank()) {
+        endpoint = ENV.getOrDefault("OUTBOX_DATA_API_ENDPOINT", "");
+      }
+      String resource = ENV.get("OUTBOX_DATA_API_RESOURCE_ARN");
+      String secret = ENV.get("OUTBOX_DATA_API_SECRET_ARN");
+      String database = ENV.getOrDefault("OUTBOX_DATA_API_DATABASE", ENV.get("OUTBOX_DATABASE"));
+      if (endpoint.isBlank() || resource == null || secret == null || database == null) {
+        throw new IllegalStateException(
+            "No RDS Data API endpoint for the tests: AWS_ENDPOINT_URL_RDS_DATA,"
+                + " OUTBOX_DATA_API_RESOURCE_ARN, OUTBOX_DATA_API_SECRET_ARN and"
+                + " OUTBOX_DATA_API_DATABASE are not all set."
+                + HOW_TO_START);
+      }
+      dataApi =
+          new DataApiEndpoint(
+              URI.create(endpoint),
+              ENV.getOrDefault("AWS_REGION", "us-east-1"),
+              resource,
+              secret,
+              database,
+              ENV.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
+              ENV.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"));
+    }
+    return dataApi;
   }
 
   private static TestDatabase fromEnv(

@@ -6,18 +6,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.CommittedEvents;
+import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +32,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The deployable jars ({@code *-lambda.jar}) as Lambda runs them: each in its own JVM, under AWS's
  * runtime interface client, with only the jar on its class path, configured by environment
- * variables alone.
+ * variables alone; over JDBC, and in {@code OUTBOX_STORE=data-api} mode outside a VPC.
  */
 class PackagedFunctionsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +43,7 @@ class PackagedFunctionsTest {
 
   private static TestDatabase db;
   private static AwsEndpoint aws;
+  private static DataApiEndpoint dataApi;
   private static OutboxTables tables;
   private static SqsClient sqs;
 
@@ -45,6 +51,7 @@ class PackagedFunctionsTest {
   static void setUp() {
     db = TestEndpoints.postgres();
     aws = TestEndpoints.aws();
+    dataApi = TestEndpoints.dataApi();
     tables = db.createTables("pkg");
     sqs = aws.sqs();
   }
@@ -126,6 +133,150 @@ class PackagedFunctionsTest {
       assertThat(bad.failed()).isTrue();
       assertThat(bad.body()).contains("idz");
     }
+  }
+
+  /**
+   * Over the Data API: an application writes events over JDBC with the writer library; the packaged
+   * poller publishes them through the RDS Data API (the test bed's emulator, found by the SDK
+   * through {@code AWS_ENDPOINT_URL_RDS_DATA}) and dead-letters the one sent to a queue that does
+   * not exist; the packaged reprocessor lists that dead letter and replays it to the right queue;
+   * the poller then delivers it with its original id.
+   */
+  @Test
+  void eventsWrittenOverJdbc_arePublished_deadLettered_listedAndReplayed_overTheDataApi()
+      throws Exception {
+    OutboxTables tables = db.createTables("pkgapi");
+    try {
+      overTheDataApi(tables);
+    } finally {
+      db.dropTables(tables);
+    }
+  }
+
+  private static void overTheDataApi(OutboxTables tables) throws Exception {
+    String queue = sqs.createQueue(r -> r.queueName("pkgapi-" + UUID.randomUUID())).queueUrl();
+    String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + "no-such-queue";
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    List<OutboxEvent> good = new ArrayList<>();
+    OutboxEvent lost =
+        event("r-lost", "{\"n\": -1, \"note\": \"Zoë ☃\"}").toBuilder()
+            .destination(missing)
+            .build();
+    db.jdbi()
+        .useTransaction(
+            h -> {
+              for (int i = 0; i < 3; i++) {
+                OutboxEvent e = event("r-" + i, "{\"n\": " + i + "}");
+                writer.append(h, e);
+                good.add(e);
+              }
+              writer.append(h, lost);
+            });
+    Map<String, String> env = dataApiEnvironment();
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    env.put("OUTBOX_DEFAULT_DESTINATION", queue);
+    String scheduled =
+        Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
+
+    try (LambdaRuntimeEmulator pollerRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction poller =
+            PackagedFunction.start("poller-function", POLLER, env, pollerRuntime);
+        LambdaRuntimeEmulator reprocessorRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction reprocessor =
+            PackagedFunction.start(
+                "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
+      // 1. The poller publishes three and dead-letters the one whose queue does not exist.
+      JsonNode first = invoke(pollerRuntime, scheduled, poller);
+      assertThat(first.get("claimed").asInt()).isEqualTo(4);
+      assertThat(first.get("published").asInt()).isEqualTo(3);
+      assertThat(first.get("deadLettered").asInt()).isEqualTo(1);
+      assertThat(receive(queue, 3))
+          .containsExactlyInAnyOrderElementsOf(good.stream().map(e -> e.id().toString()).toList());
+
+      // 2. The reprocessor lists the dead letter, with its payload as written.
+      JsonNode list =
+          invoke(
+              reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
+      assertThat(list.get("count").asInt()).isEqualTo(1);
+      JsonNode dead = list.get("deadLetters").get(0);
+      assertThat(dead.get("id").asText()).isEqualTo(lost.id().toString());
+      assertThat(dead.get("destination").asText()).isEqualTo(missing);
+
+      // 3. ... and replays it to the right queue.
+      JsonNode replay =
+          invoke(
+              reprocessorRuntime,
+              "{\"action\":\"replay\",\"ids\":[\""
+                  + lost.id()
+                  + "\"],\"destination\":\""
+                  + queue
+                  + "\",\"requestedBy\":\"alice\",\"reason\":\"queue fixed\"}",
+              reprocessor);
+      assertThat(replay.get("replayed"))
+          .extracting(JsonNode::asText)
+          .containsExactly(lost.id().toString());
+
+      // 4. The poller delivers it, with its original event id.
+      JsonNode second = invoke(pollerRuntime, scheduled, poller);
+      assertThat(second.get("published").asInt()).isEqualTo(1);
+      assertThat(receive(queue, 1)).containsExactly(lost.id().toString());
+    }
+  }
+
+  private static JsonNode invoke(
+      LambdaRuntimeEmulator runtime, String event, PackagedFunction function) throws Exception {
+    LambdaRuntimeEmulator.Result result;
+    try {
+      result = runtime.invoke(event, TIMEOUT);
+    } catch (TimeoutException e) {
+      throw new AssertionError(
+          "no answer in " + TIMEOUT + "; the function said:\n" + function.output(), e);
+    }
+    assertThat(result.failed())
+        .as("function error: %s\n%s", result.body(), function.output())
+        .isFalse();
+    return JSON.readTree(result.body());
+  }
+
+  private static Set<String> receive(String queue, int expected) {
+    Set<String> ids = new HashSet<>();
+    for (int attempt = 0; attempt < 10 && ids.size() < expected; attempt++) {
+      List<Message> messages =
+          sqs.receiveMessage(
+                  r ->
+                      r.queueUrl(queue)
+                          .maxNumberOfMessages(10)
+                          .waitTimeSeconds(1)
+                          .messageAttributeNames("All"))
+              .messages();
+      for (Message m : messages) {
+        ids.add(m.messageAttributes().get("eventId").stringValue());
+        sqs.deleteMessage(r -> r.queueUrl(queue).receiptHandle(m.receiptHandle()));
+      }
+    }
+    return ids;
+  }
+
+  private static OutboxEvent event(String aggregateId, String payload) {
+    return OutboxEvent.builder()
+        .aggregateType("reservation")
+        .aggregateId(aggregateId)
+        .eventType("reservation.created")
+        .payload(payload)
+        .build();
+  }
+
+  /**
+   * What the template gives the functions in Data API mode, pointed at the test bed: no JDBC URL,
+   * no database login, only the cluster, the secret and the database.
+   */
+  private static Map<String, String> dataApiEnvironment() {
+    Map<String, String> env = baseEnvironment();
+    env.remove("OUTBOX_JDBC_URL");
+    env.remove("OUTBOX_DB_USER");
+    env.remove("OUTBOX_DB_PASSWORD");
+    env.putAll(dataApi.functionEnvironment());
+    return env;
   }
 
   private static Map<String, String> baseEnvironment() {

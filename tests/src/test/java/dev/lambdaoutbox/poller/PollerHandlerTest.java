@@ -90,7 +90,6 @@ class PollerHandlerTest {
         Arguments.of("OUTBOX_JDBC_URL", null, "is not set"),
         Arguments.of("OUTBOX_JDBC_URL", "jdbc:oracle:thin:@db", "not a PostgreSQL or MySQL"),
         Arguments.of("OUTBOX_DB_PASSWORD", null, "is not set"),
-        Arguments.of("OUTBOX_STORE", "data-api", "not available"),
         Arguments.of("OUTBOX_STORE", "dynamodb", "not a known store"),
         Arguments.of("OUTBOX_BATCH_SIZE", "ten", "'ten' is not a whole number"),
         Arguments.of("OUTBOX_BATCH_SIZE", "5000", "out of range"),

@@ -6,7 +6,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
@@ -19,8 +18,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.internal.UuidV7;
@@ -47,8 +45,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * What every {@link DeadLetterStore} must do, run against each database by a small subclass. Dead
- * letters are seeded with plain SQL, so these tests need no poller.
+ * What every {@link DeadLetterStore} must do, run against each database and carrier (JDBC to
+ * PostgreSQL or MariaDB, the Data API to PostgreSQL) by a small subclass. Dead letters are seeded
+ * with plain SQL over JDBC, so these tests need no poller. The tests are final: every backend runs
+ * the same ones.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class DeadLetterStoreContract {
@@ -58,11 +58,24 @@ abstract class DeadLetterStoreContract {
 
   private TestDatabase db;
   private DeadLetterTables rows;
-  private final List<JdbcConnectionProvider> providers = new ArrayList<>();
-  private JdbcConnectionProvider connection;
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private SqlExecutor executor;
   private DeadLetterStore store;
 
+  /** The database the dead letters live in, reached over JDBC to seed and inspect them. */
   abstract TestDatabase database();
+
+  /**
+   * A new executor for the store under test, as a new reprocessor container would build one. What
+   * needs closing goes to {@link #closeAfterEach}.
+   */
+  abstract SqlExecutor newExecutor();
+
+  /** Closes {@code resource} after the test. */
+  <T extends AutoCloseable> T closeAfterEach(T resource) {
+    resources.add(resource);
+    return resource;
+  }
 
   @BeforeAll
   void createTables() {
@@ -84,24 +97,25 @@ abstract class DeadLetterStoreContract {
       st.execute("DELETE FROM " + rows.tables().deadLetters());
       st.execute("DELETE FROM " + rows.tables().deadLetterAudit());
     }
-    connection = connections();
-    store = store(connection, 100);
+    executor = newExecutor();
+    store = store(executor, 100);
   }
 
   @AfterEach
-  void closeConnections() {
-    providers.forEach(JdbcConnectionProvider::close);
-    providers.clear();
+  void closeResources() throws Exception {
+    for (AutoCloseable resource : resources) {
+      resource.close();
+    }
+    resources.clear();
   }
 
-  private JdbcConnectionProvider connections() {
-    JdbcConnectionProvider p = Stores.connections(db, rows.tables());
-    providers.add(p);
-    return p;
+  /** The tables' prefix, for subclasses that build their executor for them. */
+  OutboxTables tables() {
+    return rows.tables();
   }
 
-  private DeadLetterStore store(JdbcConnectionProvider connections, int batchSize) {
-    return DeadLetterStore.builder(JdbcExecutor.of(connections))
+  private DeadLetterStore store(SqlExecutor executor, int batchSize) {
+    return DeadLetterStore.builder(executor)
         .tables(rows.tables())
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .batchSize(batchSize)
@@ -109,7 +123,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void list_returnsRowsOldestDeathFirst_withErrorAttemptsAndFailureTimes() {
+  final void list_returnsRowsOldestDeathFirst_withErrorAttemptsAndFailureTimes() {
     DeadLetter newer = deadLetter().deadAt(T0.plusSeconds(60)).build();
     DeadLetter older = deadLetter().deadAt(T0).attempts(3).error("SQS_ACCESS_DENIED", "no").build();
     rows.seed(newer, older);
@@ -121,7 +135,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void list_withCursor_visitsEveryRowExactlyOnce_evenWhenRowsShareADeathTime() {
+  final void list_withCursor_visitsEveryRowExactlyOnce_evenWhenRowsShareADeathTime() {
     List<DeadLetter> seeded = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       seeded.add(deadLetter().deadAt(T0.plusSeconds(i / 3)).build());
@@ -143,7 +157,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void list_cursor_survivesEncodingAsAnOpaqueToken() {
+  final void list_cursor_survivesEncodingAsAnOpaqueToken() {
     DeadLetterCursor cursor = new DeadLetterCursor(T0.plusNanos(123_000), UuidV7.generate());
 
     assertThat(DeadLetterCursor.decode(cursor.encode())).contains(cursor);
@@ -151,7 +165,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void list_filtersByEventTypeAggregateErrorCodeAndDeathRange() {
+  final void list_filtersByEventTypeAggregateErrorCodeAndDeathRange() {
     DeadLetter match =
         deadLetter()
             .eventType("OrderShipped")
@@ -201,7 +215,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void list_cutsPayloadsToThePreview_andReportsTheStoredLength() {
+  final void list_cutsPayloadsToThePreview_andReportsTheStoredLength() {
     String payload = "{\"note\":\"" + "é".repeat(300) + "\"}";
     rows.seed(deadLetter().payload(payload).build());
 
@@ -213,7 +227,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void summarize_groupsTheWholeFilteredSetByErrorCodeAndEventType() {
+  final void summarize_groupsTheWholeFilteredSetByErrorCodeAndEventType() {
     for (int i = 0; i < 3; i++) {
       rows.seed(
           deadLetter()
@@ -242,7 +256,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_putsTheRowBackWithTheSameIdAndAFreshRetryState() {
+  final void replay_putsTheRowBackWithTheSameIdAndAFreshRetryState() {
     DeadLetter dead = deadLetter().replayCount(2).idempotencyKey("order-1001-placed").build();
     rows.seed(dead);
 
@@ -276,7 +290,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_withADestinationOverride_sendsTheRowThere_andTheAuditSaysSo() {
+  final void replay_withADestinationOverride_sendsTheRowThere_andTheAuditSaysSo() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
 
@@ -289,7 +303,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_writesOneAuditRowPerRow_withRequesterReasonAndSnapshot() {
+  final void replay_writesOneAuditRowPerRow_withRequesterReasonAndSnapshot() {
     DeadLetter a = deadLetter().build();
     DeadLetter b = deadLetter().build();
     rows.seed(a, b);
@@ -312,7 +326,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_ofTheSameIdsTwice_skipsTheSecondTime_andLeavesOneOutboxRowPerId() {
+  final void replay_ofTheSameIdsTwice_skipsTheSecondTime_andLeavesOneOutboxRowPerId() {
     DeadLetter a = deadLetter().build();
     DeadLetter b = deadLetter().build();
     rows.seed(a, b);
@@ -330,7 +344,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_ofAnIdThatIsNeitherDeadNorInTheOutbox_isSkippedAsNotDead() {
+  final void replay_ofAnIdThatIsNeitherDeadNorInTheOutbox_isSkippedAsNotDead() {
     UUID unknown = UuidV7.generate();
 
     DeadLetterActionResult result = store.replay(List.of(unknown), null, false, OPERATOR);
@@ -340,7 +354,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_ofADeadRowWhoseIdIsAlsoInTheOutbox_leavesBothAlone() {
+  final void replay_ofADeadRowWhoseIdIsAlsoInTheOutbox_leavesBothAlone() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
     rows.seedPending(dead.id(), null);
@@ -354,7 +368,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_whenAnotherOutboxRowHoldsTheIdempotencyKey_skipsThatRowAndReplaysTheRest() {
+  final void replay_whenAnotherOutboxRowHoldsTheIdempotencyKey_skipsThatRowAndReplaysTheRest() {
     DeadLetter clashing = deadLetter().idempotencyKey("pay-77").build();
     DeadLetter fine = deadLetter().idempotencyKey("pay-78").build();
     rows.seed(clashing, fine);
@@ -373,7 +387,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_dryRun_changesNothing_andPredictsWhatAReplayWouldSkip() {
+  final void replay_dryRun_changesNothing_andPredictsWhatAReplayWouldSkip() {
     DeadLetter fine = deadLetter().build();
     DeadLetter clashing = deadLetter().idempotencyKey("pay-77").build();
     DeadLetter sameKeyAsFirst = deadLetter().idempotencyKey("shared").build();
@@ -396,8 +410,8 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replayMatching_replaysOnlyMatches_upToTheLimit_oldestFirst_inBatches() {
-    store = store(connection, 2);
+  final void replayMatching_replaysOnlyMatches_upToTheLimit_oldestFirst_inBatches() {
+    store = store(executor, 2);
     List<DeadLetter> matching = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       matching.add(deadLetter().error("SNS_NOT_FOUND", "x").deadAt(T0.plusSeconds(10 - i)).build());
@@ -422,8 +436,8 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replayMatching_passesOverRowsItMustSkip_andStillReachesTheLimit() {
-    store = store(connection, 1);
+  final void replayMatching_passesOverRowsItMustSkip_andStillReachesTheLimit() {
+    store = store(executor, 1);
     DeadLetter clashing = deadLetter().idempotencyKey("pay-1").deadAt(T0).build();
     DeadLetter a = deadLetter().deadAt(T0.plusSeconds(1)).build();
     DeadLetter b = deadLetter().deadAt(T0.plusSeconds(2)).build();
@@ -440,7 +454,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replayMatching_dryRun_changesNothing() {
+  final void replayMatching_dryRun_changesNothing() {
     rows.seed(deadLetter().build(), deadLetter().build());
     String before = rows.snapshot();
 
@@ -453,7 +467,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void replay_whenALaterBatchFails_rollsItBack_andReportsWhatEarlierBatchesCommitted()
+  final void replay_whenALaterBatchFails_rollsItBack_andReportsWhatEarlierBatchesCommitted()
       throws SQLException {
     List<DeadLetter> dead =
         List.of(
@@ -468,7 +482,7 @@ abstract class DeadLetterStoreContract {
     execute(
         "ALTER TABLE " + table + " ADD CONSTRAINT no_poison_ck CHECK (aggregate_id <> 'poison')");
     try {
-      assertThatThrownBy(() -> store(connection, 2).replay(ids, null, false, OPERATOR))
+      assertThatThrownBy(() -> store(executor, 2).replay(ids, null, false, OPERATOR))
           .isInstanceOfSatisfying(
               DeadLetterActionException.class,
               e -> {
@@ -484,7 +498,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void concurrentReplaysOfTheSameIds_moveEachRowExactlyOnce() throws Exception {
+  final void concurrentReplaysOfTheSameIds_moveEachRowExactlyOnce() throws Exception {
     List<DeadLetter> dead = IntStream.range(0, 60).mapToObj(i -> deadLetter().build()).toList();
     rows.seed(dead.toArray(DeadLetter[]::new));
     List<UUID> ids = dead.stream().map(DeadLetter::id).toList();
@@ -494,7 +508,7 @@ abstract class DeadLetterStoreContract {
     List<Future<DeadLetterActionResult>> results = new ArrayList<>();
     try {
       for (int i = 0; i < replays; i++) {
-        DeadLetterStore replayer = store(connections(), 25);
+        DeadLetterStore replayer = store(newExecutor(), 25);
         AuditInfo audit = new AuditInfo("req-" + i, "operator-" + i, null);
         Callable<DeadLetterActionResult> replay =
             () -> {
@@ -528,7 +542,34 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void discard_removesTheRow_andTheAuditKeepsItByteForByte() {
+  final void replayAndList_ofRowsLargerTogetherThanOneResult_reachEveryRowWhole() {
+    List<DeadLetter> dead = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String payload = "{\"blob\":\"" + "z".repeat(200 * 1024) + "\",\"n\":" + i + "}";
+      dead.add(deadLetter().deadAt(T0.plusSeconds(i)).payload(payload).build());
+    }
+    rows.seed(dead.toArray(DeadLetter[]::new));
+
+    List<UUID> listed = new ArrayList<>();
+    DeadLetterCursor cursor = null;
+    do {
+      DeadLetterPage page = store.list(DeadLetterFilter.all(), cursor, 10, 300 * 1024);
+      page.entries().forEach(e -> listed.add(e.deadLetter().id()));
+      page.entries().forEach(e -> assertThat(e.payloadTruncated()).isFalse());
+      cursor = page.next();
+    } while (cursor != null);
+    List<UUID> ids = dead.stream().map(DeadLetter::id).toList();
+    assertThat(listed).containsExactlyElementsOf(ids);
+
+    DeadLetterActionResult result = store.replay(ids, null, false, OPERATOR);
+
+    assertThat(result.applied()).containsExactlyElementsOf(ids);
+    assertThat(rows.outboxIds()).containsExactlyInAnyOrderElementsOf(ids);
+    assertThat(store.auditTrail(ids.get(4)).get(0).snapshot()).isEqualTo(dead.get(4));
+  }
+
+  @Test
+  final void discard_removesTheRow_andTheAuditKeepsItByteForByte() {
     String payload =
         "{ \"orderId\" : \"order-1001\",\n  \"note\": \"ünïcødé \\u00e9 \\\"q\\\" 🎉\" }\n";
     DeadLetter dead =
@@ -550,7 +591,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void discard_ofAnUnknownId_isSkipped_andTheOthersGo() {
+  final void discard_ofAnUnknownId_isSkipped_andTheOthersGo() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
     UUID unknown = UuidV7.generate();
@@ -563,7 +604,7 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void discard_dryRun_changesNothing() {
+  final void discard_dryRun_changesNothing() {
     DeadLetter dead = deadLetter().build();
     rows.seed(dead);
     String before = rows.snapshot();
@@ -575,14 +616,14 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
-  void count_isTheWholeTable() {
+  final void count_isTheWholeTable() {
     rows.seed(deadLetter().build(), deadLetter().eventType("X").build());
 
     assertThat(store.count()).isEqualTo(2);
   }
 
   @Test
-  void replay_refusesRepeatedIdsAndBadDestinations_beforeTouchingAnything() {
+  final void replay_refusesRepeatedIdsAndBadDestinations_beforeTouchingAnything() {
     UUID id = UuidV7.generate();
 
     assertThatThrownBy(() -> store.replay(List.of(id, id), null, false, OPERATOR))

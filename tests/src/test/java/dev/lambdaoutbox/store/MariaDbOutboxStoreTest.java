@@ -9,7 +9,8 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
 import org.junit.jupiter.api.Test;
 
-class MariaDbOutboxStoreTest extends OutboxStoreContractTest {
+/** The store contract over JDBC against MariaDB, and the claim plan there. */
+class MariaDbOutboxStoreTest extends JdbcOutboxStoreContract {
   @Override
   TestDatabase database() {
     return TestEndpoints.mysql();

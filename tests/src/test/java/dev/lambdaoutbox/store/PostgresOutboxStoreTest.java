@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
-import dev.lambdaoutbox.store.jdbc.internal.NamedSql;
+import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
@@ -13,7 +13,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
-class PostgresOutboxStoreTest extends OutboxStoreContractTest {
+/** The store contract over JDBC against PostgreSQL, and the claim plan there. */
+class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
   @Override
   TestDatabase database() {
     return TestEndpoints.postgres();

@@ -122,17 +122,54 @@ final class SamTemplate {
     return new Resolved(parameterValues, stackName, resourceRefs);
   }
 
+  /** The template's {@code StoreMode}s. */
+  enum StoreMode {
+    JDBC("jdbc"),
+    DATA_API("data-api");
+
+    final String value;
+
+    StoreMode(String value) {
+      this.value = value;
+    }
+
+    @Override
+    public String toString() {
+      return value;
+    }
+  }
+
+  static final String SECRET_ARN =
+      "arn:aws:secretsmanager:us-east-1:123456789012:secret:outbox-fn-AbCdEf";
+  static final String CLUSTER_ARN = "arn:aws:rds:us-east-1:123456789012:cluster:orders";
+
   /**
-   * Values for the parameters that have no default, as a user must give them, plus {@code more} as
-   * name, value pairs.
+   * Values for the parameters that the default {@code StoreMode} (jdbc) demands, as a user must
+   * give them, plus {@code more} as name, value pairs.
    */
   static Map<String, String> requiredParameters(String... more) {
+    return requiredParameters(StoreMode.JDBC, more);
+  }
+
+  /**
+   * Values for the parameters that {@code mode} demands, as a user must give them (with {@code
+   * StoreMode} itself unless it is the default), plus {@code more} as name, value pairs.
+   */
+  static Map<String, String> requiredParameters(StoreMode mode, String... more) {
     Map<String, String> parameters = new LinkedHashMap<>();
-    parameters.put("JdbcUrl", "jdbc:postgresql://db.internal:5432/app");
-    parameters.put(
-        "DbSecretArn", "arn:aws:secretsmanager:us-east-1:123456789012:secret:outbox-fn-AbCdEf");
-    parameters.put("SubnetIds", "subnet-1,subnet-2");
-    parameters.put("SecurityGroupIds", "sg-1");
+    parameters.put("DbSecretArn", SECRET_ARN);
+    switch (mode) {
+      case JDBC -> {
+        parameters.put("JdbcUrl", "jdbc:postgresql://db.internal:5432/app");
+        parameters.put("SubnetIds", "subnet-1,subnet-2");
+        parameters.put("SecurityGroupIds", "sg-1");
+      }
+      case DATA_API -> {
+        parameters.put("StoreMode", mode.value);
+        parameters.put("DataApiClusterArn", CLUSTER_ARN);
+        parameters.put("DatabaseName", "orders");
+      }
+    }
     for (int i = 0; i < more.length; i += 2) {
       parameters.put(more[i], more[i + 1]);
     }
@@ -165,15 +202,8 @@ final class SamTemplate {
       refs.put("AWS::Partition", "aws");
       refs.put("AWS::URLSuffix", "amazonaws.com");
       refs.put("AWS::NoValue", NO_VALUE);
-      for (Map.Entry<String, Object> r : map(root.get("Resources")).entrySet()) {
-        String id = r.getKey();
+      for (String id : map(root.get("Resources")).keySet()) {
         refs.put(id, resourceRefs.getOrDefault(id, "arn-of-" + id));
-        Map<String, Object> resource = map(r.getValue());
-        if ("AWS::Serverless::Function".equals(resource.get("Type"))
-            && !map(resource.get("Properties")).containsKey("Role")) {
-          // SAM makes the function's role, <LogicalId>Role; a Ref to a role is its name.
-          refs.put(id + "Role", "name-of-" + id + "Role");
-        }
       }
     }
 

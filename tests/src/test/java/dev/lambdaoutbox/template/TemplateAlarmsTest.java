@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.template.SamTemplate.StoreMode;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -14,6 +16,7 @@ import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,16 +26,19 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * The stack's alarms against what the functions really emit. Both packaged jars run once, as Lambda
- * runs them (their own JVM, the runtime interface client), with exactly the environment
- * template.yaml gives them on its default parameters, the database login in a Secrets Manager
- * secret and the created topic standing in for the stack's own. Their EMF lines are then the
+ * The stack's alarms against what the functions really emit, in both store modes. Both packaged
+ * jars run once per mode, as Lambda runs them (their own JVM, the runtime interface client), with
+ * exactly the environment template.yaml gives them on its default parameters: over JDBC with the
+ * database login in a Secrets Manager secret, over the Data API (the test bed's emulator) with the
+ * emulator's cluster; the created topic stands in for the stack's own. Their EMF lines are then the
  * reference every alarm's namespace, metric and dimensions must match: renaming a metric in the
  * code or in the template without the other fails here.
  */
@@ -43,7 +49,9 @@ class TemplateAlarmsTest {
 
   private static TestDatabase db;
   private static AwsEndpoint aws;
+  private static DataApiEndpoint dataApi;
   private static OutboxTables tables;
+  private static OutboxTables dataApiTables;
   private static SnsClient sns;
   private static SqsClient sqs;
   private static SecretsManagerClient secrets;
@@ -52,15 +60,18 @@ class TemplateAlarmsTest {
   private static String queueUrl;
   private static String secretArn;
   private static SamTemplate.Resolved resolved;
-  private static UUID published;
-  private static JsonNode pollerSummary;
-  private static final List<JsonNode> emitted = new ArrayList<>();
+  private static SamTemplate.Resolved resolvedDataApi;
+  private static final List<UUID> published = new ArrayList<>();
+  private static final Map<StoreMode, JsonNode> pollerSummaries = new EnumMap<>(StoreMode.class);
+  private static final Map<StoreMode, List<JsonNode>> emitted = new EnumMap<>(StoreMode.class);
 
   @BeforeAll
   static void runBothFunctionsAsTheTemplateConfiguresThem() throws Exception {
     db = TestEndpoints.postgres();
     aws = TestEndpoints.aws();
+    dataApi = TestEndpoints.dataApi();
     tables = db.createTables("tpl");
+    dataApiTables = db.createTables("tplapi");
     sns = aws.sns();
     sqs = aws.sqs();
     secrets =
@@ -100,7 +111,41 @@ class TemplateAlarmsTest {
                 "sg-1"),
             stack,
             Map.of("OutboxTopic", topicArn));
+    run(StoreMode.JDBC, resolved, tables, Map.of());
 
+    // The emulator ignores the secret: it logs in as the test bed's user.
+    resolvedDataApi =
+        TEMPLATE.resolve(
+            Map.of(
+                "StoreMode",
+                "data-api",
+                "DataApiClusterArn",
+                dataApi.resourceArn(),
+                "DatabaseName",
+                dataApi.database(),
+                "DbSecretArn",
+                dataApi.secretArn(),
+                "TablePrefix",
+                dataApiTables.prefix()),
+            stack,
+            Map.of("OutboxTopic", topicArn));
+    run(
+        StoreMode.DATA_API,
+        resolvedDataApi,
+        dataApiTables,
+        Map.of("AWS_ENDPOINT_URL_RDS_DATA", dataApi.endpoint().toString()));
+  }
+
+  /**
+   * Writes an event for the created topic and one for a topic that does not exist, then runs the
+   * poller and the reprocessor ({@code list}) as {@code template} configures them.
+   */
+  private static void run(
+      StoreMode mode,
+      SamTemplate.Resolved template,
+      OutboxTables tables,
+      Map<String, String> runtimeEnvironment)
+      throws Exception {
     OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
     OutboxEvent toDefault = event("reservation.created").build();
     OutboxEvent toMissingTopic =
@@ -108,20 +153,32 @@ class TemplateAlarmsTest {
             .destination("arn:aws:sns:" + aws.region() + ":123456789012:" + stack + "-missing")
             .build();
     db.jdbi().useTransaction(h -> writer.appendAll(h, List.of(toDefault, toMissingTopic)));
-    published = toDefault.id();
+    published.add(toDefault.id());
 
     TemplateFunction.Invocation poller =
-        invoke(
+        TemplateFunction.invoke(
+            template,
             "PollerFunction",
-            Files.readString(
-                PackagedFunction.projectRoot().resolve("events/scheduled-event.json")));
-    assertThat(poller.result().failed()).as("poller: %s", poller.output()).isFalse();
-    pollerSummary = JSON.readTree(poller.result().body());
+            Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json")),
+            TIMEOUT,
+            aws,
+            runtimeEnvironment);
+    assertThat(poller.result().failed()).as("poller (%s): %s", mode, poller.output()).isFalse();
+    pollerSummaries.put(mode, JSON.readTree(poller.result().body()));
     TemplateFunction.Invocation reprocessor =
-        invoke("DlqReprocessorFunction", "{\"action\":\"list\"}");
-    assertThat(reprocessor.result().failed()).as("reprocessor: %s", reprocessor.output()).isFalse();
-    emitted.addAll(emfLines(poller.output()));
-    emitted.addAll(emfLines(reprocessor.output()));
+        TemplateFunction.invoke(
+            template,
+            "DlqReprocessorFunction",
+            "{\"action\":\"list\"}",
+            TIMEOUT,
+            aws,
+            runtimeEnvironment);
+    assertThat(reprocessor.result().failed())
+        .as("reprocessor (%s): %s", mode, reprocessor.output())
+        .isFalse();
+    List<JsonNode> lines = new ArrayList<>(emfLines(poller.output()));
+    lines.addAll(emfLines(reprocessor.output()));
+    emitted.put(mode, lines);
   }
 
   @AfterAll
@@ -136,6 +193,9 @@ class TemplateAlarmsTest {
     }
     if (tables != null) {
       db.dropTables(tables);
+    }
+    if (dataApiTables != null) {
+      db.dropTables(dataApiTables);
     }
   }
 
@@ -171,9 +231,21 @@ class TemplateAlarmsTest {
   }
 
   @Test
-  void everyAlarm_watchesAMetricTheFunctionsEmit_withExactlyItsDimensions() {
+  void alarms_areTheSameInBothStoreModes() {
+    assertThat(resolvedDataApi.resourcesOfType("AWS::CloudWatch::Alarm"))
+        .isNotEmpty()
+        .isEqualTo(resolved.resourcesOfType("AWS::CloudWatch::Alarm"));
+    assertThat(resolvedDataApi.resourcesOfType("AWS::SNS::Topic"))
+        .isEqualTo(resolved.resourcesOfType("AWS::SNS::Topic"));
+    assertThat(resolvedDataApi.outputs()).isEqualTo(resolved.outputs());
+  }
+
+  @ParameterizedTest
+  @EnumSource(StoreMode.class)
+  void everyAlarm_watchesAMetricTheFunctionsEmit_withExactlyItsDimensions(StoreMode mode) {
+    List<JsonNode> emitted = TemplateAlarmsTest.emitted.get(mode);
     assertThat(emitted).as("EMF lines of both functions").hasSizeGreaterThanOrEqualTo(2);
-    resolved
+    (mode == StoreMode.JDBC ? resolved : resolvedDataApi)
         .resourcesOfType("AWS::CloudWatch::Alarm")
         .forEach(
             (name, alarm) -> {
@@ -227,11 +299,15 @@ class TemplateAlarmsTest {
 
   @Test
   void defaults_publishToTheCreatedTopic_insteadOfDeadLetteringAsNoDestination() {
-    assertThat(pollerSummary.get("claimed").asInt()).isEqualTo(2);
-    assertThat(pollerSummary.get("published").asInt()).isEqualTo(1);
-    assertThat(pollerSummary.get("deadLettered").asInt()).isEqualTo(1);
+    pollerSummaries.forEach(
+        (mode, summary) -> {
+          assertThat(summary.get("claimed").asInt()).as(mode.value).isEqualTo(2);
+          assertThat(summary.get("published").asInt()).as(mode.value).isEqualTo(1);
+          assertThat(summary.get("deadLettered").asInt()).as(mode.value).isEqualTo(1);
+        });
+    assertThat(pollerSummaries).containsOnlyKeys(StoreMode.values());
     List<String> received = new ArrayList<>();
-    for (int i = 0; i < 10 && received.isEmpty(); i++) {
+    for (int i = 0; i < 10 && received.size() < published.size(); i++) {
       for (Message m :
           sqs.receiveMessage(
                   r ->
@@ -243,15 +319,11 @@ class TemplateAlarmsTest {
         received.add(m.messageAttributes().get("eventId").stringValue());
       }
     }
-    assertThat(received).containsExactly(published.toString());
+    assertThat(received)
+        .containsExactlyInAnyOrderElementsOf(published.stream().map(UUID::toString).toList());
   }
 
   // ---- running the packaged functions as the template configures them
-
-  private static TemplateFunction.Invocation invoke(String function, String event)
-      throws Exception {
-    return TemplateFunction.invoke(resolved, function, event, TIMEOUT, aws, Map.of());
-  }
 
   private static OutboxEvent.Builder event(String type) {
     return OutboxEvent.builder()

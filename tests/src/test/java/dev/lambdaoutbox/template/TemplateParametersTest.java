@@ -9,8 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.reprocessor.ReprocessorConfig;
 import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.store.config.StoreSettings;
+import dev.lambdaoutbox.template.SamTemplate.StoreMode;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.OutboxFunction;
 import dev.lambdaoutbox.testing.PackagedFunction;
@@ -19,6 +22,7 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import dev.lambdaoutbox.writer.SqlDialect;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,16 +30,20 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
 /**
- * The template's parameters against the code that reads them: every bound is exactly what the
- * function's configuration parser accepts (found by probing it on both sides of each bound), every
- * default is the code's own default, the string patterns accept what the code accepts, the poller's
- * shortest timeout really publishes, and README.md's parameter table says the same.
+ * The template's parameters against the code that reads them, in both store modes: every bound is
+ * exactly what the function's configuration parser accepts (found by probing it on both sides of
+ * each bound), every default is the code's own default, each mode gives the functions the store
+ * settings the code reads and is refused without the parameters it needs, the string patterns
+ * accept what the code accepts, the poller's shortest timeout really publishes, and README.md's
+ * parameter table says the same.
  */
 class TemplateParametersTest {
   private static final SamTemplate TEMPLATE = SamTemplate.load();
@@ -47,26 +55,53 @@ class TemplateParametersTest {
           "PollerFunction", PollerConfig::fromEnvironment,
           "DlqReprocessorFunction", ReprocessorConfig::fromEnvironment);
 
-  /** The least a function needs to start: a database and a login. */
+  /** The least a function needs to start over JDBC: a database and a login. */
   private static Map<String, String> minimal(String... more) {
+    return minimal(StoreMode.JDBC, more);
+  }
+
+  /** The least a function needs to start in {@code mode}. */
+  private static Map<String, String> minimal(StoreMode mode, String... more) {
     Map<String, String> env = new HashMap<>();
-    env.put("OUTBOX_JDBC_URL", "jdbc:postgresql://db.internal:5432/app");
-    env.put("OUTBOX_DB_USER", "outbox");
-    env.put("OUTBOX_DB_PASSWORD", "secret");
+    switch (mode) {
+      case JDBC -> {
+        env.put("OUTBOX_JDBC_URL", "jdbc:postgresql://db.internal:5432/app");
+        env.put("OUTBOX_DB_USER", "outbox");
+        env.put("OUTBOX_DB_PASSWORD", "secret");
+      }
+      case DATA_API -> {
+        env.put("OUTBOX_STORE", "data-api");
+        env.put("OUTBOX_DATA_API_RESOURCE_ARN", SamTemplate.CLUSTER_ARN);
+        env.put("OUTBOX_DATA_API_SECRET_ARN", SamTemplate.SECRET_ARN);
+        env.put("OUTBOX_DATABASE", "orders");
+      }
+    }
     for (int i = 0; i < more.length; i += 2) {
       env.put(more[i], more[i + 1]);
     }
     return env;
   }
 
-  /** Environment variable to the parameter it is set from ({@code !Ref Parameter}). */
-  private static Map<String, String> parameterVariables(String function) {
+  /**
+   * Environment variable to the parameter it is set from in {@code mode} ({@code !Ref Parameter},
+   * directly or as the branch of an {@code !If} that the mode takes).
+   */
+  private static Map<String, String> parameterVariables(String function, StoreMode mode) {
+    SamTemplate.Resolved stack =
+        TEMPLATE.resolve(SamTemplate.requiredParameters(mode), "outbox", Map.of());
     Map<String, String> variables = new LinkedHashMap<>();
     TEMPLATE
         .rawEnvironment(function)
         .forEach(
             (variable, raw) -> {
-              Object ref = SamTemplate.map(raw).get("Ref");
+              Object chosen = raw;
+              if (SamTemplate.map(raw).get("Fn::If") instanceof List<?> branches) {
+                chosen =
+                    stack.condition(String.valueOf(branches.get(0)))
+                        ? branches.get(1)
+                        : branches.get(2);
+              }
+              Object ref = SamTemplate.map(chosen).get("Ref");
               if (ref != null && TEMPLATE.parameters().containsKey(String.valueOf(ref))) {
                 variables.put(variable, String.valueOf(ref));
               }
@@ -77,49 +112,59 @@ class TemplateParametersTest {
   @Test
   void everyNumericParameterOfAFunction_hasExactlyTheBoundsItsConfigurationAccepts() {
     List<String> checked = new ArrayList<>();
-    PARSERS.forEach(
-        (function, parser) ->
-            parameterVariables(function)
-                .forEach(
-                    (variable, parameter) -> {
-                      Map<String, Object> p = TEMPLATE.parameter(parameter);
-                      if (!"Number".equals(p.get("Type"))) {
-                        return;
-                      }
-                      assertThat(p).as(parameter).containsKeys("MinValue", "MaxValue");
-                      long min = Long.parseLong(String.valueOf(p.get("MinValue")));
-                      long max = Long.parseLong(String.valueOf(p.get("MaxValue")));
-                      String what = parameter + " (" + variable + ", " + function + ")";
-                      assertAccepted(parser, variable, min, what);
-                      assertAccepted(parser, variable, max, what);
-                      assertRefused(parser, variable, min - 1, what);
-                      assertRefused(parser, variable, max + 1, what);
-                      checked.add(parameter);
-                    }));
+    for (StoreMode mode : StoreMode.values()) {
+      PARSERS.forEach(
+          (function, parser) ->
+              parameterVariables(function, mode)
+                  .forEach(
+                      (variable, parameter) -> {
+                        Map<String, Object> p = TEMPLATE.parameter(parameter);
+                        if (!"Number".equals(p.get("Type"))) {
+                          return;
+                        }
+                        assertThat(p).as(parameter).containsKeys("MinValue", "MaxValue");
+                        long min = Long.parseLong(String.valueOf(p.get("MinValue")));
+                        long max = Long.parseLong(String.valueOf(p.get("MaxValue")));
+                        String what =
+                            parameter + " (" + variable + ", " + function + ", " + mode + ")";
+                        assertAccepted(parser, mode, variable, min, what);
+                        assertAccepted(parser, mode, variable, max, what);
+                        assertRefused(parser, mode, variable, min - 1, what);
+                        assertRefused(parser, mode, variable, max + 1, what);
+                        checked.add(parameter);
+                      }));
+    }
     assertThat(checked).contains("MaxRetries", "BatchSize", "RetentionHours", "PollIntervalMs");
   }
 
   @Test
   void everyParameterOfAFunction_defaultsToWhatTheCodeUsesWhenTheVariableIsUnset() {
     List<String> checked = new ArrayList<>();
-    PARSERS.forEach(
-        (function, parser) -> {
-          Object codeDefaults = parser.apply(minimal());
-          parameterVariables(function)
-              .forEach(
-                  (variable, parameter) -> {
-                    Object fallback = TEMPLATE.parameter(parameter).get("Default");
-                    if (fallback == null || variable.equals("OUTBOX_JDBC_URL")) {
-                      return; // required: no default to compare
-                    }
-                    assertThat(parser.apply(minimal(variable, String.valueOf(fallback))))
-                        .as("%s defaults to %s; %s without it", parameter, fallback, variable)
-                        .isEqualTo(codeDefaults);
-                    checked.add(parameter);
-                  });
-        });
+    for (StoreMode mode : StoreMode.values()) {
+      Map<String, String> least = minimal(mode);
+      PARSERS.forEach(
+          (function, parser) -> {
+            Object codeDefaults = parser.apply(least);
+            parameterVariables(function, mode)
+                .forEach(
+                    (variable, parameter) -> {
+                      Object fallback = TEMPLATE.parameter(parameter).get("Default");
+                      if (fallback == null || least.containsKey(variable)) {
+                        return; // required in this mode: no default to compare
+                      }
+                      assertThat(parser.apply(minimal(mode, variable, String.valueOf(fallback))))
+                          .as(
+                              "%s defaults to %s; %s without it (%s)",
+                              parameter, fallback, variable, mode)
+                          .isEqualTo(codeDefaults);
+                      checked.add(parameter);
+                    });
+          });
+    }
     assertThat(checked)
         .contains(
+            "StoreMode",
+            "DataApiEngine",
             "MaxRetries",
             "BatchSize",
             "RetentionHours",
@@ -127,6 +172,90 @@ class TemplateParametersTest {
             "Routes",
             "TablePrefix",
             "MetricsNamespace");
+  }
+
+  /**
+   * Each store mode gives both functions the settings their configuration reads, named as the code
+   * names them, and none of the other mode's.
+   */
+  @Test
+  void eachStoreMode_givesBothFunctionsTheStoreSettingsTheirConfigurationReads() {
+    Map<String, String> topic = Map.of("OutboxTopic", "arn:aws:sns:us-east-1:123456789012:o");
+    SamTemplate.Resolved jdbc =
+        TEMPLATE.resolve(
+            SamTemplate.requiredParameters(StoreMode.JDBC, "TablePrefix", "app_"), "outbox", topic);
+    SamTemplate.Resolved dataApi =
+        TEMPLATE.resolve(
+            SamTemplate.requiredParameters(
+                StoreMode.DATA_API, "TablePrefix", "app_", "DataApiEngine", "mysql"),
+            "outbox",
+            topic);
+    OutboxTables tables = OutboxTables.withPrefix("app_");
+    PARSERS.forEach(
+        (function, parser) -> {
+          assertThat(storeSettings(parser.apply(jdbc.environment(function))))
+              .as(function)
+              .isEqualTo(
+                  new DatabaseSettings(
+                      SamTemplate.requiredParameters().get("JdbcUrl"),
+                      SqlDialect.POSTGRESQL,
+                      Optional.of(SamTemplate.SECRET_ARN),
+                      Optional.empty(),
+                      Optional.empty(),
+                      tables));
+          assertThat(jdbc.environment(function).keySet())
+              .as(function)
+              .noneMatch(v -> v.startsWith("OUTBOX_DATA_API_") || v.equals("OUTBOX_DATABASE"));
+
+          assertThat(storeSettings(parser.apply(dataApi.environment(function))))
+              .as(function)
+              .isEqualTo(
+                  new DataApiSettings(
+                      SamTemplate.CLUSTER_ARN,
+                      SamTemplate.SECRET_ARN,
+                      "orders",
+                      SqlDialect.MYSQL,
+                      DataApiSettings.DEFAULT_RETRY_TIMEOUT,
+                      tables));
+          assertThat(dataApi.environment(function).keySet())
+              .as(function)
+              .doesNotContain("OUTBOX_JDBC_URL", "OUTBOX_DB_SECRET_ARN");
+        });
+  }
+
+  private static StoreSettings storeSettings(Object config) {
+    return switch (config) {
+      case PollerConfig poller -> poller.database();
+      case ReprocessorConfig reprocessor -> reprocessor.database();
+      default -> throw new IllegalArgumentException(String.valueOf(config));
+    };
+  }
+
+  /**
+   * Each store mode's parameters are optional in the template, as the other mode does without them;
+   * the Rules refuse a stack missing any that its mode needs, naming it.
+   */
+  @Test
+  void eachStoreMode_isRefusedWithoutAnyParameterItNeeds_andNeedsNoneOfTheOthers() {
+    for (StoreMode mode : StoreMode.values()) {
+      Map<String, String> given = SamTemplate.requiredParameters(mode);
+      assertThat(TEMPLATE.resolve(given, "outbox", Map.of()).ruleFailures())
+          .as("%s with %s", mode, given.keySet())
+          .isEmpty();
+      for (String parameter : given.keySet()) {
+        if (parameter.equals("StoreMode") || parameter.equals("DbSecretArn")) {
+          continue; // the mode itself, and a parameter without a default: CloudFormation demands it
+        }
+        Map<String, String> without = new LinkedHashMap<>(given);
+        without.remove(parameter);
+        assertThat(TEMPLATE.resolve(without, "outbox", Map.of()).ruleFailures())
+            .as("%s without %s", mode, parameter)
+            .singleElement(InstanceOfAssertFactories.STRING)
+            .contains("StoreMode " + mode, parameter);
+      }
+    }
+    assertThat(SamTemplate.requiredParameters(StoreMode.DATA_API))
+        .doesNotContainKeys("JdbcUrl", "SubnetIds", "SecurityGroupIds");
   }
 
   @Test
@@ -253,6 +382,29 @@ class TemplateParametersTest {
   }
 
   @Test
+  void dataApiClusterArnPattern_acceptsExactlyTheArnsTheFunctionsStartWith() {
+    Pattern allowed = allowedPattern("DataApiClusterArn");
+    for (String arn :
+        List.of(
+            SamTemplate.CLUSTER_ARN,
+            "arn:aws-cn:rds:cn-north-1:123456789012:cluster:orders-2",
+            "arn:aws-us-gov:rds:us-gov-west-1:123456789012:cluster:Orders",
+            "arn:aws:rds:us-east-1:123456789012:db:orders",
+            "arn:aws:rds:us-east-1:12345:cluster:orders",
+            "arn:aws:rds:us-east-1:123456789012:cluster:",
+            "arn:aws:rds:us-east-1:123456789012:cluster:orders/x",
+            "orders")) {
+      boolean codeAccepts =
+          accepts(
+              () ->
+                  StoreSettings.fromEnvironment(
+                      new EnvironmentReader(
+                          minimal(StoreMode.DATA_API, "OUTBOX_DATA_API_RESOURCE_ARN", arn))));
+      assertThat(allowed.matcher(arn).matches()).as(arn).isEqualTo(codeAccepts);
+    }
+  }
+
+  @Test
   void tablePrefixPattern_acceptsExactlyThePrefixesTheCodeAccepts() {
     Pattern allowed = allowedPattern("TablePrefix");
     for (String prefix :
@@ -355,15 +507,24 @@ class TemplateParametersTest {
   }
 
   private static void assertAccepted(
-      Function<Map<String, String>, Object> parser, String variable, long value, String what) {
-    assertThatCode(() -> parser.apply(minimal(variable, Long.toString(value))))
+      Function<Map<String, String>, Object> parser,
+      StoreMode mode,
+      String variable,
+      long value,
+      String what) {
+    assertThatCode(() -> parser.apply(minimal(mode, variable, Long.toString(value))))
         .as("%s = %d is within the template's bounds", what, value)
         .doesNotThrowAnyException();
   }
 
   private static void assertRefused(
-      Function<Map<String, String>, Object> parser, String variable, long value, String what) {
-    Throwable refused = catchThrowable(() -> parser.apply(minimal(variable, Long.toString(value))));
+      Function<Map<String, String>, Object> parser,
+      StoreMode mode,
+      String variable,
+      long value,
+      String what) {
+    Throwable refused =
+        catchThrowable(() -> parser.apply(minimal(mode, variable, Long.toString(value))));
     assertThat(refused)
         .as("%s = %d is outside the template's bounds, so the code must refuse it", what, value)
         .isInstanceOf(ConfigurationException.class);

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.template;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.template.SamTemplate.StoreMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What the stack lets the functions do, and where events go, read from template.yaml resolved as
- * CloudFormation would resolve it for a few parameter sets: least privilege by default, exactly the
- * destinations in use, and a stack that never dead-letters everything on its defaults.
+ * CloudFormation would resolve it for a few parameter sets in both store modes: least privilege by
+ * default, exactly the destinations in use whichever way the functions reach the database, and a
+ * stack that never dead-letters everything on its defaults.
  */
 class TemplatePermissionsTest {
   private static final SamTemplate TEMPLATE = SamTemplate.load();
@@ -24,6 +26,18 @@ class TemplatePermissionsTest {
   private static final String ORDERS = "arn:aws:sns:us-east-1:123456789012:orders";
   private static final String PAYMENTS = "arn:aws:sns:us-east-1:123456789012:payments";
   private static final String AUDIT_QUEUE = "arn:aws:sqs:us-east-1:123456789012:audit";
+  private static final String LOGS =
+      "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
+  private static final String VPC_NETWORKING =
+      "arn:aws:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole";
+  private static final String DATABASE_ACCESS = "arn-of-DatabaseAccessPolicy";
+  private static final List<String> DATA_API_ACTIONS =
+      List.of(
+          "rds-data:BeginTransaction",
+          "rds-data:ExecuteStatement",
+          "rds-data:BatchExecuteStatement",
+          "rds-data:CommitTransaction",
+          "rds-data:RollbackTransaction");
 
   private static Map<String, String> required(String... more) {
     return SamTemplate.requiredParameters(more);
@@ -33,21 +47,39 @@ class TemplatePermissionsTest {
     return TEMPLATE.resolve(parameters, STACK, Map.of());
   }
 
+  /** Where events go, as name and parameters besides the store mode's own. */
+  private static final Map<String, String[]> DESTINATIONS =
+      Map.of(
+          "defaults",
+          new String[] {},
+          "FIFO topic with a customer key",
+          new String[] {"OutboxTopicType", "fifo", "OutboxTopicKmsKey", KEY},
+          "scale-out",
+          new String[] {"MaxConcurrentPollers", "4"},
+          "existing destinations",
+          new String[] {
+            "OutboxTopicType", "none",
+            "DefaultDestination", ORDERS,
+            "PublishTopicArns", ORDERS + "," + PAYMENTS,
+            "PublishQueueArns", AUDIT_QUEUE,
+            "PublishKmsKeyArns", KEY
+          });
+
+  static Stream<Arguments> destinations() {
+    return DESTINATIONS.keySet().stream().sorted().map(Arguments::of);
+  }
+
   static Stream<Arguments> parameterSets() {
-    return Stream.of(
-        Arguments.of("defaults", required()),
-        Arguments.of("scale-out", required("MaxConcurrentPollers", "4")),
-        Arguments.of(
-            "FIFO topic with a customer key",
-            required("OutboxTopicType", "fifo", "OutboxTopicKmsKey", KEY)),
-        Arguments.of(
-            "existing destinations",
-            required(
-                "OutboxTopicType", "none",
-                "DefaultDestination", ORDERS,
-                "PublishTopicArns", ORDERS + "," + PAYMENTS,
-                "PublishQueueArns", AUDIT_QUEUE,
-                "PublishKmsKeyArns", KEY)));
+    return destinations()
+        .flatMap(
+            d ->
+                Stream.of(StoreMode.values())
+                    .map(
+                        mode ->
+                            Arguments.of(
+                                d.get()[0] + ", " + mode,
+                                SamTemplate.requiredParameters(
+                                    mode, DESTINATIONS.get((String) d.get()[0])))));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -61,6 +93,47 @@ class TemplatePermissionsTest {
       resources.addAll(strings(statement.get("Resource")));
     }
     assertThat(resources).isNotEmpty().noneMatch(r -> r.contains("*"));
+  }
+
+  /**
+   * Over the Data API each function may do exactly what it may do over JDBC (publish to the same
+   * destinations, use the same keys, read the same secret) and, besides, the Data API's five
+   * actions on the one cluster.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("destinations")
+  void dataApiMode_allowsWhatJdbcModeAllows_plusTheDataApiOnTheOneClusterOnly(String name) {
+    String[] more = DESTINATIONS.get(name);
+    SamTemplate.Resolved jdbc = resolve(SamTemplate.requiredParameters(StoreMode.JDBC, more));
+    SamTemplate.Resolved dataApi =
+        resolve(SamTemplate.requiredParameters(StoreMode.DATA_API, more));
+    assertThat(dataApi.ruleFailures()).as("the stack is accepted").isEmpty();
+
+    for (String function : List.of("PollerFunction", "DlqReprocessorFunction")) {
+      Map<String, List<String>> expected = new LinkedHashMap<>(actions(jdbc, function));
+      DATA_API_ACTIONS.forEach(a -> expected.put(a, List.of(SamTemplate.CLUSTER_ARN)));
+      assertThat(actions(dataApi, function))
+          .as(function)
+          .containsExactlyInAnyOrderEntriesOf(expected);
+    }
+  }
+
+  @Test
+  void jdbcMode_runsTheFunctionsInTheVpc_andDataApiMode_outsideAnyVpc() {
+    SamTemplate.Resolved jdbc = resolve(required());
+    SamTemplate.Resolved dataApi = resolve(SamTemplate.requiredParameters(StoreMode.DATA_API));
+    for (String function : List.of("PollerFunction", "DlqReprocessorFunction")) {
+      assertThat(SamTemplate.map(jdbc.properties(function).get("VpcConfig")))
+          .as(function)
+          .containsEntry("SubnetIds", List.of("subnet-1", "subnet-2"))
+          .containsEntry("SecurityGroupIds", List.of("sg-1"));
+      assertThat(awsManagedPolicies(jdbc, function))
+          .as(function)
+          .containsExactlyInAnyOrder(LOGS, VPC_NETWORKING);
+
+      assertThat(dataApi.properties(function)).as(function).doesNotContainKey("VpcConfig");
+      assertThat(awsManagedPolicies(dataApi, function)).as(function).containsExactly(LOGS);
+    }
   }
 
   @Test
@@ -196,14 +269,19 @@ class TemplatePermissionsTest {
     assertThat(scaling.environment("PollerFunction"))
         .containsEntry("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
     Map<String, Object> policy = scaling.properties("PollerSelfInvokePolicy");
-    assertThat(strings(policy.get("Roles"))).containsExactly("name-of-PollerFunctionRole");
+    assertThat(strings(policy.get("Roles"))).containsExactly("arn-of-PollerFunctionRole");
+    assertThat(actions(scaling, "PollerFunction").get("lambda:InvokeFunction"))
+        .containsExactlyInAnyOrder(
+            "getatt-of-PollerFunction.Arn", "getatt-of-PollerFunction.Arn:live");
+    assertThat(actions(scaling, "DlqReprocessorFunction"))
+        .doesNotContainKey("lambda:InvokeFunction");
     List<Map<String, Object>> lambdaStatements =
         statements(scaling).stream()
             .filter(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("lambda:")))
             .toList();
-    assertThat(lambdaStatements)
-        .singleElement()
-        .satisfies(
+    assertThat(lambdaStatements) // every one the stack has (the policy also counts as the role's)
+        .isNotEmpty()
+        .allSatisfy(
             s -> {
               assertThat(s.get("Effect")).isEqualTo("Allow");
               assertThat(strings(s.get("Action"))).containsExactly("lambda:InvokeFunction");
@@ -218,7 +296,7 @@ class TemplatePermissionsTest {
 
   // ---- reading the policies
 
-  /** Every policy statement of the stack: the functions' inline ones and IAM resources'. */
+  /** Every policy statement of the stack: the IAM resources' and any function's own. */
   private static List<Map<String, Object>> statements(SamTemplate.Resolved stack) {
     List<Map<String, Object>> statements = new ArrayList<>();
     stack
@@ -230,56 +308,98 @@ class TemplatePermissionsTest {
           .resourcesOfType(type)
           .values()
           .forEach(
-              r ->
-                  statements.addAll(
-                      statementList(
-                          SamTemplate.map(
-                                  SamTemplate.map(r.get("Properties")).get("PolicyDocument"))
-                              .get("Statement"))));
+              r -> statements.addAll(documentStatements(SamTemplate.map(r.get("Properties")))));
     }
     stack
         .resourcesOfType("AWS::IAM::Role")
         .values()
-        .forEach(
-            r -> {
-              Object policies = SamTemplate.map(r.get("Properties")).get("Policies");
-              for (Object p : policies == null ? List.of() : (List<?>) policies) {
-                statements.addAll(
-                    statementList(
-                        SamTemplate.map(SamTemplate.map(p).get("PolicyDocument"))
-                            .get("Statement")));
-              }
-            });
+        .forEach(r -> statements.addAll(inlineStatements(SamTemplate.map(r.get("Properties")))));
     return statements;
   }
 
   /**
-   * A function's statements: inline {@code Statement} lists, and the SAM policy templates this test
-   * knows. Anything else (a managed policy, another template) fails the test, so that no new
-   * permission goes unchecked.
+   * A function's statements: those of its role's inline policies and of the stack's managed
+   * policies the role holds. A function's own {@code Policies}, a role that is not the stack's, or
+   * a managed policy that is neither the stack's nor one of the AWS-managed ones this test knows
+   * fails the test, so that no new permission goes unchecked.
    */
   private static List<Map<String, Object>> functionStatements(
       SamTemplate.Resolved stack, String function) {
-    List<Map<String, Object>> statements = new ArrayList<>();
-    Object policies = stack.properties(function).get("Policies");
-    for (Object policy : policies == null ? List.of() : (List<?>) policies) {
-      Map<String, Object> p = SamTemplate.map(policy);
-      if (p.containsKey("Statement")) {
-        statements.addAll(statementList(p.get("Statement")));
-      } else if (p.containsKey("AWSSecretsManagerGetSecretValuePolicy")) {
-        Map<String, Object> template =
-            SamTemplate.map(p.get("AWSSecretsManagerGetSecretValuePolicy"));
-        statements.add(
-            Map.of(
-                "Effect", "Allow",
-                "Action", "secretsmanager:GetSecretValue",
-                "Resource", template.get("SecretArn")));
-      } else {
+    Map<String, Object> role = role(stack, function);
+    List<Map<String, Object>> statements = new ArrayList<>(inlineStatements(role));
+    String roleRef = "arn-of-" + roleId(stack, function);
+    for (Map<String, Object> policy : stack.resourcesOfType("AWS::IAM::Policy").values()) {
+      Map<String, Object> properties = SamTemplate.map(policy.get("Properties"));
+      if (strings(properties.get("Roles")).contains(roleRef)) {
+        statements.addAll(documentStatements(properties));
+      }
+    }
+    for (String arn : strings(role.get("ManagedPolicyArns"))) {
+      if (arn.startsWith("arn-of-")) {
+        String id = arn.substring("arn-of-".length());
+        Map<String, Object> policy = stack.resources().get(id);
+        assertThat(policy).as("%s's managed policy %s", function, id).isNotNull();
+        assertThat(policy.get("Type")).isEqualTo("AWS::IAM::ManagedPolicy");
+        statements.addAll(documentStatements(SamTemplate.map(policy.get("Properties"))));
+      } else if (!arn.equals(LOGS) && !arn.equals(VPC_NETWORKING)) {
         throw new AssertionError(
-            function + " has a policy this test cannot read, so cannot check: " + policy);
+            function + " holds a managed policy this test cannot read, so cannot check: " + arn);
       }
     }
     return statements;
+  }
+
+  /** The AWS-managed policies a function's role holds. */
+  private static List<String> awsManagedPolicies(SamTemplate.Resolved stack, String function) {
+    return strings(role(stack, function).get("ManagedPolicyArns")).stream()
+        .filter(arn -> !arn.startsWith("arn-of-"))
+        .toList();
+  }
+
+  /** The logical id of the function's role. */
+  private static String roleId(SamTemplate.Resolved stack, String function) {
+    String role = String.valueOf(stack.properties(function).get("Role"));
+    return role.substring("getatt-of-".length(), role.length() - ".Arn".length());
+  }
+
+  /** The properties of the function's role: one of the stack's, which only Lambda may assume. */
+  private static Map<String, Object> role(SamTemplate.Resolved stack, String function) {
+    Map<String, Object> properties = stack.properties(function);
+    assertThat(properties)
+        .as("%s: its permissions are its role's, not SAM policies", function)
+        .doesNotContainKey("Policies");
+    String role = String.valueOf(properties.get("Role"));
+    assertThat(role).as("%s's role", function).startsWith("getatt-of-").endsWith(".Arn");
+    String id = role.substring("getatt-of-".length(), role.length() - ".Arn".length());
+    Map<String, Object> resource = stack.resources().get(id);
+    assertThat(resource).as("%s's role %s", function, id).isNotNull();
+    assertThat(resource.get("Type")).isEqualTo("AWS::IAM::Role");
+    Map<String, Object> roleProperties = SamTemplate.map(resource.get("Properties"));
+    assertThat(
+            statementList(
+                SamTemplate.map(roleProperties.get("AssumeRolePolicyDocument")).get("Statement")))
+        .as("who may assume %s", id)
+        .containsExactly(
+            Map.of(
+                "Effect", "Allow",
+                "Principal", Map.of("Service", "lambda.amazonaws.com"),
+                "Action", "sts:AssumeRole"));
+    return roleProperties;
+  }
+
+  /** The statements of a role's inline {@code Policies}. */
+  private static List<Map<String, Object>> inlineStatements(Map<String, Object> roleProperties) {
+    List<Map<String, Object>> statements = new ArrayList<>();
+    Object policies = roleProperties.get("Policies");
+    for (Object p : policies == null ? List.of() : (List<?>) policies) {
+      statements.addAll(documentStatements(SamTemplate.map(p)));
+    }
+    return statements;
+  }
+
+  /** The statements of a policy's {@code PolicyDocument}. */
+  private static List<Map<String, Object>> documentStatements(Map<String, Object> policy) {
+    return statementList(SamTemplate.map(policy.get("PolicyDocument")).get("Statement"));
   }
 
   private static List<Map<String, Object>> statementList(Object statement) {

@@ -5,10 +5,10 @@ import dev.lambdaoutbox.writer.SqlDialect;
 import java.util.Optional;
 
 /**
- * Where the outbox tables are and how to log in, read once from the environment:
+ * Where the outbox tables are over JDBC ({@code OUTBOX_STORE=jdbc}, the default) and how to log in,
+ * read once from the environment:
  *
  * <ul>
- *   <li>{@code OUTBOX_STORE}: {@code jdbc} (the default).
  *   <li>{@code OUTBOX_JDBC_URL}: {@code jdbc:postgresql://...} or {@code jdbc:mysql://...} (also
  *       for MariaDB: {@code jdbc:mariadb:} is refused, as the MariaDB driver is not packaged).
  *   <li>{@code OUTBOX_DB_SECRET_ARN}: a Secrets Manager secret whose JSON holds {@code username}
@@ -23,24 +23,16 @@ public record DatabaseSettings(
     Optional<String> secretArn,
     Optional<String> user,
     Optional<String> password,
-    OutboxTables tables) {
+    OutboxTables tables)
+    implements StoreSettings {
 
-  public static final String STORE = "OUTBOX_STORE";
   public static final String JDBC_URL = "OUTBOX_JDBC_URL";
   public static final String SECRET_ARN = "OUTBOX_DB_SECRET_ARN";
   public static final String USER = "OUTBOX_DB_USER";
   public static final String PASSWORD = "OUTBOX_DB_PASSWORD";
-  public static final String TABLE_PREFIX = "OUTBOX_TABLE_PREFIX";
 
+  /** The JDBC settings; {@link StoreSettings#fromEnvironment} reads {@code OUTBOX_STORE} first. */
   public static DatabaseSettings fromEnvironment(EnvironmentReader env) {
-    String store = env.string(STORE, "jdbc");
-    if (store.equals("data-api")) {
-      throw new ConfigurationException(
-          STORE, "'data-api' is not available in this release; use 'jdbc' with " + JDBC_URL);
-    }
-    if (!store.equals("jdbc")) {
-      throw new ConfigurationException(STORE, "'" + store + "' is not a known store; use 'jdbc'");
-    }
     String url =
         env.required(JDBC_URL, "the database's JDBC URL, e.g. jdbc:postgresql://host:5432/app");
     SqlDialect dialect;
@@ -92,13 +84,7 @@ public record DatabaseSettings(
               + " and "
               + PASSWORD);
     }
-    OutboxTables tables;
-    try {
-      tables = OutboxTables.withPrefix(env.string(TABLE_PREFIX, ""));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigurationException(TABLE_PREFIX, e.getMessage(), e);
-    }
-    return new DatabaseSettings(url, dialect, secret, user, password, tables);
+    return new DatabaseSettings(url, dialect, secret, user, password, StoreSettings.tables(env));
   }
 
   @Override

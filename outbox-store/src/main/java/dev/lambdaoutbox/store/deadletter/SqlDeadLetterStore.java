@@ -45,15 +45,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     }
     return read(
         "list dead letters",
-        s -> {
-          List<DeadLetterPage.Entry> entries =
-              dialect.listDeadLetters(s, filter, after, limit + 1, payloadPreviewChars);
-          if (entries.size() <= limit) {
-            return new DeadLetterPage(entries, null);
-          }
-          List<DeadLetterPage.Entry> page = entries.subList(0, limit);
-          return new DeadLetterPage(page, page.get(limit - 1).deadLetter().position());
-        });
+        s -> dialect.listDeadLetters(s, filter, after, limit, payloadPreviewChars));
   }
 
   @Override

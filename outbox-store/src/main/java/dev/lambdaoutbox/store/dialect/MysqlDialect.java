@@ -38,6 +38,8 @@ final class MysqlDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimSizesSql;
+  private final String claimedRowsColumns;
   private final String retrySql;
   private final String deadLetterSql;
   private final String purgeSql;
@@ -58,6 +60,22 @@ final class MysqlDialect extends PortableDialect {
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
             + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    // Sized to a result budget, the first step locks the due rows but reads only their sizes;
+    // the rows that fit are then read by id, a payload too long for any broker cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    this.claimSizesSql =
+        "SELECT id, "
+            + ResultBudget.MESSAGE_BYTES
+            + " AS bytes FROM "
+            + t
+            + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimedRowsColumns =
+        SelectList.of("", MysqlDialect::utcText, MessageRows.COLUMNS)
+            .replace(
+                "payload,",
+                "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
+                    + " ELSE payload END AS payload,");
     this.retrySql =
         "UPDATE "
             + t
@@ -114,10 +132,14 @@ final class MysqlDialect extends PortableDialect {
   @Override
   public List<OutboxMessage> claim(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit));
-    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      claimed.add(MessageRows.read(row));
+    List<OutboxMessage> claimed;
+    if (ResultBudget.unbounded(s)) {
+      claimed = new ArrayList<>();
+      for (Row row : s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit))) {
+        claimed.add(MessageRows.read(row));
+      }
+    } else {
+      claimed = claimWithin(s, limit, now);
     }
     List<UUID> ids = claimed.stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
@@ -131,6 +153,30 @@ final class MysqlDialect extends PortableDialect {
           params);
     }
     return claimed;
+  }
+
+  /** Locks the due rows, keeps those that fit the session's budget, and reads them, in order. */
+  private List<OutboxMessage> claimWithin(SqlSession s, int limit, Instant now) {
+    List<Row> sizes =
+        s.query(claimSizesSql, Params.of().timestamp("now", now).integer("limit", limit));
+    int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
+    Map<UUID, OutboxMessage> byId = new HashMap<>();
+    List<UUID> ids = sizes.subList(0, fit).stream().map(r -> r.uuid("id")).toList();
+    for (List<UUID> chunk : InLists.chunks(ids)) {
+      Params params = Params.of().integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS);
+      String sql =
+          "SELECT "
+              + claimedRowsColumns
+              + " FROM "
+              + messages
+              + " WHERE id IN "
+              + InLists.uuids("id", chunk, params);
+      for (Row row : s.query(sql, params)) {
+        OutboxMessage m = MessageRows.read(row);
+        byId.put(m.id(), m);
+      }
+    }
+    return ids.stream().map(byId::get).toList();
   }
 
   /** The locking SELECT; the UPDATE by ids follows. */
@@ -249,20 +295,21 @@ final class MysqlDialect extends PortableDialect {
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
 
   @Override
-  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
-    List<DeadLetter> rows = new ArrayList<>(ids.size());
+  List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock) {
+    List<Row> rows = new ArrayList<>(ids.size());
     for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
       Params params = Params.of();
       String sql =
           "SELECT "
-              + deadLetterColumns()
+              + selectList
               + " FROM "
               + deadLetters
               + " WHERE id IN "
               + InLists.uuids("id", chunk, params)
               + " ORDER BY id"
               + (lock ? " FOR UPDATE" : "");
-      rows.addAll(DeadLetterRows.readAll(s.query(sql, params)));
+      rows.addAll(s.query(sql, params));
     }
     return rows;
   }

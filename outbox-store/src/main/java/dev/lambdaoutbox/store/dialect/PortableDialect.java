@@ -9,11 +9,15 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -103,8 +107,44 @@ abstract class PortableDialect implements StoreDialect {
     return (int) s.query(countDueSql, params).get(0).longValue("due");
   }
 
+  /**
+   * The page of up to {@code limit} rows after {@code after}. Under a result budget the rows' sizes
+   * (previews included) are read first and the page ends early, with a cursor, where the next row
+   * would not fit.
+   */
   @Override
-  public List<DeadLetterPage.Entry> listDeadLetters(
+  public DeadLetterPage listDeadLetters(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+    int rows = limit + 1; // one more than the page, to know whether another page follows
+    if (!ResultBudget.unbounded(s)) {
+      Params params = Params.of().integer("preview", previewChars).integer("limit", rows);
+      String sql =
+          "SELECT id, "
+              + ResultBudget.DEAD_LETTER_BYTES.replace(
+                  "octet_length(payload)", "octet_length(substr(payload, 1, :preview))")
+              + " AS bytes FROM "
+              + tables.deadLetters()
+              + syntax.conditions(params).matching(filter).after(after).where()
+              + " ORDER BY dead_at, id LIMIT :limit";
+      List<Row> sizes = s.query(sql, params);
+      if (sizes.isEmpty()) {
+        return new DeadLetterPage(List.of(), null);
+      }
+      int take = Math.min(limit, ResultBudget.fitting(sizes, s.maxResultBytes()));
+      List<DeadLetterPage.Entry> page = previews(s, filter, after, take, previewChars);
+      boolean more = sizes.size() > take && !page.isEmpty();
+      return new DeadLetterPage(
+          page, more ? page.get(page.size() - 1).deadLetter().position() : null);
+    }
+    List<DeadLetterPage.Entry> entries = previews(s, filter, after, rows, previewChars);
+    if (entries.size() <= limit) {
+      return new DeadLetterPage(entries, null);
+    }
+    List<DeadLetterPage.Entry> page = entries.subList(0, limit);
+    return new DeadLetterPage(page, page.get(limit - 1).deadLetter().position());
+  }
+
+  private List<DeadLetterPage.Entry> previews(
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
     Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
     String where = syntax.conditions(params).matching(filter).after(after).where();
@@ -144,18 +184,57 @@ abstract class PortableDialect implements StoreDialect {
   @Override
   public List<DeadLetter> deadLettersMatching(
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, boolean lock) {
+    boolean sized = !ResultBudget.unbounded(s);
     Params params = Params.of().integer("limit", limit);
     String where = syntax.conditions(params).matching(filter).after(after).where();
     String sql =
         "SELECT "
-            + deadLetterColumns
+            + (sized ? "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes" : deadLetterColumns)
             + " FROM "
             + tables.deadLetters()
             + where
             + " ORDER BY dead_at, id LIMIT :limit"
             + (lock ? " FOR UPDATE" : "");
-    return DeadLetterRows.readAll(s.query(sql, params));
+    List<Row> rows = s.query(sql, params);
+    if (!sized) {
+      return DeadLetterRows.readAll(rows);
+    }
+    Map<UUID, DeadLetter> byId = new HashMap<>();
+    for (List<UUID> group : ResultBudget.groups(rows, s.maxResultBytes())) {
+      for (Row row : selectDeadLettersByIds(s, deadLetterColumns, group, false)) {
+        DeadLetter d = DeadLetterRows.read(row);
+        byId.put(d.id(), d);
+      }
+    }
+    return rows.stream().map(r -> byId.get(r.uuid("id"))).toList();
   }
+
+  /**
+   * The dead letters with these ids, by id; locked with {@code lock}. Under a result budget their
+   * sizes are read (and the rows locked) first, then the rows in groups that fit.
+   */
+  @Override
+  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+    if (ResultBudget.unbounded(s)) {
+      return DeadLetterRows.readAll(selectDeadLettersByIds(s, deadLetterColumns, ids, lock));
+    }
+    List<Row> sizes =
+        selectDeadLettersByIds(s, "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes", ids, lock);
+    List<DeadLetter> rows = new ArrayList<>(sizes.size());
+    for (List<UUID> group : ResultBudget.groups(sizes, s.maxResultBytes())) {
+      rows.addAll(
+          DeadLetterRows.readAll(selectDeadLettersByIds(s, deadLetterColumns, group, false)));
+    }
+    return rows;
+  }
+
+  /**
+   * {@code SELECT selectList FROM} the dead letters with these ids {@code ORDER BY id}, locked
+   * ({@code FOR UPDATE}) with {@code lock}: the one statement whose id list each dialect writes its
+   * own way.
+   */
+  abstract List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock);
 
   @Override
   public boolean anyDeadLetterMatching(

@@ -37,6 +37,7 @@ final class PostgresDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimSizedSql;
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
@@ -59,22 +60,42 @@ final class PostgresDialect extends PortableDialect {
     // a hash join over a sequential scan of the whole table: claim cost would grow with the
     // table.) The locked rows cannot move before the UPDATE, as this transaction holds their
     // locks; were a ctid ever stale, that row would simply not be claimed this time.
-    this.claimSql =
-        "WITH due AS (SELECT ctid, id, next_attempt_at FROM "
+    String due =
+        " FROM "
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= "
             + at("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED),"
-            + " claimed AS (UPDATE "
-            + t
-            + " m SET next_attempt_at = "
-            + at("leaseEnd")
-            + ", locked_until = "
-            + at("leaseEnd")
-            + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due)) RETURNING "
-            + SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS)
-            + ") SELECT claimed.* FROM claimed JOIN due USING (id)"
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED)";
+    String returning = SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS);
+    this.claimSql =
+        "WITH due AS (SELECT ctid, id, next_attempt_at"
+            + due
+            + ", "
+            + lease(t, "due", returning)
+            + " SELECT claimed.* FROM claimed JOIN due USING (id)"
             + " ORDER BY due.next_attempt_at, due.id";
+    // The same claim sized to a result budget: of the rows the due CTE locked, the fit CTE keeps
+    // the first ones whose running size stays within :maxBytes (always the first); the rest stay
+    // due and are released at commit. A payload too long for any broker comes back cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    this.claimSizedSql =
+        "WITH due AS (SELECT ctid, id, next_attempt_at, "
+            + ResultBudget.MESSAGE_BYTES
+            + " AS bytes"
+            + due
+            + ", fit AS (SELECT ctid, id, next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
+            + " sum(bytes) OVER w AS running, row_number() OVER w AS n FROM due"
+            + " WINDOW w AS (ORDER BY next_attempt_at, id)) sized"
+            + " WHERE running <= :maxBytes OR n = 1), "
+            + lease(
+                t,
+                "fit",
+                returning.replace(
+                    "m.payload,",
+                    "CASE WHEN octet_length(m.payload) > :payloadCap"
+                        + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,"))
+            + " SELECT claimed.* FROM claimed JOIN fit USING (id)"
+            + " ORDER BY fit.next_attempt_at, fit.id";
 
     this.markSentSql =
         "UPDATE "
@@ -151,6 +172,24 @@ final class PostgresDialect extends PortableDialect {
             + ", NULL, NULL, NULL, NULL, NULL, NULL) ON CONFLICT DO NOTHING";
   }
 
+  /**
+   * The claim's {@code claimed} CTE: leases the rows whose {@code ctid}s the CTE {@code rows}
+   * locked, and returns {@code returning} of each.
+   */
+  private static String lease(String table, String rows, String returning) {
+    return "claimed AS (UPDATE "
+        + table
+        + " m SET next_attempt_at = "
+        + at("leaseEnd")
+        + ", locked_until = "
+        + at("leaseEnd")
+        + ", locked_by = :owner WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM "
+        + rows
+        + ")) RETURNING "
+        + returning
+        + ")";
+  }
+
   /** A timestamp parameter, read as UTC. */
   private static String at(String param) {
     return "(CAST(:" + param + " AS timestamp) AT TIME ZONE 'UTC')";
@@ -182,7 +221,14 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public List<OutboxMessage> claim(
       SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows = s.query(claimSql, claimParams(owner, limit, now, leaseEnd));
+    List<Row> rows =
+        ResultBudget.unbounded(s)
+            ? s.query(claimSql, claimParams(owner, limit, now, leaseEnd))
+            : s.query(
+                claimSizedSql,
+                claimParams(owner, limit, now, leaseEnd)
+                    .integer("maxBytes", ResultBudget.asParameter(s))
+                    .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
     List<OutboxMessage> claimed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       claimed.add(MessageRows.read(row));
@@ -257,17 +303,18 @@ final class PostgresDialect extends PortableDialect {
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
 
   @Override
-  public List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+  List<Row> selectDeadLettersByIds(
+      SqlSession s, String selectList, Collection<UUID> ids, boolean lock) {
     String sql =
         "SELECT "
-            + deadLetterColumns()
+            + selectList
             + " FROM "
             + deadLetters
             + " WHERE id = ANY("
             + uuids("ids")
             + ") ORDER BY id"
             + (lock ? " FOR UPDATE" : "");
-    return DeadLetterRows.readAll(s.query(sql, Params.of().json("ids", JsonLists.uuids(ids))));
+    return s.query(sql, Params.of().json("ids", JsonLists.uuids(ids)));
   }
 
   /**

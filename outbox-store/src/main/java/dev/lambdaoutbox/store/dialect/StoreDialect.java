@@ -104,10 +104,10 @@ public interface StoreDialect {
   // ---- the reprocessor's dead letters
 
   /**
-   * Up to {@code limit} rows after {@code after} (null: from the start), oldest death first, with
-   * payloads cut to {@code previewChars} characters.
+   * A page of up to {@code limit} rows after {@code after} (null: from the start), oldest death
+   * first, with payloads cut to {@code previewChars} characters, and where the next page starts.
    */
-  List<DeadLetterPage.Entry> listDeadLetters(
+  DeadLetterPage listDeadLetters(
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars);
 
   /** Counts of the rows {@code filter} matches, by error code and event type. */

@@ -2,9 +2,7 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.config.CredentialsSource;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
@@ -14,9 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
-import software.amazon.awssdk.services.secretsmanager.SecretsManagerClientBuilder;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.SnsClientBuilder;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -24,9 +19,9 @@ import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 
 /**
  * Builds the poller's real collaborators from its configuration: SNS and SQS clients on the JDK's
- * URL connection (no Netty, no Apache client), the JDBC store, the publishing threads, logs and
- * metrics on standard output. Region, credentials and endpoint ({@code AWS_ENDPOINT_URL}) come from
- * the SDK's own default chains.
+ * URL connection (no Netty, no Apache client), the store (JDBC or Data API), the publishing
+ * threads, logs and metrics on standard output. Region, credentials and endpoint ({@code
+ * AWS_ENDPOINT_URL}) come from the SDK's own default chains.
  *
  * <p>The SDK clients and publishing threads are built on the first publish ({@link LazyPublisher}):
  * loading the SDK is most of a cold start, and an invocation that finds the outbox empty does not
@@ -94,13 +89,10 @@ public final class PollerWiring {
         config.serviceName(), OutboxPoller.class, config.logLevel(), System.out, clock);
   }
 
-  /** The JDBC store of the configured database; it connects on first use. */
+  /** The store of the configured database, over JDBC or the Data API; nothing is called yet. */
   public static OutboxStore store(PollerConfig config) {
-    CredentialsSource credentials =
-        CredentialsSource.from(config.database(), PollerWiring::secretsManagerFor);
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(config.database(), credentials, config.connectionLimits());
-    return OutboxStore.builder(JdbcExecutor.of(connections))
+    return OutboxStore.builder(
+            SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
         .tables(config.database().tables())
         .retention(config.retention())
         .build();
@@ -140,17 +132,6 @@ public final class PollerWiring {
     return UrlConnectionHttpClient.builder()
         .connectionTimeout(CONNECT_TIMEOUT)
         .socketTimeout(publishTimeout);
-  }
-
-  /** A Secrets Manager client in the secret's own region. */
-  private static SecretsManagerClient secretsManagerFor(String secretArn) {
-    String[] parts = secretArn.split(":");
-    SecretsManagerClientBuilder builder =
-        SecretsManagerClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
-    if (parts.length > 3 && !parts[3].isBlank()) {
-      builder.region(Region.of(parts[3]));
-    }
-    return builder.build();
   }
 
   private static ThreadFactory daemonThreads() {

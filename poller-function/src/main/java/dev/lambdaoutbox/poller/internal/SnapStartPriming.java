@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -39,8 +40,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  *       batch planning, marshalling, signing, the URL-connection client, response parsing,
  *       reconciling), with clients built like the real ones but pointed at a stub on 127.0.0.1 in
  *       this JVM, with dummy credentials: nothing leaves the process;
- *   <li>loads the JDBC driver, but opens no connection: a connection would be dead after a restore,
- *       and the claim path's only real work is the database's.
+ *   <li>loads the JDBC driver (with {@code OUTBOX_STORE=jdbc}), but opens no connection: a
+ *       connection would be dead after a restore, and the claim path's only real work is the
+ *       database's.
  * </ul>
  *
  * <p>Where CRaC is absent (every JVM but a SnapStart one, or one started with CRaC), {@code
@@ -89,8 +91,11 @@ public final class SnapStartPriming implements Resource {
   }
 
   private void loadJdbcDriver() {
+    if (!(config.database() instanceof DatabaseSettings jdbc)) {
+      return; // the Data API store has no driver: its client is built with the store
+    }
     String driver =
-        config.database().jdbcUrl().startsWith("jdbc:postgresql:")
+        jdbc.jdbcUrl().startsWith("jdbc:postgresql:")
             ? "org.postgresql.Driver"
             : "com.mysql.cj.jdbc.Driver";
     try {

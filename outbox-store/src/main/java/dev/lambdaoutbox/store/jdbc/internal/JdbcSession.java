@@ -5,6 +5,7 @@ import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.StatementException;
+import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

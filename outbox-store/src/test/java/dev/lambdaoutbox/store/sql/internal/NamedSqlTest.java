@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.store.jdbc.internal;
+package dev.lambdaoutbox.store.sql.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

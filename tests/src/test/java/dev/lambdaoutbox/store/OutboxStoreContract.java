@@ -3,17 +3,13 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.OutboxStore.CompletionCounts;
-import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.store.config.CredentialsSource;
-import dev.lambdaoutbox.store.config.DatabaseCredentials;
-import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -43,27 +39,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * What every {@link OutboxStore} must do, against a real database. Rows are written with the real
- * {@link OutboxWriter}; each subclass names its database. Times are fixed instants passed to the
- * store, so leases run out without sleeping.
+ * What every {@link OutboxStore} must do, against a real database, whatever carries its SQL. Rows
+ * are written with the real {@link OutboxWriter} over JDBC, as an application writes them; each
+ * subclass names the database and the executor the store runs on (JDBC to PostgreSQL or MariaDB,
+ * the Data API to PostgreSQL). Times are fixed instants passed to the store, so leases run out
+ * without sleeping. The tests are final: every backend runs the same ones.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class OutboxStoreContractTest {
+abstract class OutboxStoreContract {
   static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
   static final Duration LEASE = Duration.ofSeconds(30);
 
   OutboxTables tables;
   TestRows rows;
-  private final List<JdbcConnectionProvider> providers = new ArrayList<>();
+  private final List<AutoCloseable> resources = new ArrayList<>();
 
-  /** The database under test. */
+  /** The database the rows live in, reached over JDBC to write and inspect them. */
   abstract TestDatabase database();
 
-  /** SQL that returns the server-side id of the session running it. */
-  abstract String sessionIdSql();
-
-  /** SQL, run from another session, that kills the session with this id. */
-  abstract String killSessionSql(long sessionId);
+  /**
+   * A new executor for the store under test, as a new poller container would build one: its own
+   * connection, or its own Data API client. What needs closing goes to {@link #closeAfterEach}.
+   */
+  abstract SqlExecutor newExecutor();
 
   /** SQL that renames a table (to make the dead-letter statement fail). */
   String renameTableSql(String from, String to) {
@@ -87,27 +85,34 @@ abstract class OutboxStoreContractTest {
   }
 
   @AfterEach
-  void closeConnections() {
-    providers.forEach(JdbcConnectionProvider::close);
-    providers.clear();
+  void closeResources() throws Exception {
+    for (AutoCloseable resource : resources) {
+      resource.close();
+    }
+    resources.clear();
+  }
+
+  /** Closes {@code resource} after the test. */
+  <T extends AutoCloseable> T closeAfterEach(T resource) {
+    resources.add(resource);
+    return resource;
   }
 
   OutboxStore store() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .build();
-  }
-
-  JdbcConnectionProvider connections(ConnectionLimits limits) {
-    JdbcConnectionProvider p = Stores.connections(database(), tables, limits);
-    providers.add(p);
-    return p;
+    return OutboxStore.builder(newExecutor()).tables(tables).build();
   }
 
   /** Appends events in one transaction of the application's, created (and due) at {@code at}. */
   List<UUID> append(Instant at, OutboxEvent... events) {
-    OutboxWriter writer =
-        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)).build();
+    return append(
+        OutboxWriter.builder().tables(tables).clock(Clock.fixed(at, ZoneOffset.UTC)), events);
+  }
+
+  /**
+   * Appends events in one transaction of the application's, with the writer {@code writer} builds.
+   */
+  List<UUID> append(OutboxWriter.Builder writerBuilder, OutboxEvent... events) {
+    OutboxWriter writer = writerBuilder.build();
     try (Connection c = database().open()) {
       c.setAutoCommit(false);
       writer.appendAll(c, List.of(events));
@@ -138,7 +143,7 @@ abstract class OutboxStoreContractTest {
   // ---- claim
 
   @Test
-  void claim_returnsDueRowsOldestFirst_uptoTheLimit() {
+  final void claim_returnsDueRowsOldestFirst_uptoTheLimit() {
     UUID second = append(T0.plusSeconds(2));
     UUID first = append(T0);
     UUID third = append(T0.plusSeconds(3));
@@ -151,7 +156,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_skipsRowsNotYetDue() {
+  final void claim_skipsRowsNotYetDue() {
     UUID due = append(T0);
     append(T0.plusSeconds(100));
 
@@ -159,7 +164,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
+  final void claim_returnsTheEventsOfOneTransactionInTheOrderTheyWereMade() {
     OutboxEvent[] events = new OutboxEvent[300]; // made within a millisecond or two: same due time
     for (int i = 0; i < events.length; i++) {
       events[i] = event("order-" + i);
@@ -171,7 +176,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_returnsTheRowAsWritten() {
+  final void claim_returnsTheRowAsWritten() {
     String payload = "{ \"name\" : \"Zoë 🚀\",\n  \"n\": 1.50, \"nested\": {\"a\": [1, 2]} }";
     OutboxEvent event =
         OutboxEvent.builder()
@@ -210,7 +215,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
+  final void claim_whenRowsLeased_hidesThemFromOtherClaimsUntilTheLeaseEnds() {
     List<UUID> written = List.of(append(T0), append(T0.plusSeconds(1)));
     OutboxStore crashed = store();
     OutboxStore other = store();
@@ -227,7 +232,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void claim_leavesSentRowsAndDeadLettersAlone() {
+  final void claim_leavesSentRowsAndDeadLettersAlone() {
     UUID id = append(T0);
     OutboxStore retaining = retainingStore();
     retaining.claim("a", 10, T0, LEASE);
@@ -236,10 +241,60 @@ abstract class OutboxStoreContractTest {
     assertThat(store().claim("b", 10, T0.plus(Duration.ofDays(1)), LEASE)).isEmpty();
   }
 
+  @Test
+  final void claim_ofLargeRows_takesNoMoreThanOneResultMayHold_andReachesEveryRowInOrder() {
+    List<UUID> written = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String payload = "{\"blob\":\"" + "x".repeat(200 * 1024) + "\",\"n\":" + i + "}";
+      written.addAll(
+          append(T0.plusSeconds(i), event("big-" + i).toBuilder().payload(payload).build()));
+    }
+    SqlExecutor executor = newExecutor();
+    long budget = executor.inTransaction("read the result budget", SqlSession::maxResultBytes);
+    OutboxStore store = OutboxStore.builder(executor).tables(tables).build();
+
+    List<UUID> claimed = new ArrayList<>();
+    for (int round = 0; round < 10; round++) {
+      List<OutboxMessage> batch = store.claim("a", 10, T0.plusSeconds(10), LEASE);
+      if (batch.isEmpty()) {
+        break;
+      }
+      long bytes = batch.stream().mapToLong(m -> m.payload().length()).sum();
+      assertThat(batch.size() == 1 || bytes <= budget)
+          .as("%d rows of %d bytes against a budget of %d", batch.size(), bytes, budget)
+          .isTrue();
+      claimed.addAll(ids(batch));
+    }
+
+    assertThat(claimed).containsExactlyElementsOf(written);
+  }
+
+  @Test
+  final void claim_ofAPayloadNoBrokerAccepts_returnsItStillTooLarge_andItsDeadLetterKeepsItWhole() {
+    String payload = "{\"blob\":\"" + "y".repeat(300 * 1024) + "\"}";
+    OutboxEvent event = event("huge").toBuilder().payload(payload).build();
+    append(
+        OutboxWriter.builder()
+            .tables(tables)
+            .maxPayloadBytes(1024 * 1024)
+            .clock(Clock.fixed(T0, ZoneOffset.UTC)),
+        event);
+    OutboxStore store = store();
+
+    OutboxMessage claimed = store.claim("a", 10, T0, LEASE).get(0);
+
+    // Either the payload as written or, where one result is bounded, a prefix: both more than
+    // the 256 KiB SNS and SQS accept, so the poller dead-letters the row as too large.
+    assertThat(claimed.payload().length()).isGreaterThan(256 * 1024);
+    assertThat(payload).startsWith(claimed.payload());
+    store.complete("a", List.of(new DeadLetter(event.id(), "TooLarge", "300 KiB")), T0);
+    assertThat(rows.deadLetter(event.id()).get("payload")).isEqualTo(payload);
+  }
+
   // ---- complete: published
 
   @Test
-  void complete_published_deletesTheRows() {
+  final void complete_published_deletesTheRows() {
     List<UUID> ids = List.of(append(T0), append(T0.plusSeconds(1)));
     OutboxStore store = store();
     store.claim("a", 10, T0.plusSeconds(1), LEASE);
@@ -253,7 +308,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_published_withRetention_marksSent_andPurgeRemovesOnlyOldRowsInBatches() {
+  final void complete_published_withRetention_marksSent_andPurgeRemovesOnlyOldRowsInBatches() {
     OutboxStore store = retainingStore();
     List<UUID> old = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -284,7 +339,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void purgeSent_leavesPendingRowsAlone() {
+  final void purgeSent_leavesPendingRowsAlone() {
     UUID pending = append(T0);
 
     assertThat(retainingStore().purgeSent(T0.plus(Duration.ofDays(30)), 100)).isZero();
@@ -294,7 +349,7 @@ abstract class OutboxStoreContractTest {
   // ---- complete: retry
 
   @Test
-  void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
+  final void complete_retry_countsTheFailure_andKeepsTheFirstFailureTime() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -337,7 +392,7 @@ abstract class OutboxStoreContractTest {
   // ---- complete: dead letter
 
   @Test
-  void complete_deadLetter_movesTheRowWithEverythingInOneTransaction() {
+  final void complete_deadLetter_movesTheRowWithEverythingInOneTransaction() {
     String payload = "{\"amount\": \"12.30\",  \"note\": \"né \\u00e9 ☃\"}\n";
     OutboxEvent event =
         OutboxEvent.builder()
@@ -392,7 +447,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
+  final void complete_deadLetterOnFirstFailure_startsFirstFailureNow() {
     UUID id = append(T0);
     OutboxStore store = store();
     store.claim("a", 10, T0, LEASE);
@@ -406,7 +461,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_whenOneStatementFails_rollsBackEveryOutcome() {
+  final void complete_whenOneStatementFails_rollsBackEveryOutcome() {
     UUID published = append(T0);
     UUID dying = append(T0.plusSeconds(1));
     OutboxStore store = store();
@@ -436,7 +491,7 @@ abstract class OutboxStoreContractTest {
   // ---- leases taken over
 
   @Test
-  void complete_fromAnOwnerWhoseLeaseWasTaken_isSkippedAndCounted() {
+  final void complete_fromAnOwnerWhoseLeaseWasTaken_isSkippedAndCounted() {
     UUID retried = append(T0);
     UUID dead = append(T0.plusSeconds(1));
     UUID published = append(T0.plusSeconds(2));
@@ -465,7 +520,7 @@ abstract class OutboxStoreContractTest {
   }
 
   @Test
-  void complete_mixedOutcomes_areCountedByKind() {
+  final void complete_mixedOutcomes_areCountedByKind() {
     UUID a = append(T0);
     UUID b = append(T0.plusSeconds(1));
     UUID c = append(T0.plusSeconds(2));
@@ -490,7 +545,7 @@ abstract class OutboxStoreContractTest {
   // ---- concurrency
 
   @Test
-  void claimAndComplete_fromFourPollersAtOnce_publishEveryRowExactlyOnce() throws Exception {
+  final void claimAndComplete_fromFourPollersAtOnce_publishEveryRowExactlyOnce() throws Exception {
     int total = 20_000;
     List<UUID> written = new ArrayList<>(total);
     for (int batch = 0; batch < total / 1000; batch++) {
@@ -545,7 +600,7 @@ abstract class OutboxStoreContractTest {
   // ---- backlog
 
   @Test
-  void backlog_reportsTheOldestDueRowAndTheDeadLetters() {
+  final void backlog_reportsTheOldestDueRowAndTheDeadLetters() {
     OutboxStore store = store();
     assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0));
 
@@ -585,108 +640,9 @@ abstract class OutboxStoreContractTest {
     assertThat(store.countDue(T0.plusSeconds(600), 10)).isEqualTo(4);
   }
 
-  // ---- the connection
-
-  @Test
-  void connection_killedUnderTheStore_isReplacedAndTheStoreCarriesOn() throws Exception {
-    JdbcConnectionProvider connections = connections(limitsCheckingEveryUse());
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-    UUID id = append(T0);
-    long session = sessionId(connections);
-
-    kill(session);
-
-    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
-    assertThat(sessionId(connections)).isNotEqualTo(session);
-  }
-
-  @Test
-  void connection_killedBetweenChecks_failsOneCallClearly_thenReconnects() throws Exception {
-    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-    UUID id = append(T0);
-    long session = sessionId(connections);
-
-    kill(session);
-
-    assertThatThrownBy(() -> store.claim("a", 10, T0, LEASE))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageStartingWith("could not claim up to 10 rows from " + tables.messages());
-    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
-  }
-
-  @Test
-  void connection_withAWrongPassword_failsWithAClearMessage() {
-    TestDatabase db = database();
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(
-            Stores.settings(db, tables),
-            CredentialsSource.of(new DatabaseCredentials(db.user(), "not-the-password")),
-            ConnectionLimits.defaults());
-    providers.add(connections);
-    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
-
-    assertThatThrownBy(() -> store.backlog(T0))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageContaining("refused the login of user '" + db.user() + "'")
-        .hasMessageContaining("OUTBOX_DB_SECRET_ARN")
-        .hasMessageNotContaining("not-the-password");
-  }
-
-  @Test
-  void connection_whenTheLoginIsRefused_retriesOnceWithRefreshedCredentials() {
-    TestDatabase db = database();
-    AtomicInteger refreshes = new AtomicInteger();
-    CredentialsSource rotated =
-        refresh -> {
-          if (refresh) {
-            refreshes.incrementAndGet();
-            return new DatabaseCredentials(db.user(), db.password());
-          }
-          return new DatabaseCredentials(db.user(), "the-old-password");
-        };
-    JdbcConnectionProvider connections =
-        JdbcConnectionProvider.create(
-            Stores.settings(db, tables), rotated, ConnectionLimits.defaults());
-    providers.add(connections);
-
-    assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0));
-    assertThat(refreshes).hasValue(1);
-  }
-
   // ---- helpers
 
   OutboxStore retainingStore() {
-    return OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults())))
-        .tables(tables)
-        .retention(Duration.ofDays(7))
-        .build();
-  }
-
-  static ConnectionLimits limitsCheckingEveryUse() {
-    ConnectionLimits d = ConnectionLimits.defaults();
-    return new ConnectionLimits(
-        d.connectTimeout(),
-        d.socketTimeout(),
-        d.statementTimeout(),
-        d.idleInTransactionTimeout(),
-        Duration.ZERO);
-  }
-
-  long sessionId(JdbcConnectionProvider connections) {
-    return connections.inTransaction(
-        "read the session id",
-        c -> {
-          try (var st = c.createStatement();
-              var rs = st.executeQuery(sessionIdSql())) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        });
-  }
-
-  void kill(long session) {
-    rows.execute(killSessionSql(session));
+    return OutboxStore.builder(newExecutor()).tables(tables).retention(Duration.ofDays(7)).build();
   }
 }

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.store.jdbc.internal;
+package dev.lambdaoutbox.store.sql.internal;
 
 import java.util.ArrayList;
 import java.util.List;

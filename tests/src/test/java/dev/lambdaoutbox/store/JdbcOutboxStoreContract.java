@@ -1,0 +1,137 @@
+package dev.lambdaoutbox.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.config.ConnectionLimits;
+import dev.lambdaoutbox.store.config.CredentialsSource;
+import dev.lambdaoutbox.store.config.DatabaseCredentials;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.testing.TestDatabase;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store contract over JDBC, plus what the JDBC executor's one connection must survive: being
+ * killed under the store, a wrong password, a rotated secret.
+ */
+abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
+  /** SQL that returns the server-side id of the session running it. */
+  abstract String sessionIdSql();
+
+  /** SQL, run from another session, that kills the session with this id. */
+  abstract String killSessionSql(long sessionId);
+
+  @Override
+  SqlExecutor newExecutor() {
+    return JdbcExecutor.of(connections(ConnectionLimits.defaults()));
+  }
+
+  JdbcConnectionProvider connections(ConnectionLimits limits) {
+    return closeAfterEach(Stores.connections(database(), tables, limits));
+  }
+
+  // ---- the connection
+
+  @Test
+  final void connection_killedUnderTheStore_isReplacedAndTheStoreCarriesOn() throws Exception {
+    JdbcConnectionProvider connections = connections(limitsCheckingEveryUse());
+    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
+    UUID id = append(T0);
+    long session = sessionId(connections);
+
+    kill(session);
+
+    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
+    assertThat(sessionId(connections)).isNotEqualTo(session);
+  }
+
+  @Test
+  final void connection_killedBetweenChecks_failsOneCallClearly_thenReconnects() throws Exception {
+    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
+    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
+    UUID id = append(T0);
+    long session = sessionId(connections);
+
+    kill(session);
+
+    assertThatThrownBy(() -> store.claim("a", 10, T0, LEASE))
+        .isInstanceOf(OutboxStoreException.class)
+        .hasMessageStartingWith("could not claim up to 10 rows from " + tables.messages());
+    assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
+  }
+
+  @Test
+  final void connection_withAWrongPassword_failsWithAClearMessage() {
+    TestDatabase db = database();
+    JdbcConnectionProvider connections =
+        closeAfterEach(
+            JdbcConnectionProvider.create(
+                Stores.settings(db, tables),
+                CredentialsSource.of(new DatabaseCredentials(db.user(), "not-the-password")),
+                ConnectionLimits.defaults()));
+    OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
+
+    assertThatThrownBy(() -> store.backlog(T0))
+        .isInstanceOf(OutboxStoreException.class)
+        .hasMessageContaining("refused the login of user '" + db.user() + "'")
+        .hasMessageContaining("OUTBOX_DB_SECRET_ARN")
+        .hasMessageNotContaining("not-the-password");
+  }
+
+  @Test
+  final void connection_whenTheLoginIsRefused_retriesOnceWithRefreshedCredentials() {
+    TestDatabase db = database();
+    AtomicInteger refreshes = new AtomicInteger();
+    CredentialsSource rotated =
+        refresh -> {
+          if (refresh) {
+            refreshes.incrementAndGet();
+            return new DatabaseCredentials(db.user(), db.password());
+          }
+          return new DatabaseCredentials(db.user(), "the-old-password");
+        };
+    JdbcConnectionProvider connections =
+        closeAfterEach(
+            JdbcConnectionProvider.create(
+                Stores.settings(db, tables), rotated, ConnectionLimits.defaults()));
+
+    assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
+        .isEqualTo(new Backlog(Duration.ZERO, 0));
+    assertThat(refreshes).hasValue(1);
+  }
+
+  // ---- helpers
+
+  static ConnectionLimits limitsCheckingEveryUse() {
+    ConnectionLimits d = ConnectionLimits.defaults();
+    return new ConnectionLimits(
+        d.connectTimeout(),
+        d.socketTimeout(),
+        d.statementTimeout(),
+        d.idleInTransactionTimeout(),
+        Duration.ZERO);
+  }
+
+  long sessionId(JdbcConnectionProvider connections) {
+    return connections.inTransaction(
+        "read the session id",
+        c -> {
+          try (var st = c.createStatement();
+              var rs = st.executeQuery(sessionIdSql())) {
+            rs.next();
+            return rs.getLong(1);
+          }
+        });
+  }
+
+  void kill(long session) {
+    rows.execute(killSessionSql(session));
+  }
+}
