@@ -57,6 +57,13 @@ public interface OutboxStore {
    */
   Backlog backlog(Instant now);
 
+  /**
+   * How many rows are due (PENDING, {@code next_attempt_at <= now}), counting at most {@code
+   * limit}: a bounded walk of the due index, so its cost does not grow with the backlog. For
+   * deciding how many pollers a backlog needs.
+   */
+  int countDue(Instant now, int limit);
+
   /** How many outcomes {@link #complete} applied, by kind. */
   record CompletionCounts(int published, int retried, int deadLettered, int skippedLeaseLost) {}
 

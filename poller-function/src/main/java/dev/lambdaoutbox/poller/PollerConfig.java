@@ -73,6 +73,10 @@ import java.util.Optional;
  *   <li>{@code OUTBOX_RETENTION_HOURS} (default 0, up to 8760): 0 deletes a row once published;
  *       otherwise the store keeps it as SENT (so its idempotency key stays taken) and each
  *       invocation purges sent rows older than this.
+ *   <li>{@code OUTBOX_MAX_CONCURRENT_POLLERS} (default 1, 1 to 1000): the most invocations that
+ *       drain at once. Above 1, a scheduled invocation that finds more due rows than it can publish
+ *       before its timeout starts further invocations of its own function (asynchronous {@code
+ *       Invoke}), up to this many in all; 1 never does.
  * </ul>
  *
  * <p>Telemetry: {@code OUTBOX_LOG_LEVEL} (DEBUG, INFO, WARN, ERROR; default INFO), {@code
@@ -99,7 +103,8 @@ public record PollerConfig(
     Duration retention,
     JsonLogger.Level logLevel,
     String metricsNamespace,
-    String serviceName) {
+    String serviceName,
+    int maxConcurrentPollers) {
 
   public static final String DEFAULT_DESTINATION = "OUTBOX_DEFAULT_DESTINATION";
   public static final String ROUTES = "OUTBOX_ROUTES";
@@ -116,6 +121,7 @@ public record PollerConfig(
   public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
+  public static final String MAX_CONCURRENT_POLLERS = "OUTBOX_MAX_CONCURRENT_POLLERS";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -195,6 +201,7 @@ public record PollerConfig(
     }
     String namespace = env.string(METRICS_NAMESPACE, "LambdaOutbox");
     String service = env.string(SERVICE_NAME, "outbox-poller");
+    int maxConcurrentPollers = env.integer(MAX_CONCURRENT_POLLERS, 1, 1, 1000);
 
     return new PollerConfig(
         database,
@@ -213,7 +220,34 @@ public record PollerConfig(
         retention,
         logLevel,
         namespace,
-        service);
+        service,
+        maxConcurrentPollers);
+  }
+
+  /**
+   * This configuration with another poll interval (zero: drain the due rows and stop), e.g. for an
+   * invocation started to help with a backlog.
+   */
+  public PollerConfig withPollInterval(Duration interval) {
+    return new PollerConfig(
+        database,
+        connectionLimits,
+        defaultDestination,
+        routes,
+        maxRetries,
+        backoffBase,
+        backoffMax,
+        batchSize,
+        interval,
+        publishTimeout,
+        lease,
+        safetyMargin,
+        publishConcurrency,
+        retention,
+        logLevel,
+        metricsNamespace,
+        serviceName,
+        maxConcurrentPollers);
   }
 
   private static Map<String, String> parseRoutes(Optional<String> text) {

@@ -43,6 +43,7 @@ class PollerConfigTest {
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
     assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
+    assertThat(config.maxConcurrentPollers()).isEqualTo(1);
   }
 
   @Test
@@ -63,6 +64,7 @@ class PollerConfigTest {
     env.put("OUTBOX_LOG_LEVEL", "debug");
     env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
+    env.put("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
 
     PollerConfig config = PollerConfig.fromEnvironment(env);
 
@@ -82,6 +84,11 @@ class PollerConfigTest {
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
     assertThat(config.metricsNamespace()).isEqualTo("Shop");
     assertThat(config.serviceName()).isEqualTo("shop-outbox");
+    assertThat(config.maxConcurrentPollers()).isEqualTo(4);
+    Map<String, String> noInterval = new HashMap<>(env);
+    noInterval.put("OUTBOX_POLL_INTERVAL_MS", "0");
+    assertThat(config.withPollInterval(Duration.ZERO))
+        .isEqualTo(PollerConfig.fromEnvironment(noInterval));
   }
 
   @Test
@@ -98,6 +105,8 @@ class PollerConfigTest {
     assertRejected("OUTBOX_LOG_LEVEL", "LOUD", "not a log level");
     assertRejected("OUTBOX_LEASE_SECONDS", "20", "twice");
     assertRejected("OUTBOX_BACKOFF_MAX_MS", "500", "at least the base");
+    assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "0", "out of range");
+    assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "many", "not a whole number");
   }
 
   @Test

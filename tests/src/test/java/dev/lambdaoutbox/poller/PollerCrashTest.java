@@ -10,8 +10,8 @@ import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.PublishGate;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.testing.ForwardingOutboxStore;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -192,31 +192,9 @@ class PollerCrashTest {
   }
 
   /** The real store, for overriding one step. */
-  private static class DelegatingStore implements OutboxStore {
-    private final OutboxStore real;
-
+  private static class DelegatingStore extends ForwardingOutboxStore {
     DelegatingStore(OutboxStore real) {
-      this.real = real;
-    }
-
-    @Override
-    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
-      return real.claim(owner, limit, now, lease);
-    }
-
-    @Override
-    public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
-      return real.complete(owner, outcomes, now);
-    }
-
-    @Override
-    public int purgeSent(Instant cutoff, int limit) {
-      return real.purgeSent(cutoff, limit);
-    }
-
-    @Override
-    public Backlog backlog(Instant now) {
-      return real.backlog(now);
+      super(real);
     }
   }
 }

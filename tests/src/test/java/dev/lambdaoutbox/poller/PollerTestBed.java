@@ -371,6 +371,11 @@ final class PollerTestBed implements AutoCloseable {
 
   // ---- captured logs and metrics
 
+  /** Where the handlers' logs and metrics go ({@link #outputLines()} reads them). */
+  PrintStream out() {
+    return out;
+  }
+
   List<JsonNode> outputLines() {
     String text;
     synchronized (output) {

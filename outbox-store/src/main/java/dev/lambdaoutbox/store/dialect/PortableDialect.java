@@ -32,6 +32,7 @@ abstract class PortableDialect implements StoreDialect {
   private final OutboxTables tables;
   private final Syntax syntax;
   private final String backlogSql;
+  private final String countDueSql;
   private final String deadLetterColumns;
   private final String auditSql;
   private final String auditTrailSql;
@@ -56,6 +57,12 @@ abstract class PortableDialect implements StoreDialect {
             + " AS oldest_created_at, (SELECT COUNT(*) FROM "
             + tables.deadLetters()
             + ") AS dead_letters";
+    this.countDueSql =
+        "SELECT COUNT(*) AS due FROM (SELECT id FROM "
+            + tables.messages()
+            + " WHERE status = 'PENDING' AND next_attempt_at <= "
+            + syntax.timestampParam().apply("now")
+            + " ORDER BY next_attempt_at, id LIMIT :limit) due";
     this.deadLetterColumns = syntax.selectList("", DeadLetterRows.COLUMNS);
     List<String> values = new ArrayList<>();
     for (String column : AuditRows.INSERTED) {
@@ -98,6 +105,12 @@ abstract class PortableDialect implements StoreDialect {
   @Override
   public Backlog backlog(SqlSession s, Instant now) {
     return Results.backlog(s.query(backlogSql, Params.of().timestamp("now", now)).get(0), now);
+  }
+
+  @Override
+  public int countDue(SqlSession s, Instant now, int limit) {
+    Params params = Params.of().timestamp("now", now).integer("limit", limit);
+    return (int) s.query(countDueSql, params).get(0).longValue("due");
   }
 
   /**

@@ -98,6 +98,9 @@ public interface StoreDialect {
    */
   Backlog backlog(SqlSession s, Instant now);
 
+  /** Due rows, counted along the due index up to {@code limit}. */
+  int countDue(SqlSession s, Instant now, int limit);
+
   /** Due rows {@link #backlog} inspects for the oldest creation time. */
   int BACKLOG_SAMPLE = 1000;
 
