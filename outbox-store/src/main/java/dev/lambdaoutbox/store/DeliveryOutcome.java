@@ -3,7 +3,11 @@ package dev.lambdaoutbox.store;
 import java.time.Instant;
 import java.util.UUID;
 
-/** What became of one claimed row; {@link OutboxStore#complete} records it. */
+/**
+ * What became of one claimed row; {@link OutboxStore#complete} records it. Only a {@link Retry}
+ * spends one of the row's retries, and only a {@link DeadLetter} takes it out of the outbox
+ * unpublished.
+ */
 public sealed interface DeliveryOutcome {
   UUID id();
 
@@ -14,15 +18,30 @@ public sealed interface DeliveryOutcome {
   record Published(UUID id) implements DeliveryOutcome {}
 
   /**
-   * A transient failure: retry_count goes up by one, the row is due again at {@code nextAttemptAt},
-   * and the error is kept as last_error_code/last_error_reason.
+   * A transient failure that belongs to the message: retry_count goes up by one, the row is due
+   * again at {@code nextAttemptAt}, and the error is kept as last_error_code/last_error_reason.
    */
   record Retry(UUID id, String errorCode, String reason, Instant nextAttemptAt)
       implements DeliveryOutcome {}
 
   /**
-   * A permanent failure, or the retry limit reached: the row moves to the dead-letter table in one
-   * transaction, with the error, its attempts and its first and last failure times.
+   * A permanent failure of the message, or the retry limit reached: the row moves to the
+   * dead-letter table in one transaction, with the error, its attempts and its first and last
+   * failure times.
    */
   record DeadLetter(UUID id, String errorCode, String reason) implements DeliveryOutcome {}
+
+  /**
+   * The row's destination is down (unreachable, failing, or refusing every message): the row waits
+   * until {@code until}, its lease cleared and its retry count untouched; the error is kept as
+   * last_error_code/last_error_reason so that an operator reading the row sees why it waits.
+   */
+  record Defer(UUID id, String errorCode, String reason, Instant until)
+      implements DeliveryOutcome {}
+
+  /**
+   * Claimed but not sent (the invocation ran short of time): the row is due again at once, its
+   * lease cleared; nothing else about it changes.
+   */
+  record Release(UUID id) implements DeliveryOutcome {}
 }

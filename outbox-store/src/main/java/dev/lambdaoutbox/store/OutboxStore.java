@@ -4,7 +4,10 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -16,6 +19,7 @@ import java.util.Objects;
  * OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections))  // or a DataApiExecutor
  *     .tables(settings.tables())
  *     .retention(Duration.ofDays(7))   // optional: keep published rows as SENT
+ *     .idempotencyWindow(Duration.ofHours(24))   // optional: free idempotency keys after it
  *     .build();
  * }</pre>
  *
@@ -37,25 +41,39 @@ public interface OutboxStore {
    * may. Over a carrier that bounds one result (the RDS Data API answers at most 1 MiB), fewer than
    * {@code limit} rows may come back while more are due, when their sizes would not fit; the first
    * due row always comes back.
+   *
+   * <p>Each row is read on its own. A row that cannot be read (see {@link UnreadableRow}) is moved
+   * to the dead-letter table in the claim's own transaction and reported in {@link
+   * Claim#unreadable()}; it never holds up the rows behind it.
    */
-  List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease);
+  Claim claim(String owner, int limit, Instant now, Duration lease);
 
   /**
-   * Records what became of claimed rows, in one transaction. A retry or dead letter is applied only
-   * while {@code owner} still holds the row's lease; a published row leaves the outbox whoever
-   * holds it.
+   * Records what became of claimed rows, in one transaction, and says per row what was really done
+   * ({@link CompletionReport}, in the order given). A retry, dead letter, deferral or release is
+   * applied only while {@code owner} still holds the row's lease; a published row leaves the outbox
+   * whoever holds it. An outcome not applied is {@link Completion.Result#LEASE_LOST}, with who
+   * holds the row now or that it is gone.
    */
-  CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
+  CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
 
   /**
-   * Deletes up to {@code limit} rows kept as SENT (retention) that were sent before {@code cutoff}.
+   * The retention pass: deletes what has outlived its time (rows kept as SENT past the retention
+   * period, idempotency keys past the idempotency window), one short transaction of at most {@link
+   * #PURGE_BATCH} rows at a time, until a batch comes back short (caught up) or {@code timeSlice}
+   * has passed; a batch starts only within the slice. Safe to run from several pollers at once:
+   * each batch skips rows another holds locked.
    */
-  int purgeSent(Instant cutoff, int limit);
+  PurgeReport purge(Instant now, Duration timeSlice);
 
-  /**
-   * The age of the oldest due pending row and the number of dead letters, for metrics and alarms.
-   */
+  /** Rows one transaction of {@link #purge} deletes at most. */
+  int PURGE_BATCH = 2_000;
+
+  /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
+
+  /** The destinations found down, shared by every poller over these tables. */
+  DestinationHealthStore destinationHealth();
 
   /**
    * How many rows are due (PENDING, {@code next_attempt_at <= now}), counting at most {@code
@@ -64,21 +82,59 @@ public interface OutboxStore {
    */
   int countDue(Instant now, int limit);
 
-  /** How many outcomes {@link #complete} applied, by kind. */
-  record CompletionCounts(int published, int retried, int deadLettered, int skippedLeaseLost) {}
+  /**
+   * What one {@link #purge} removed.
+   *
+   * @param purged rows deleted, by what they were (e.g. {@code "sentRows"}), in the pass's order
+   * @param caughtUp every kind's last batch came back short: nothing more was due for purging
+   */
+  record PurgeReport(Map<String, Long> purged, boolean caughtUp) {
+    public PurgeReport {
+      purged = Collections.unmodifiableMap(new LinkedHashMap<>(purged));
+    }
+
+    /** Rows deleted in all. */
+    public long total() {
+      return purged.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
 
   /**
-   * @param oldestPendingAge how long the oldest due PENDING row has waited since it was created;
-   *     zero when none
-   * @param deadLetters rows in the dead-letter table
+   * Most dead letters {@link Backlog#deadLetters()} counts; beyond it the count stops, so that it
+   * costs the same at a million dead letters as at ten thousand.
    */
-  record Backlog(Duration oldestPendingAge, long deadLetters) {}
+  int DEAD_LETTER_COUNT_CAP = 10_000;
+
+  /**
+   * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
+   *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
+   *     its replay.
+   * @param deadLetters rows in the dead-letter table, counted up to {@link #DEAD_LETTER_COUNT_CAP}
+   *     plus one: above the cap it is {@code DEAD_LETTER_COUNT_CAP + 1}, meaning "more"
+   * @param destinationsDown destinations marked down and not stale (see {@link
+   *     DestinationHealthStore#STALE_AFTER})
+   * @param destinationsMisconfigured those of them marked {@link DestinationState#MISCONFIGURED}
+   * @param staleDestinations health rows that are stale and not counted
+   */
+  record Backlog(
+      Duration oldestUnpublishedAge,
+      long deadLetters,
+      int destinationsDown,
+      int destinationsMisconfigured,
+      int staleDestinations) {
+
+    /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
+    public boolean deadLettersCapped() {
+      return deadLetters > DEAD_LETTER_COUNT_CAP;
+    }
+  }
 
   /** Configures an {@link OutboxStore}; not thread-safe. */
   final class Builder {
     final SqlExecutor executor;
     OutboxTables tables = OutboxTables.defaults();
     Duration retention;
+    Duration idempotencyWindow;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -92,8 +148,7 @@ public interface OutboxStore {
 
     /**
      * Keep published rows as SENT (with {@code sent_at}) instead of deleting them; {@link
-     * OutboxStore#purgeSent} removes them once older than {@code retention}. Zero turns retention
-     * off.
+     * OutboxStore#purge} removes them once older than {@code retention}. Zero turns retention off.
      */
     public Builder retention(Duration retention) {
       Objects.requireNonNull(retention, "retention");
@@ -101,6 +156,19 @@ public interface OutboxStore {
         throw new IllegalArgumentException("retention: must not be negative, was " + retention);
       }
       this.retention = retention.isZero() ? null : retention;
+      return this;
+    }
+
+    /**
+     * Delete idempotency keys first seen longer ago than {@code window} from the key table ({@link
+     * OutboxStore#purge}), freeing them for reuse; without it the store never deletes a key.
+     */
+    public Builder idempotencyWindow(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative() || window.isZero()) {
+        throw new IllegalArgumentException("idempotencyWindow: must be positive, was " + window);
+      }
+      this.idempotencyWindow = window;
       return this;
     }
 

@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.DeliveryOutcome.Release;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
@@ -13,6 +15,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -26,16 +29,27 @@ final class SqlOutboxStore implements OutboxStore {
   private final StoreDialect dialect;
   private final OutboxTables tables;
   private final boolean retain;
+  private final RetentionPass retention;
+  private final DestinationHealthStore destinationHealth;
 
   SqlOutboxStore(Builder b) {
     this.executor = b.executor;
     this.tables = b.tables;
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
+    List<PurgeStep> steps = new ArrayList<>();
+    if (b.retention != null) {
+      steps.add(new PurgeStep.SentRows(b.retention));
+    }
+    if (b.idempotencyWindow != null) {
+      steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
+    }
+    this.retention = new RetentionPass(executor, dialect, steps, PURGE_BATCH);
+    this.destinationHealth = new SqlDestinationHealthStore(executor, dialect, tables);
   }
 
   @Override
-  public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+  public Claim claim(String owner, int limit, Instant now, Duration lease) {
     requireOwner(owner);
     if (limit <= 0) {
       throw new IllegalArgumentException("limit: must be positive, was " + limit);
@@ -52,35 +66,36 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   @Override
-  public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+  public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
     requireOwner(owner);
     Objects.requireNonNull(outcomes, "outcomes");
     if (outcomes.isEmpty()) {
-      return new CompletionCounts(0, 0, 0, 0);
+      return CompletionReport.empty();
     }
-    Outcomes byKind = Outcomes.of(outcomes);
     Instant at = micros(now);
+    Outcomes byKind = Outcomes.of(outcomes, at);
     return executor.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
         s -> byKind.record(s, dialect, owner, at, retain));
   }
 
   @Override
-  public int purgeSent(Instant cutoff, int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException("limit: must be positive, was " + limit);
-    }
-    Instant at = micros(cutoff);
-    return executor.inTransaction(
-        "purge SENT rows sent before " + at + " from " + tables.messages(),
-        s -> dialect.purgeSent(s, at, limit));
+  public PurgeReport purge(Instant now, Duration timeSlice) {
+    Objects.requireNonNull(timeSlice, "timeSlice");
+    return retention.run(micros(now), timeSlice);
   }
 
   @Override
   public Backlog backlog(Instant now) {
     Instant at = micros(now);
     return executor.inTransaction(
-        "read the backlog of " + tables.messages(), s -> dialect.backlog(s, at));
+        "read the backlog of " + tables.messages(),
+        s -> dialect.backlog(s, at, at.minus(DestinationHealthStore.STALE_AFTER)));
+  }
+
+  @Override
+  public DestinationHealthStore destinationHealth() {
+    return destinationHealth;
   }
 
   @Override
@@ -106,18 +121,24 @@ final class SqlOutboxStore implements OutboxStore {
 
   /**
    * A batch of outcomes by kind, recorded in one transaction: published rows first (they need no
-   * lease), then retries, then dead letters. An outcome the database did not apply (the row was
-   * reclaimed by another owner, or is already gone) counts as {@code skippedLeaseLost}.
+   * lease), then retries, dead letters and deferrals; then who holds the rows whose outcome was not
+   * applied.
    */
   private record Outcomes(
-      int total, List<UUID> published, List<Retry> retries, List<DeadLetter> deadLetters) {
+      List<DeliveryOutcome> all,
+      List<UUID> published,
+      List<Retry> retries,
+      List<DeadLetter> deadLetters,
+      List<Defer> deferrals) {
 
-    static Outcomes of(List<DeliveryOutcome> outcomes) {
+    static Outcomes of(List<DeliveryOutcome> outcomes, Instant now) {
       List<UUID> published = new ArrayList<>();
       List<Retry> retries = new ArrayList<>();
       List<DeadLetter> deadLetters = new ArrayList<>();
+      List<Defer> deferrals = new ArrayList<>();
       Set<UUID> seen = new HashSet<>();
       for (DeliveryOutcome outcome : outcomes) {
+        Objects.requireNonNull(outcome, "outcomes: an outcome is null");
         if (!seen.add(outcome.id())) {
           throw new IllegalArgumentException(
               "outcomes: row " + outcome.id() + " has more than one outcome");
@@ -132,17 +153,55 @@ final class SqlOutboxStore implements OutboxStore {
             retries.add(new Retry(r.id(), r.errorCode(), r.reason(), micros(r.nextAttemptAt())));
           }
           case DeadLetter d -> deadLetters.add(d);
+          case Defer d -> {
+            if (d.until() == null || d.errorCode() == null) {
+              throw new IllegalArgumentException(
+                  "outcomes: deferral of " + d.id() + " needs an until time and an error code");
+            }
+            deferrals.add(new Defer(d.id(), d.errorCode(), d.reason(), micros(d.until())));
+          }
+          case Release r -> deferrals.add(new Defer(r.id(), null, null, now));
         }
       }
-      return new Outcomes(outcomes.size(), published, retries, deadLetters);
+      return new Outcomes(List.copyOf(outcomes), published, retries, deadLetters, deferrals);
     }
 
-    CompletionCounts record(
+    CompletionReport record(
         SqlSession s, StoreDialect dialect, String owner, Instant now, boolean retain) {
-      int sent = published.isEmpty() ? 0 : dialect.published(s, published, now, retain);
-      int retried = retries.isEmpty() ? 0 : dialect.retried(s, owner, retries, now);
-      int dead = deadLetters.isEmpty() ? 0 : dialect.deadLettered(s, owner, deadLetters, now);
-      return new CompletionCounts(sent, retried, dead, total - sent - retried - dead);
+      Set<UUID> applied = new HashSet<>();
+      if (!published.isEmpty()) {
+        applied.addAll(dialect.published(s, published, now, retain));
+      }
+      if (!retries.isEmpty()) {
+        applied.addAll(dialect.retried(s, owner, retries, now));
+      }
+      List<SupersededDeadLetter> superseded = List.of();
+      if (!deadLetters.isEmpty()) {
+        StoreDialect.Moved moved = dialect.deadLettered(s, owner, deadLetters, now);
+        applied.addAll(moved.ids());
+        superseded = moved.superseded();
+      }
+      if (!deferrals.isEmpty()) {
+        applied.addAll(dialect.deferred(s, owner, deferrals, now));
+      }
+      List<UUID> lost = new ArrayList<>();
+      for (DeliveryOutcome outcome : all) {
+        if (!applied.contains(outcome.id())) {
+          lost.add(outcome.id());
+        }
+      }
+      Map<UUID, String> holders = lost.isEmpty() ? Map.of() : dialect.holders(s, lost);
+      List<Completion> completions = new ArrayList<>(all.size());
+      for (DeliveryOutcome outcome : all) {
+        if (applied.contains(outcome.id())) {
+          completions.add(Completion.applied(outcome));
+        } else if (holders.containsKey(outcome.id())) {
+          completions.add(Completion.leaseLost(outcome, holders.get(outcome.id())));
+        } else {
+          completions.add(Completion.gone(outcome));
+        }
+      }
+      return new CompletionReport(completions, superseded);
     }
   }
 }

@@ -170,25 +170,17 @@ final class JdbcOutboxWriter implements OutboxWriter {
     return events.stream().flatMap(e -> e.idempotencyKey().stream()).toList();
   }
 
-  /** Checks what the table cannot: the configured size limit, and keys repeated within the call. */
+  /**
+   * Checks what the table cannot: the size of the message, the configured payload limit, and keys
+   * repeated within the call.
+   */
   private void validate(List<OutboxEvent> events) {
     Map<String, UUID> keys = new HashMap<>();
     for (OutboxEvent e : events) {
       if (e == null) {
         throw new InvalidOutboxEventException("event", "must not be null");
       }
-      long bytes = Utf8.length(e.payload());
-      if (bytes > maxPayloadBytes) {
-        throw new InvalidOutboxEventException(
-            "payload",
-            "is "
-                + bytes
-                + " bytes of UTF-8; at most "
-                + maxPayloadBytes
-                + " are allowed (event "
-                + e.id()
-                + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
-      }
+      refuseOversized(e);
       if (e.idempotencyKey().isPresent()) {
         UUID other = keys.putIfAbsent(e.idempotencyKey().get(), e.id());
         if (other != null) {
@@ -203,6 +195,39 @@ final class JdbcOutboxWriter implements OutboxWriter {
                   + "); each event needs a key of its own");
         }
       }
+    }
+  }
+
+  /**
+   * Refuses what the poller could never send: a message over {@link MessageSize#MAX_BYTES} as SNS
+   * and SQS count it (payload and attributes), or a payload over the configured limit.
+   */
+  private void refuseOversized(OutboxEvent e) {
+    long payloadBytes = Utf8.length(e.payload());
+    if (payloadBytes > maxPayloadBytes) {
+      throw new InvalidOutboxEventException(
+          "payload",
+          "is "
+              + payloadBytes
+              + " bytes of UTF-8; at most "
+              + maxPayloadBytes
+              + " are allowed (event "
+              + e.id()
+              + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
+    }
+    long messageBytes = MessageSize.of(e);
+    if (messageBytes > MessageSize.MAX_BYTES) {
+      throw new InvalidOutboxEventException(
+          "payload",
+          "makes a message of "
+              + messageBytes
+              + " bytes with its message attributes ("
+              + payloadBytes
+              + " of payload); SNS and SQS accept at most "
+              + MessageSize.MAX_BYTES
+              + " (event "
+              + e.id()
+              + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
     }
   }
 

@@ -2,8 +2,8 @@ package dev.lambdaoutbox.writer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.writer.internal.EventRules;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
-import dev.lambdaoutbox.writer.internal.MessageAttributeRules;
 import dev.lambdaoutbox.writer.internal.UuidV7;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -156,16 +156,7 @@ public final class OutboxEvent {
   }
 
   private static String requireName(String field, String value) {
-    if (value == null || value.isBlank()) {
-      throw new InvalidOutboxEventException(field, "must not be blank");
-    }
-    if (value.length() > MAX_NAME_LENGTH) {
-      throw new InvalidOutboxEventException(
-          field,
-          "has " + value.length() + " characters; at most " + MAX_NAME_LENGTH + " are allowed");
-    }
-    // The type and id fields travel as message attributes, so SNS/SQS character rules apply.
-    String problem = MessageAttributeRules.problemWithCharacters(value);
+    String problem = EventRules.problemWithName(value);
     if (problem != null) {
       throw new InvalidOutboxEventException(field, problem);
     }
@@ -173,14 +164,7 @@ public final class OutboxEvent {
   }
 
   private static String requirePayload(Builder b) {
-    if (b.payloadJson == null) {
-      throw new InvalidOutboxEventException("payload", "must be set (JSON text or an object)");
-    }
-    String problem = JsonSupport.problemWith(b.payloadJson);
-    if (problem == null) {
-      // JSON strings may hold U+FFFE, U+FFFF or a lone surrogate; the broker would refuse them.
-      problem = MessageAttributeRules.problemWithCharacters(b.payloadJson);
-    }
+    String problem = EventRules.problemWithPayload(b.payloadJson);
     if (problem != null) {
       throw new InvalidOutboxEventException("payload", problem);
     }
@@ -188,24 +172,9 @@ public final class OutboxEvent {
   }
 
   private static Map<String, String> validHeaders(Map<String, String> headers) {
-    if (headers.size() > OutboxMessageAttributes.MAX_HEADERS) {
-      throw new InvalidOutboxEventException(
-          "headers",
-          "has "
-              + headers.size()
-              + " entries; at most "
-              + OutboxMessageAttributes.MAX_HEADERS
-              + " fit beside the outbox's own message attributes (SNS/SQS allow 10)");
-    }
-    for (Map.Entry<String, String> h : headers.entrySet()) {
-      String nameProblem = MessageAttributeRules.problemWithName(h.getKey());
-      if (nameProblem != null) {
-        throw new InvalidOutboxEventException("headers." + h.getKey(), nameProblem);
-      }
-      String valueProblem = MessageAttributeRules.problemWithValue(h.getValue());
-      if (valueProblem != null) {
-        throw new InvalidOutboxEventException("headers." + h.getKey(), valueProblem);
-      }
+    EventRules.FieldProblem problem = EventRules.problemWithHeaders(headers);
+    if (problem != null) {
+      throw new InvalidOutboxEventException(problem.field(), problem.problem());
     }
     return new LinkedHashMap<>(headers);
   }

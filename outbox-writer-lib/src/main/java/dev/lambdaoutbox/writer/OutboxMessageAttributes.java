@@ -1,6 +1,10 @@
 package dev.lambdaoutbox.writer;
 
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * The SNS/SQS message attributes the poller sets on every published message. Consumers read {@link
@@ -25,4 +29,40 @@ public final class OutboxMessageAttributes {
   public static final int MAX_HEADERS = MAX_ATTRIBUTES - 5;
 
   private OutboxMessageAttributes() {}
+
+  /**
+   * The String attributes of the message an event becomes, in the order they are sent: the five
+   * above, then the headers. {@code occurredAt} is written as {@link Instant#toString()} at the
+   * microsecond precision the outbox stores.
+   */
+  public static Map<String, String> of(
+      UUID eventId,
+      String eventType,
+      String aggregateType,
+      String aggregateId,
+      Instant occurredAt,
+      Map<String, String> headers) {
+    Map<String, String> attributes = new LinkedHashMap<>();
+    attributes.put(EVENT_ID, eventId.toString());
+    attributes.put(EVENT_TYPE, eventType);
+    attributes.put(AGGREGATE_TYPE, aggregateType);
+    attributes.put(AGGREGATE_ID, aggregateId);
+    attributes.put(OCCURRED_AT, occurredAt.toString());
+    headers.forEach(attributes::putIfAbsent);
+    return attributes;
+  }
+
+  /**
+   * The attributes of {@code event}'s message (see {@link #of(UUID, String, String, String,
+   * Instant, Map)}).
+   */
+  public static Map<String, String> of(OutboxEvent event) {
+    return of(
+        event.id(),
+        event.eventType(),
+        event.aggregateType(),
+        event.aggregateId(),
+        event.occurredAt(),
+        event.headers());
+  }
 }

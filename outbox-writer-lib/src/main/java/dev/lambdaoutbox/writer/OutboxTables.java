@@ -59,6 +59,11 @@ public record OutboxTables(String prefix) {
     return prefix + "outbox_idempotency_keys";
   }
 
+  /** Destinations found down or misconfigured, shared by every poller (migration V3). */
+  public String destinationHealth() {
+    return prefix + "outbox_destination_health";
+  }
+
   public String inbox() {
     return prefix + "inbox_processed_messages";
   }

@@ -19,10 +19,10 @@ import org.jdbi.v3.core.Handle;
  * }</pre>
  *
  * <p>The writer never begins, commits or rolls back. It refuses a connection in auto-commit with a
- * {@link TransactionRequiredException}, an oversized payload with an {@link
- * InvalidOutboxEventException}, and a taken idempotency key with a {@link
- * DuplicateIdempotencyKeyException}; in each case it writes nothing and leaves the transaction
- * usable.
+ * {@link TransactionRequiredException}, an event too large for SNS/SQS (payload and message
+ * attributes, {@link MessageSize}) with an {@link InvalidOutboxEventException}, and a taken
+ * idempotency key with a {@link DuplicateIdempotencyKeyException}; in each case it writes nothing
+ * and leaves the transaction usable.
  *
  * <p>An event's idempotency key is written to the key table in the same transaction as the event,
  * and stays there for the idempotency window, after the event itself has left the outbox. The
@@ -32,8 +32,8 @@ import org.jdbi.v3.core.Handle;
  * serialization error instead, and the caller retries its transaction as it would for any.)
  */
 public interface OutboxWriter {
-  /** SNS and SQS refuse messages over 256 KiB. */
-  int DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
+  /** SNS and SQS refuse messages over 256 KiB; see {@link MessageSize} for what counts. */
+  int DEFAULT_MAX_PAYLOAD_BYTES = MessageSize.MAX_BYTES;
 
   /** A writer for the default table names, detecting the SQL dialect from each connection. */
   static OutboxWriter create() {
@@ -82,11 +82,18 @@ public interface OutboxWriter {
       return this;
     }
 
-    /** Largest payload accepted, in UTF-8 bytes. Default 262,144 (256 KiB, the SNS/SQS limit). */
+    /**
+     * Largest payload accepted, in UTF-8 bytes: a limit of your own, at most the default 262,144.
+     * Whatever it is, an event is refused when its message, the payload plus the message
+     * attributes, would be over the 256 KiB SNS and SQS accept ({@link MessageSize}).
+     */
     public Builder maxPayloadBytes(int maxPayloadBytes) {
-      if (maxPayloadBytes <= 0) {
+      if (maxPayloadBytes <= 0 || maxPayloadBytes > MessageSize.MAX_BYTES) {
         throw new IllegalArgumentException(
-            "maxPayloadBytes: must be positive, was " + maxPayloadBytes);
+            "maxPayloadBytes: must be 1 to "
+                + MessageSize.MAX_BYTES
+                + " (what SNS and SQS accept), was "
+                + maxPayloadBytes);
       }
       this.maxPayloadBytes = maxPayloadBytes;
       return this;

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OutboxWriterBuilderTest {
 
   @ParameterizedTest
-  @ValueSource(ints = {0, -1, Integer.MIN_VALUE})
-  void maxPayloadBytes_whenNotPositive_refusesNamingTheSetting(int bytes) {
+  @ValueSource(ints = {0, -1, Integer.MIN_VALUE, 256 * 1024 + 1, Integer.MAX_VALUE})
+  void maxPayloadBytes_whenNotPositiveOrOverWhatSnsTakes_refusesNamingTheSetting(int bytes) {
     assertThatThrownBy(() -> OutboxWriter.builder().maxPayloadBytes(bytes))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("maxPayloadBytes: ")

@@ -4,18 +4,24 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one invocation did; the handler returns it as JSON.
+ * What one invocation did; the handler returns it as JSON. Each claimed row ends in exactly one of
+ * published, retried, dead-lettered, deferred, released, held back or lease lost.
  *
  * @param claimed rows claimed
  * @param published rows the broker accepted and the store recorded as published
- * @param retried rows that failed transiently and are due again after a backoff
+ * @param retried rows whose message failed transiently: one retry spent, due again after a backoff
  * @param deadLettered rows moved to the dead-letter table
- * @param notAttempted rows claimed but not sent (the broker was down or time ran short); they are
- *     claimed again once their lease runs out, their retry count untouched
+ * @param deferred rows whose destination is down (unreachable, failing, or misconfigured): they
+ *     wait for its next probe, their retry count untouched
+ * @param released rows claimed but not sent because time ran short: due again at once, their retry
+ *     count untouched
+ * @param heldBack rows of a FIFO group held back behind a message of the group that failed: they
+ *     keep their lease and are claimed again once it runs out
  * @param leaseLost outcomes the store did not apply because another poller had taken the row over
+ *     (or the row was gone)
  * @param rounds claims made
  * @param stoppedBecause {@code drained} (a claim came back short), {@code time} (the remaining time
- *     ran low), {@code broker-unreachable} (the circuit breaker opened) or {@code interrupted}
+ *     ran low) or {@code interrupted}
  * @param durationMs wall-clock time of the invocation
  */
 public record PollSummary(
@@ -23,16 +29,13 @@ public record PollSummary(
     int published,
     int retried,
     int deadLettered,
-    int notAttempted,
+    int deferred,
+    int released,
+    int heldBack,
     int leaseLost,
     int rounds,
     String stoppedBecause,
     long durationMs) {
-
-  /** Rows claimed but not published in this invocation. */
-  public int failed() {
-    return claimed - published;
-  }
 
   /** The summary as a JSON object's fields, in a stable order. */
   public Map<String, Object> toJson() {
@@ -41,8 +44,9 @@ public record PollSummary(
     json.put("published", published);
     json.put("retried", retried);
     json.put("deadLettered", deadLettered);
-    json.put("notAttempted", notAttempted);
-    json.put("failed", failed());
+    json.put("deferred", deferred);
+    json.put("released", released);
+    json.put("heldBack", heldBack);
     json.put("leaseLost", leaseLost);
     json.put("rounds", rounds);
     json.put("stoppedBecause", stoppedBecause);

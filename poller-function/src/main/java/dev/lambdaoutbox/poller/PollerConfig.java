@@ -49,7 +49,14 @@ import java.util.Optional;
  *   <li>{@code OUTBOX_BACKOFF_BASE_MS} (default 1000) and {@code OUTBOX_BACKOFF_MAX_MS} (default
  *       900000, 15 minutes): the delay before retry {@code n} is drawn between half and all of
  *       {@code min(max, base * 2^(n-1))}, so delays grow, never exceed the cap, and spread out rows
- *       that failed together.
+ *       that failed together. Only failures that belong to one message spend a retry (an entry
+ *       refused while the rest of its batch went through, a message too large, no destination).
+ *   <li>{@code OUTBOX_PROBE_INTERVAL_MIN_MS} (default 5000, 1000 to 60000) and {@code
+ *       OUTBOX_PROBE_INTERVAL_MAX_MS} (default 60000, 5000 to 3600000): a destination found down
+ *       (unreachable, failing, throttling, or refusing every message) is left alone, its rows
+ *       waiting without spending retries, and probed with one small batch after {@code min(max, min
+ *       * 2^(n-1))} for its n-th probe. A destination back up is noticed within the max interval
+ *       plus one schedule period.
  * </ul>
  *
  * <p>How much one invocation does:
@@ -73,6 +80,8 @@ import java.util.Optional;
  *   <li>{@code OUTBOX_RETENTION_HOURS} (default 0, up to 8760): 0 deletes a row once published;
  *       otherwise the store keeps it as SENT (so its idempotency key stays taken) and each
  *       invocation purges sent rows older than this.
+ *   <li>{@code OUTBOX_IDEMPOTENCY_WINDOW_HOURS} (default 24, 1 to 8760): how long an idempotency
+ *       key stays taken; each invocation purges keys first seen longer ago than this.
  *   <li>{@code OUTBOX_MAX_CONCURRENT_POLLERS} (default 1, 1 to 1000): the most invocations that
  *       drain at once. Above 1, a scheduled invocation that finds more due rows than it can publish
  *       before its timeout starts further invocations of its own function (asynchronous {@code
@@ -94,6 +103,8 @@ public record PollerConfig(
     int maxRetries,
     Duration backoffBase,
     Duration backoffMax,
+    Duration probeIntervalMin,
+    Duration probeIntervalMax,
     int batchSize,
     Duration pollInterval,
     Duration publishTimeout,
@@ -101,6 +112,7 @@ public record PollerConfig(
     Duration safetyMargin,
     int publishConcurrency,
     Duration retention,
+    Duration idempotencyWindow,
     JsonLogger.Level logLevel,
     String metricsNamespace,
     String serviceName,
@@ -111,6 +123,8 @@ public record PollerConfig(
   public static final String MAX_RETRIES = "OUTBOX_MAX_RETRIES";
   public static final String BACKOFF_BASE_MS = "OUTBOX_BACKOFF_BASE_MS";
   public static final String BACKOFF_MAX_MS = "OUTBOX_BACKOFF_MAX_MS";
+  public static final String PROBE_INTERVAL_MIN_MS = "OUTBOX_PROBE_INTERVAL_MIN_MS";
+  public static final String PROBE_INTERVAL_MAX_MS = "OUTBOX_PROBE_INTERVAL_MAX_MS";
   public static final String BATCH_SIZE = "OUTBOX_BATCH_SIZE";
   public static final String POLL_INTERVAL_MS = "OUTBOX_POLL_INTERVAL_MS";
   public static final String PUBLISH_TIMEOUT_MS = "OUTBOX_PUBLISH_TIMEOUT_MS";
@@ -118,6 +132,7 @@ public record PollerConfig(
   public static final String SAFETY_MARGIN_MS = "OUTBOX_SAFETY_MARGIN_MS";
   public static final String PUBLISH_CONCURRENCY = "OUTBOX_PUBLISH_CONCURRENCY";
   public static final String RETENTION_HOURS = "OUTBOX_RETENTION_HOURS";
+  public static final String IDEMPOTENCY_WINDOW_HOURS = "OUTBOX_IDEMPOTENCY_WINDOW_HOURS";
   public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
@@ -148,16 +163,31 @@ public record PollerConfig(
     Duration backoffMax =
         env.millis(
             BACKOFF_MAX_MS, Duration.ofMinutes(15), Duration.ofMillis(10), Duration.ofHours(12));
-    if (backoffMax.compareTo(backoffBase) < 0) {
-      throw new ConfigurationException(
-          BACKOFF_MAX_MS,
-          backoffMax.toMillis()
-              + "ms is below "
-              + BACKOFF_BASE_MS
-              + " ("
-              + backoffBase.toMillis()
-              + "ms); the cap must be at least the base delay");
-    }
+    requireAtLeast(
+        BACKOFF_MAX_MS,
+        backoffMax,
+        BACKOFF_BASE_MS,
+        backoffBase,
+        "the cap must be at least the base delay");
+
+    Duration probeMin =
+        env.millis(
+            PROBE_INTERVAL_MIN_MS,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(1),
+            Duration.ofMinutes(1));
+    Duration probeMax =
+        env.millis(
+            PROBE_INTERVAL_MAX_MS,
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(5),
+            Duration.ofHours(1));
+    requireAtLeast(
+        PROBE_INTERVAL_MAX_MS,
+        probeMax,
+        PROBE_INTERVAL_MIN_MS,
+        probeMin,
+        "the longest interval between probes must be at least the shortest");
 
     int batchSize = env.integer(BATCH_SIZE, 100, 1, 1000);
     Duration pollInterval =
@@ -192,6 +222,8 @@ public record PollerConfig(
     }
     int concurrency = env.integer(PUBLISH_CONCURRENCY, 8, 1, 64);
     Duration retention = Duration.ofHours(env.integer(RETENTION_HOURS, 0, 0, 8760));
+    Duration idempotencyWindow =
+        Duration.ofHours(env.integer(IDEMPOTENCY_WINDOW_HOURS, 24, 1, 8760));
 
     String levelText = env.string(LOG_LEVEL, "INFO");
     JsonLogger.Level logLevel = JsonLogger.Level.parse(levelText);
@@ -211,6 +243,8 @@ public record PollerConfig(
         maxRetries,
         backoffBase,
         backoffMax,
+        probeMin,
+        probeMax,
         batchSize,
         pollInterval,
         publishTimeout,
@@ -218,6 +252,7 @@ public record PollerConfig(
         safetyMargin,
         concurrency,
         retention,
+        idempotencyWindow,
         logLevel,
         namespace,
         service,
@@ -237,6 +272,8 @@ public record PollerConfig(
         maxRetries,
         backoffBase,
         backoffMax,
+        probeIntervalMin,
+        probeIntervalMax,
         batchSize,
         interval,
         publishTimeout,
@@ -244,6 +281,7 @@ public record PollerConfig(
         safetyMargin,
         publishConcurrency,
         retention,
+        idempotencyWindow,
         logLevel,
         metricsNamespace,
         serviceName,
@@ -289,6 +327,16 @@ public record PollerConfig(
       routes.put(pattern, destination);
     }
     return routes;
+  }
+
+  /** Refuses {@code max} (variable {@code maxName}) below {@code min}, saying {@code why}. */
+  private static void requireAtLeast(
+      String maxName, Duration max, String minName, Duration min, String why) {
+    if (max.compareTo(min) < 0) {
+      throw new ConfigurationException(
+          maxName,
+          max.toMillis() + "ms is below " + minName + " (" + min.toMillis() + "ms); " + why);
+    }
   }
 
   /** Null when {@code pattern} is an exact event type or a prefix ending in '*'. */

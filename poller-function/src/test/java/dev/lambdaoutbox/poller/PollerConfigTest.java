@@ -33,6 +33,8 @@ class PollerConfigTest {
     assertThat(config.maxRetries()).isEqualTo(10);
     assertThat(config.backoffBase()).isEqualTo(Duration.ofSeconds(1));
     assertThat(config.backoffMax()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(1));
     assertThat(config.batchSize()).isEqualTo(100);
     assertThat(config.pollInterval()).isZero();
     assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(10));
@@ -40,6 +42,7 @@ class PollerConfigTest {
     assertThat(config.safetyMargin()).isEqualTo(Duration.ofSeconds(3));
     assertThat(config.publishConcurrency()).isEqualTo(8);
     assertThat(config.retention()).isZero();
+    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(24));
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
     assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
@@ -54,6 +57,8 @@ class PollerConfigTest {
     env.put("OUTBOX_MAX_RETRIES", "3");
     env.put("OUTBOX_BACKOFF_BASE_MS", "200");
     env.put("OUTBOX_BACKOFF_MAX_MS", "5000");
+    env.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "2000");
+    env.put("OUTBOX_PROBE_INTERVAL_MAX_MS", "300000");
     env.put("OUTBOX_BATCH_SIZE", "250");
     env.put("OUTBOX_POLL_INTERVAL_MS", "200");
     env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "4000");
@@ -61,6 +66,7 @@ class PollerConfigTest {
     env.put("OUTBOX_SAFETY_MARGIN_MS", "1500");
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "16");
     env.put("OUTBOX_RETENTION_HOURS", "48");
+    env.put("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "72");
     env.put("OUTBOX_LOG_LEVEL", "debug");
     env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
@@ -74,6 +80,8 @@ class PollerConfigTest {
     assertThat(config.maxRetries()).isEqualTo(3);
     assertThat(config.backoffBase()).isEqualTo(Duration.ofMillis(200));
     assertThat(config.backoffMax()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.batchSize()).isEqualTo(250);
     assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(200));
     assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(4));
@@ -81,6 +89,7 @@ class PollerConfigTest {
     assertThat(config.safetyMargin()).isEqualTo(Duration.ofMillis(1500));
     assertThat(config.publishConcurrency()).isEqualTo(16);
     assertThat(config.retention()).isEqualTo(Duration.ofHours(48));
+    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(72));
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
     assertThat(config.metricsNamespace()).isEqualTo("Shop");
     assertThat(config.serviceName()).isEqualTo("shop-outbox");
@@ -105,6 +114,19 @@ class PollerConfigTest {
     assertRejected("OUTBOX_LOG_LEVEL", "LOUD", "not a log level");
     assertRejected("OUTBOX_LEASE_SECONDS", "20", "twice");
     assertRejected("OUTBOX_BACKOFF_MAX_MS", "500", "at least the base");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "0", "out of range");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "8761", "out of range");
+    assertRejected("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", "a day", "not a whole number");
+    assertRejected("OUTBOX_PROBE_INTERVAL_MIN_MS", "999", "out of range");
+    assertRejected("OUTBOX_PROBE_INTERVAL_MAX_MS", "3600001", "out of range");
+    Map<String, String> crossed = minimal();
+    crossed.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "30000");
+    crossed.put("OUTBOX_PROBE_INTERVAL_MAX_MS", "10000");
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(crossed))
+        .isInstanceOfSatisfying(
+            ConfigurationException.class,
+            e -> assertThat(e.variable()).isEqualTo("OUTBOX_PROBE_INTERVAL_MAX_MS"))
+        .hasMessageContaining("OUTBOX_PROBE_INTERVAL_MIN_MS");
     assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "0", "out of range");
     assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "many", "not a whole number");
   }

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
@@ -10,7 +11,6 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -97,7 +97,7 @@ public final class ClaimHistoryBenchmark {
     for (int i = 0; i < ROUNDS; i++) {
       now = now.plusMillis(2);
       long t = System.nanoTime();
-      List<?> claimed = store.claim("bench", CLAIM, now, Duration.ofMillis(1));
+      Claim claimed = store.claim("bench", CLAIM, now, Duration.ofMillis(1));
       ms[i] = (System.nanoTime() - t) / 1e6;
       if (claimed.size() != CLAIM) {
         throw new IllegalStateException("claimed " + claimed.size() + " rows, expected " + CLAIM);

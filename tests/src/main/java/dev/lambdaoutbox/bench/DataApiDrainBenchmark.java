@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.bench.TimedDataApi.Call;
+import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
@@ -161,7 +162,8 @@ public final class DataApiDrainBenchmark {
     while (true) {
       Instant now = Instant.now();
       long t0 = System.nanoTime();
-      List<OutboxMessage> claimed = store.claim("bench", claim, now, Duration.ofMinutes(5));
+      List<OutboxMessage> claimed =
+          store.claim("bench", claim, now, Duration.ofMinutes(5)).messages();
       long t1 = System.nanoTime();
       claimNanos += t1 - t0;
       rounds++;
@@ -170,7 +172,7 @@ public final class DataApiDrainBenchmark {
       }
       List<DeliveryOutcome> outcomes = new ArrayList<>(claimed.size());
       claimed.forEach(m -> outcomes.add(new DeliveryOutcome.Published(m.id())));
-      events += store.complete("bench", outcomes, now).published();
+      events += store.complete("bench", outcomes, now).count(Completion.Result.PUBLISHED);
       completeNanos += System.nanoTime() - t1;
     }
     return new Drain(

@@ -8,8 +8,9 @@ import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -197,7 +198,7 @@ public final class EndToEndBenchmark {
     }
 
     @Override
-    public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+    public Claim claim(String owner, int limit, Instant now, Duration lease) {
       long start = System.nanoTime();
       try {
         return super.claim(owner, limit, now, lease);
@@ -207,7 +208,7 @@ public final class EndToEndBenchmark {
     }
 
     @Override
-    public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+    public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
       long start = System.nanoTime();
       try {
         return super.complete(owner, outcomes, now);

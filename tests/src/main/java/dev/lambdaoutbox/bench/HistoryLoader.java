@@ -11,8 +11,8 @@ import java.time.Instant;
 
 /**
  * Fills outbox tables fast with set-based SQL (PostgreSQL {@code generate_series}, MySQL a cross
- * join of a recursive CTE): pending rows due from a base time, retained SENT rows and dead letters
- * from before it. Rows look like ordinary events with a ~200-byte JSON payload.
+ * join of a recursive CTE): pending rows due from a base time, retained SENT rows, dead letters and
+ * idempotency keys from before it. Rows look like ordinary events with a ~200-byte JSON payload.
  */
 public final class HistoryLoader {
   private static final String PAYLOAD_PREFIX =
@@ -67,6 +67,17 @@ public final class HistoryLoader {
             + ", "
             + at;
     return insert(tables.deadLetters(), columns, select, count, base);
+  }
+
+  /**
+   * {@code count} idempotency keys ({@code prefix} and a number), first seen before {@code base},
+   * one a millisecond, as the writer leaves them once their events have left the outbox.
+   */
+  public int idempotencyKeys(String prefix, int count, Instant base) throws SQLException {
+    String at = time("n * -1000");
+    String select = concat("'" + prefix + "'", "n") + ", " + uuid() + ", " + at;
+    return insert(
+        tables.idempotencyKeys(), "idempotency_key, event_id, first_seen_at", select, count, base);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
@@ -18,16 +20,16 @@ final class StampingStore extends ForwardingOutboxStore {
   }
 
   @Override
-  public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+  public Claim claim(String owner, int limit, Instant now, Duration lease) {
     long start = EventTimes.nowMicros();
-    List<OutboxMessage> claimed = super.claim(owner, limit, now, lease);
+    Claim claimed = super.claim(owner, limit, now, lease);
     long end = EventTimes.nowMicros();
-    times.claimed(claimed.stream().map(OutboxMessage::id).toList(), end, end - start);
+    times.claimed(claimed.messages().stream().map(OutboxMessage::id).toList(), end, end - start);
     return claimed;
   }
 
   @Override
-  public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+  public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
     long start = EventTimes.nowMicros();
     try {
       return super.complete(owner, outcomes, now);

@@ -49,4 +49,16 @@ public final class Stores {
           .inTransaction("explain the claim", s -> dialect.explainClaim(s, now, limit));
     }
   }
+
+  /**
+   * The database's plan for the backlog statement at {@code now} (see {@link
+   * StoreDialect#explainBacklog}).
+   */
+  public static String explainBacklog(TestDatabase db, OutboxTables tables, Instant now) {
+    try (JdbcConnectionProvider connections = connections(db, tables)) {
+      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      return JdbcExecutor.of(connections)
+          .inTransaction("explain the backlog", s -> dialect.explainBacklog(s, now));
+    }
+  }
 }

@@ -14,7 +14,8 @@ import java.util.function.ToDoubleFunction;
  * stands for one minute; the demo runs the schedule faster, a minute to a run.
  *
  * <p>This class is the one place the demo names alarms and metrics: the story asks for {@link
- * #DEAD_LETTERS}, {@link #BACKLOG_AGE} and {@link #POLLER_ERRORS} by what they are for.
+ * #DEAD_LETTERS}, {@link #BACKLOG_AGE}, {@link #DESTINATION_DOWN} and {@link #POLLER_ERRORS} by
+ * what they are for.
  */
 public final class Alarms {
   /** What CloudWatch does with a period that has no datapoint. */
@@ -56,7 +57,7 @@ public final class Alarms {
       return Math.max(1, periodSeconds / 60);
     }
 
-    /** The condition as the alarm states it, e.g. {@code DeadLetterBacklog Maximum > 0}. */
+    /** The condition as the alarm states it, e.g. {@code DeadLettered Sum > 0}. */
     String condition() {
       return String.format(
           Locale.ROOT,
@@ -71,24 +72,16 @@ public final class Alarms {
     }
   }
 
-  /** Dead letters wait for an operator: the backlog of the dead-letter table. */
+  /** New dead letters: rows moved to the dead-letter table this minute. */
   public static final Rule DEAD_LETTERS =
       new Rule(
-          "DeadLetterAlarm",
-          "DeadLetterBacklog",
-          "Maximum",
-          60,
-          false,
-          0,
-          1,
-          1,
-          Missing.NOT_BREACHING);
+          "DeadLetteredAlarm", "DeadLettered", "Sum", 60, false, 0, 1, 1, Missing.NOT_BREACHING);
 
   /** Rows wait too long to be published (the template's default threshold, 300 s). */
   public static final Rule BACKLOG_AGE =
       new Rule(
-          "OldestPendingAgeAlarm",
-          "OldestPendingAgeSeconds",
+          "OldestUnpublishedAgeAlarm",
+          "OldestUnpublishedAgeSeconds",
           "Maximum",
           60,
           false,
@@ -97,12 +90,18 @@ public final class Alarms {
           5,
           Missing.BREACHING);
 
+  /** A destination has been down (unreachable or misconfigured) for three minutes. */
+  public static final Rule DESTINATION_DOWN =
+      new Rule(
+          "DestinationDownAlarm", "DestinationsDown", "Maximum", 60, true, 1, 3, 3, Missing.IGNORE);
+
   /** Whole poller invocations failed (Lambda's own metric). */
   public static final Rule POLLER_ERRORS =
-      new Rule("PollerErrorsAlarm", "Errors", "Sum", 300, false, 0, 1, 1, Missing.NOT_BREACHING);
+      new Rule("PollerErrorsAlarm", "Errors", "Sum", 60, false, 0, 1, 1, Missing.NOT_BREACHING);
 
   /** Every alarm of the template. */
-  public static final List<Rule> RULES = List.of(DEAD_LETTERS, BACKLOG_AGE, POLLER_ERRORS);
+  public static final List<Rule> RULES =
+      List.of(DEAD_LETTERS, BACKLOG_AGE, DESTINATION_DOWN, POLLER_ERRORS);
 
   /** A change of an alarm's state after a period. */
   record Transition(Rule rule, boolean alarm, double value) {

@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.OutboxStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,23 +22,28 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   }
 
   @Override
-  public List<OutboxMessage> claim(String owner, int limit, Instant now, Duration lease) {
+  public Claim claim(String owner, int limit, Instant now, Duration lease) {
     return delegate.claim(owner, limit, now, lease);
   }
 
   @Override
-  public CompletionCounts complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+  public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
     return delegate.complete(owner, outcomes, now);
   }
 
   @Override
-  public int purgeSent(Instant cutoff, int limit) {
-    return delegate.purgeSent(cutoff, limit);
+  public PurgeReport purge(Instant now, Duration timeSlice) {
+    return delegate.purge(now, timeSlice);
   }
 
   @Override
   public Backlog backlog(Instant now) {
     return delegate.backlog(now);
+  }
+
+  @Override
+  public DestinationHealthStore destinationHealth() {
+    return delegate.destinationHealth();
   }
 
   @Override

@@ -93,6 +93,7 @@ public record TestDatabase(
             tables.deadLetterAudit(),
             tables.idempotencyKeys(),
             tables.inbox(),
+            tables.destinationHealth(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);

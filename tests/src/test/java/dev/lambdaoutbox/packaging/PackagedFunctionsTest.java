@@ -9,6 +9,7 @@ import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
@@ -138,12 +139,13 @@ class PackagedFunctionsTest {
   /**
    * Over the Data API: an application writes events over JDBC with the writer library; the packaged
    * poller publishes them through the RDS Data API (the test bed's emulator, found by the SDK
-   * through {@code AWS_ENDPOINT_URL_RDS_DATA}) and dead-letters the one sent to a queue that does
-   * not exist; the packaged reprocessor lists that dead letter and replays it to the right queue;
-   * the poller then delivers it with its original id.
+   * through {@code AWS_ENDPOINT_URL_RDS_DATA}), parks the queue that does not exist (its row waits,
+   * not dead-lettered) and dead-letters a row it cannot read, copied in the claim; the packaged
+   * reprocessor lists that dead letter and discards it; once the queue exists, the next probe finds
+   * it and the poller delivers the waiting row with its original id.
    */
   @Test
-  void eventsWrittenOverJdbc_arePublished_deadLettered_listedAndReplayed_overTheDataApi()
+  void eventsWrittenOverJdbc_arePublished_parked_deadLettered_listedAndDiscarded_overTheDataApi()
       throws Exception {
     OutboxTables tables = db.createTables("pkgapi");
     try {
@@ -155,13 +157,17 @@ class PackagedFunctionsTest {
 
   private static void overTheDataApi(OutboxTables tables) throws Exception {
     String queue = sqs.createQueue(r -> r.queueName("pkgapi-" + UUID.randomUUID())).queueUrl();
-    String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + "no-such-queue";
+    String missingName = "pkgapi-missing-" + UUID.randomUUID();
+    String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + missingName;
     OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
     List<OutboxEvent> good = new ArrayList<>();
-    OutboxEvent lost =
-        event("r-lost", "{\"n\": -1, \"note\": \"Zoë ☃\"}").toBuilder()
+    OutboxEvent waiting =
+        event("r-waiting", "{\"n\": -1, \"note\": \"Zoë ☃\"}").toBuilder()
             .destination(missing)
             .build();
+    PoisonRows.Kind poison = PoisonRows.kinds(db.dialect()).get(0);
+    OutboxEvent unreadable =
+        event("r-unreadable", "{\"n\": -2}").toBuilder().idempotencyKey(poison.key()).build();
     db.jdbi()
         .useTransaction(
             h -> {
@@ -170,11 +176,14 @@ class PackagedFunctionsTest {
                 writer.append(h, e);
                 good.add(e);
               }
-              writer.append(h, lost);
+              writer.append(h, waiting);
+              writer.append(h, unreadable);
             });
+    PoisonRows.poison(db, tables, unreadable.id(), poison); // a row written around the writer
     Map<String, String> env = dataApiEnvironment();
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     env.put("OUTBOX_DEFAULT_DESTINATION", queue);
+    env.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "1000");
     String scheduled =
         Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
 
@@ -185,41 +194,45 @@ class PackagedFunctionsTest {
         PackagedFunction reprocessor =
             PackagedFunction.start(
                 "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
-      // 1. The poller publishes three and dead-letters the one whose queue does not exist.
+      // 1. The poller publishes three, parks the missing queue with its row waiting, and
+      // dead-letters the row it cannot read.
       JsonNode first = invoke(pollerRuntime, scheduled, poller);
-      assertThat(first.get("claimed").asInt()).isEqualTo(4);
+      assertThat(first.get("claimed").asInt()).as("the unreadable row too").isEqualTo(5);
       assertThat(first.get("published").asInt()).isEqualTo(3);
+      assertThat(first.get("deferred").asInt()).isEqualTo(1);
       assertThat(first.get("deadLettered").asInt()).isEqualTo(1);
       assertThat(receive(queue, 3))
           .containsExactlyInAnyOrderElementsOf(good.stream().map(e -> e.id().toString()).toList());
 
-      // 2. The reprocessor lists the dead letter, with its payload as written.
+      // 2. The reprocessor lists the dead letter, as stored ...
       JsonNode list =
           invoke(
               reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
       assertThat(list.get("count").asInt()).isEqualTo(1);
       JsonNode dead = list.get("deadLetters").get(0);
-      assertThat(dead.get("id").asText()).isEqualTo(lost.id().toString());
-      assertThat(dead.get("destination").asText()).isEqualTo(missing);
+      assertThat(dead.get("id").asText()).isEqualTo(unreadable.id().toString());
+      assertThat(dead.get("errorCode").asText()).isEqualTo("UNREADABLE_ROW");
 
-      // 3. ... and replays it to the right queue.
-      JsonNode replay =
+      // 3. ... and discards it.
+      JsonNode discard =
           invoke(
               reprocessorRuntime,
-              "{\"action\":\"replay\",\"ids\":[\""
-                  + lost.id()
-                  + "\"],\"destination\":\""
-                  + queue
-                  + "\",\"requestedBy\":\"alice\",\"reason\":\"queue fixed\"}",
+              "{\"action\":\"discard\",\"ids\":[\""
+                  + unreadable.id()
+                  + "\"],\"requestedBy\":\"alice\",\"reason\":\"written around the writer\"}",
               reprocessor);
-      assertThat(replay.get("replayed"))
+      assertThat(discard.get("discarded"))
           .extracting(JsonNode::asText)
-          .containsExactly(lost.id().toString());
+          .containsExactly(unreadable.id().toString());
 
-      // 4. The poller delivers it, with its original event id.
+      // 4. The queue is created; once the probe is due, the poller delivers the waiting row.
+      sqs.createQueue(r -> r.queueName(missingName));
+      Thread.sleep(1_500);
       JsonNode second = invoke(pollerRuntime, scheduled, poller);
       assertThat(second.get("published").asInt()).isEqualTo(1);
-      assertThat(receive(queue, 1)).containsExactly(lost.id().toString());
+      assertThat(second.get("deadLettered").asInt()).isZero();
+      assertThat(receive(missing, 1)).containsExactly(waiting.id().toString());
+      sqs.deleteQueue(r -> r.queueUrl(missing));
     }
   }
 

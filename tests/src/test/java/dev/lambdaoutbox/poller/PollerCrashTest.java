@@ -9,6 +9,7 @@ import dev.lambdaoutbox.poller.internal.Delivery;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.testing.ForwardingOutboxStore;
@@ -100,7 +101,7 @@ class PollerCrashTest {
     OutboxStore dying =
         new DelegatingStore(real) {
           @Override
-          public CompletionCounts complete(
+          public CompletionReport complete(
               String owner, List<DeliveryOutcome> outcomes, Instant now) {
             throw new SimulatedCrash("killed after publishing, before recording");
           }

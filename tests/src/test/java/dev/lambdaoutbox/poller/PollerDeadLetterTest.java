@@ -5,7 +5,6 @@ import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** Rows that can never be published are dead-lettered at once, with why; the rest flow. */
+/**
+ * Rows that can never be published are dead-lettered at once, with why; the rest flow. (A
+ * destination that refuses every message is not the rows' fault: see {@link
+ * PollerMisconfiguredDestinationTest}.)
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PollerDeadLetterTest {
   private PollerTestBed bed;
@@ -37,26 +40,30 @@ class PollerDeadLetterTest {
   }
 
   @Test
-  void topicThatDoesNotExist_deadLettersAtOnce_withTheErrorCodeAndReason() {
-    String missing = "arn:aws:sns:us-east-1:123456789012:" + bed.name("no-such-topic");
+  void eventNothingRoutes_isDeadLetteredAtOnce_withTheErrorCodeAndReason_andTheRestFlow() {
     String queue = bed.queue("fine");
-    UUID lost = bed.append(event("order.created", "o-1").destination(missing).build()).get(0);
+    UUID lost = bed.append(event("audit.recorded", "o-1").build()).get(0);
     UUID fine = bed.append(event("order.created", "o-2").build()).get(0);
 
     PollSummary summary =
         bed.invoke(
             bed.handler(
-                bed.config("OUTBOX_DEFAULT_DESTINATION", queue, "OUTBOX_MAX_RETRIES", "10")));
+                bed.config(
+                    "OUTBOX_ROUTES",
+                    "{\"order.*\":\"" + queue + "\"}",
+                    "OUTBOX_MAX_RETRIES",
+                    "10")));
 
     assertThat(summary.deadLettered()).isEqualTo(1);
     assertThat(summary.published()).isEqualTo(1);
-    assertThat(summary.retried()).isZero();
+    assertThat(summary.retried() + summary.deferred()).isZero();
     assertThat(summary.stoppedBecause()).isEqualTo("drained");
     Map<String, Object> dead = bed.deadLetter(lost);
-    assertThat(dead.get("error_code")).isEqualTo("NotFound");
-    assertThat((String) dead.get("error_reason")).containsIgnoringCase("not exist").contains("404");
+    assertThat(dead.get("error_code")).isEqualTo("NO_DESTINATION");
+    assertThat((String) dead.get("error_reason"))
+        .contains("audit.recorded")
+        .contains("OUTBOX_DEFAULT_DESTINATION");
     assertThat(dead.get("attempts")).isEqualTo(1);
-    assertThat(dead.get("destination")).isEqualTo(missing);
     assertThat(bed.receive(queue, 1))
         .singleElement()
         .satisfies(m -> assertThat(attribute(m, "eventId")).isEqualTo(fine.toString()));
@@ -64,31 +71,35 @@ class PollerDeadLetterTest {
         .singleElement()
         .satisfies(
             l -> {
+              assertThat(l.get("message").asText()).isEqualTo("event dead-lettered");
               assertThat(l.get("eventId").asText()).isEqualTo(lost.toString());
-              assertThat(l.get("errorCode").asText()).isEqualTo("NotFound");
+              assertThat(l.get("errorCode").asText()).isEqualTo("NO_DESTINATION");
               assertThat(l.get("attempts").asInt()).isEqualTo(1);
             });
+    assertThat(bed.metricLines().get(0).get("DeadLettered").asInt()).isEqualTo(1);
   }
 
+  /**
+   * The writer refuses such an event; a row made larger by SQL, or by an older writer, is still
+   * refused by the poller before sending, by the same rule.
+   */
   @Test
-  void payloadOverTheLimit_isDeadLetteredWithAReason_andTheRestFlow() {
+  void messageOverTheLimit_writtenBySql_isDeadLetteredWithAReason_andTheRestFlow() {
     String queue = bed.queue("sizes");
-    OutboxWriter generous =
-        OutboxWriter.builder()
-            .tables(bed.tables)
-            .clock(bed.clock)
-            .maxPayloadBytes(512 * 1024)
-            .build();
     List<OutboxEvent> events = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
       events.add(event("order.created", "o-" + i).build());
     }
-    OutboxEvent huge =
-        event("order.created", "o-huge")
-            .payload("{\"blob\":\"" + "x".repeat(300 * 1024) + "\"}")
-            .build();
-    events.add(2, huge);
-    bed.append(generous, events);
+    bed.append(events.toArray(OutboxEvent[]::new));
+    OutboxEvent huge = events.remove(2);
+    bed.execute(
+        "UPDATE "
+            + bed.tables.messages()
+            + " SET payload = '{\"blob\":\""
+            + "x".repeat(300 * 1024)
+            + "\"}' WHERE id = '"
+            + huge.id()
+            + "'");
 
     PollSummary summary = bed.invoke(bed.handler(bed.config("OUTBOX_DEFAULT_DESTINATION", queue)));
 

@@ -58,7 +58,7 @@ class PollerDeliveryTest {
 
     assertThat(summary.claimed()).isEqualTo(25);
     assertThat(summary.published()).isEqualTo(25);
-    assertThat(summary.failed()).isZero();
+    assertThat(summary.retried() + summary.deferred() + summary.deadLettered()).isZero();
     List<Message> received = bed.receive(queue, 25);
     assertThat(received).hasSize(25);
     Map<String, Message> byEventId = new HashMap<>();
@@ -110,10 +110,32 @@ class PollerDeliveryTest {
     assertThat(line.get("Published").asInt()).isEqualTo(2);
     assertThat(line.get("Retried").asInt()).isZero();
     assertThat(line.get("DeadLettered").asInt()).isZero();
-    assertThat(line.get("Failed").asInt()).isZero();
-    assertThat(line.get("OldestPendingAgeSeconds").asDouble()).isZero();
+    assertThat(line.get("Deferred").asInt()).isZero();
+    assertThat(line.get("Released").asInt()).isZero();
+    assertThat(line.get("LeaseLost").asInt()).isZero();
+    assertThat(line.get("OldestUnpublishedAgeSeconds").asDouble()).isZero();
     assertThat(line.get("DeadLetterBacklog").asInt()).isZero();
+    assertThat(line.get("deadLetterBacklogCapped").asBoolean()).isFalse();
+    assertThat(line.get("DestinationsDown").asInt()).isZero();
+    assertThat(line.get("DestinationsMisconfigured").asInt()).isZero();
     assertThat(line.has("DurationMs")).isTrue();
+    assertThat(line.has("Failed")).as("a metric named for what it counts").isFalse();
+    List<String> declared = new ArrayList<>();
+    line.at("/_aws/CloudWatchMetrics/0/Metrics").forEach(m -> declared.add(m.get("Name").asText()));
+    assertThat(declared)
+        .containsExactly(
+            "Claimed",
+            "Published",
+            "Retried",
+            "DeadLettered",
+            "Deferred",
+            "Released",
+            "LeaseLost",
+            "OldestUnpublishedAgeSeconds",
+            "DeadLetterBacklog",
+            "DestinationsDown",
+            "DestinationsMisconfigured",
+            "DurationMs");
     assertThat(bed.logs("ERROR")).isEmpty();
   }
 

@@ -15,6 +15,7 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import dev.lambdaoutbox.writer.internal.JdbcValues;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -29,11 +30,11 @@ import java.sql.Types;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -70,6 +71,7 @@ final class PollerTestBed implements AutoCloseable {
   private final List<String> topics = new ArrayList<>();
   private final List<String> queues = new ArrayList<>();
 
+  /** A bed on the test bed's PostgreSQL. */
   PollerTestBed(String label) {
     this(label, TestEndpoints.postgres(), TestEndpoints.aws(), true);
   }
@@ -102,6 +104,7 @@ final class PollerTestBed implements AutoCloseable {
   void reset() {
     execute("DELETE FROM " + tables.messages());
     execute("DELETE FROM " + tables.deadLetters());
+    execute("DELETE FROM " + tables.destinationHealth());
     clock.set(T0);
     synchronized (output) {
       output.reset();
@@ -142,6 +145,7 @@ final class PollerTestBed implements AutoCloseable {
     return OutboxStore.builder(JdbcExecutor.of(connections))
         .tables(tables)
         .retention(config.retention())
+        .idempotencyWindow(config.idempotencyWindow())
         .build();
   }
 
@@ -190,7 +194,9 @@ final class PollerTestBed implements AutoCloseable {
         (Integer) json.get("published"),
         (Integer) json.get("retried"),
         (Integer) json.get("deadLettered"),
-        (Integer) json.get("notAttempted"),
+        (Integer) json.get("deferred"),
+        (Integer) json.get("released"),
+        (Integer) json.get("heldBack"),
         (Integer) json.get("leaseLost"),
         (Integer) json.get("rounds"),
         (String) json.get("stoppedBecause"),
@@ -235,7 +241,12 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   String topic(String name) {
-    return created(topics, sns.createTopic(r -> r.name(name(name))).topicArn());
+    return topicNamed(name(name));
+  }
+
+  /** A topic of exactly this name (deleted when the bed closes); its ARN. */
+  String topicNamed(String exactName) {
+    return created(topics, sns.createTopic(r -> r.name(exactName)).topicArn());
   }
 
   String fifoTopic(String name) {
@@ -340,36 +351,61 @@ final class PollerTestBed implements AutoCloseable {
     }
   }
 
+  /** Every row of {@code table}, as {@link #outboxRow} reads one. */
+  List<Map<String, Object>> rows(String table) {
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT * FROM " + table)) {
+      List<Map<String, Object>> rows = new ArrayList<>();
+      while (rs.next()) {
+        rows.add(columns(rs));
+      }
+      return rows;
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private Map<String, Object> row(String table, UUID id) {
     try (Connection c = db.open();
         PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE id = ?")) {
-      ps.setObject(1, id);
+      JdbcValues.setUuid(ps, 1, id, db.dialect());
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return null;
-        }
-        ResultSetMetaData meta = rs.getMetaData();
-        Map<String, Object> row = new LinkedHashMap<>();
-        for (int i = 1; i <= meta.getColumnCount(); i++) {
-          Object value =
-              meta.getColumnType(i) == Types.TIMESTAMP
-                      || meta.getColumnType(i) == Types.TIMESTAMP_WITH_TIMEZONE
-                  ? toInstant(rs.getObject(i, OffsetDateTime.class))
-                  : rs.getObject(i);
-          row.put(meta.getColumnName(i), value);
-        }
-        return row;
+        return rs.next() ? columns(rs) : null;
       }
     } catch (SQLException e) {
       throw new IllegalStateException(e);
     }
   }
 
-  private static Instant toInstant(OffsetDateTime time) {
-    return time == null ? null : time.toInstant();
+  /** The current row as column (lower case) to value, times as Instant, ids as UUID. */
+  private Map<String, Object> columns(ResultSet rs) throws SQLException {
+    ResultSetMetaData meta = rs.getMetaData();
+    Map<String, Object> row = new LinkedHashMap<>();
+    for (int i = 1; i <= meta.getColumnCount(); i++) {
+      String column = meta.getColumnLabel(i).toLowerCase(Locale.ROOT);
+      Object value;
+      if (meta.getColumnType(i) == Types.TIMESTAMP
+          || meta.getColumnType(i) == Types.TIMESTAMP_WITH_TIMEZONE) {
+        value = JdbcValues.getInstant(rs, column, db.dialect());
+      } else if (column.equals("id")) {
+        value = JdbcValues.getUuid(rs, column, db.dialect());
+      } else {
+        value = rs.getObject(i);
+      }
+      row.put(column, value);
+    }
+    return row;
   }
 
   // ---- captured logs and metrics
+
+  /** Forgets the logs and metrics captured so far. */
+  void clearOutput() {
+    synchronized (output) {
+      output.reset();
+    }
+  }
 
   /** Where the handlers' logs and metrics go ({@link #outputLines()} reads them). */
   PrintStream out() {

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * The operator's night, on real parts: the poller dead-letters events sent to a queue that does not
- * exist, the operator lists them, dry-runs a replay, replays one to a corrected destination and
- * discards the other; the poller then delivers the replayed event to SQS with its original id.
+ * The operator's night, on real parts: the poller dead-letters events that nothing routes anywhere
+ * (no destination of their own, no route, no default destination), the operator lists them,
+ * dry-runs a replay, replays one to the destination it should have had and discards the other; the
+ * poller then delivers the replayed event to SQS with its original id. (A destination that exists
+ * but refuses every message is not dead-lettered: the poller parks it until it is fixed.)
  */
 class DeadLetterReplayEndToEndTest {
   private final TestDatabase db = TestEndpoints.postgres();
@@ -49,14 +51,11 @@ class DeadLetterReplayEndToEndTest {
   void deadLetteredEvent_isListed_dryRun_replayedToACorrectedDestination_andDelivered()
       throws Exception {
     String goodQueue = poller.queue("orders");
-    String missingQueue = goodQueue.substring(0, goodQueue.lastIndexOf('/') + 1) + "no-such-queue";
-    OutboxEvent toReplay =
-        event("order-1", "{\"orderId\":\"order-1\",\"total\":\"42.50\"}", missingQueue);
-    OutboxEvent toDiscard =
-        event("order-2", "{\"orderId\":\"order-2\",\"test\":true}", missingQueue);
+    OutboxEvent toReplay = event("order-1", "{\"orderId\":\"order-1\",\"total\":\"42.50\"}");
+    OutboxEvent toDiscard = event("order-2", "{\"orderId\":\"order-2\",\"test\":true}");
     append(toReplay, toDiscard);
 
-    // 1. The poller dead-letters both: the queue does not exist, a permanent error.
+    // 1. The poller dead-letters both: nothing says where they go, a permanent error.
     PollSummary first = poller.poll();
     assertThat(first.deadLettered()).isEqualTo(2);
     assertThat(reprocessor.rows.outboxIds()).isEmpty();
@@ -67,9 +66,9 @@ class DeadLetterReplayEndToEndTest {
         .extracting(r -> r.path("id").asText())
         .containsExactlyInAnyOrder(toReplay.id().toString(), toDiscard.id().toString());
     JsonNode row = list.path("deadLetters").get(0);
-    assertThat(row.path("errorCode").asText()).isIn("QueueDoesNotExist", "NonExistentQueue");
+    assertThat(row.path("errorCode").asText()).isEqualTo("NO_DESTINATION");
     assertThat(row.path("attempts").asInt()).isEqualTo(1);
-    assertThat(row.path("destination").asText()).isEqualTo(missingQueue);
+    assertThat(row.path("destination").isNull()).isTrue();
     assertThat(list.path("summary").path("total").asInt()).isEqualTo(2);
     String errorCode = row.path("errorCode").asText();
 
@@ -95,7 +94,7 @@ class DeadLetterReplayEndToEndTest {
                 + toReplay.id()
                 + "\"],\"destination\":\""
                 + goodQueue
-                + "\",\"requestedBy\":\"alice\",\"reason\":\"queue name fixed\"}");
+                + "\",\"requestedBy\":\"alice\",\"reason\":\"the orders queue was never routed\"}");
     assertThat(replay.path("replayed"))
         .extracting(JsonNode::asText)
         .containsExactly(toReplay.id().toString());
@@ -122,9 +121,9 @@ class DeadLetterReplayEndToEndTest {
             e -> {
               assertThat(e.action()).isEqualTo("REPLAY");
               assertThat(e.requestedBy()).isEqualTo("alice");
-              assertThat(e.reason()).isEqualTo("queue name fixed");
+              assertThat(e.reason()).isEqualTo("the orders queue was never routed");
               assertThat(e.destinationOverride()).isEqualTo(goodQueue);
-              assertThat(e.snapshot().destination()).isEqualTo(missingQueue);
+              assertThat(e.snapshot().destination()).isNull();
             });
     List<AuditEntry> discarded = reprocessor.store.auditTrail(toDiscard.id());
     assertThat(discarded)
@@ -138,13 +137,12 @@ class DeadLetterReplayEndToEndTest {
     assertThat(reprocessor.rows.outboxIds()).isEmpty();
   }
 
-  private static OutboxEvent event(String orderId, String payload, String destination) {
+  private static OutboxEvent event(String orderId, String payload) {
     return OutboxEvent.builder()
         .aggregateType("Order")
         .aggregateId(orderId)
         .eventType("OrderPlaced")
         .payload(payload)
-        .destination(destination)
         .occurredAt(Instant.now().truncatedTo(ChronoUnit.MILLIS))
         .build();
   }

@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 
@@ -18,7 +17,6 @@ class DataApiOutboxStoreTest extends OutboxStoreContract {
 
   @Override
   SqlExecutor newExecutor() {
-    DataApiEndpoint dataApi = TestEndpoints.dataApi();
-    return dataApi.executor(closeAfterEach(dataApi.client())).build();
+    return dataApiExecutor();
   }
 }

@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The store contract over JDBC, plus what the JDBC executor's one connection must survive: being
- * killed under the store, a wrong password, a rotated secret.
+ * killed under the store (between calls: run once more on a fresh connection; within one: fail it),
+ * a wrong password, a rotated secret.
  */
 abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
   /** SQL that returns the server-side id of the session running it. */
@@ -30,11 +32,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
 
   @Override
   SqlExecutor newExecutor() {
-    return JdbcExecutor.of(connections(ConnectionLimits.defaults()));
-  }
-
-  JdbcConnectionProvider connections(ConnectionLimits limits) {
-    return closeAfterEach(Stores.connections(database(), tables, limits));
+    return jdbcExecutor();
   }
 
   // ---- the connection
@@ -52,19 +50,47 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
     assertThat(sessionId(connections)).isNotEqualTo(session);
   }
 
+  /**
+   * The session dies while the connection sits unused between invocations (the server ended it; a
+   * frozen sandbox's connection dies the same way): the next call finds out on its first statement,
+   * and runs once more on a fresh connection instead of failing.
+   */
   @Test
-  final void connection_killedBetweenChecks_failsOneCallClearly_thenReconnects() throws Exception {
+  final void connection_killedBetweenCalls_theNextCallReconnectsAndSucceeds() throws Exception {
     JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
     OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
     UUID id = append(T0);
+    assertThat(store.backlog(T0).deadLetters()).isZero(); // the connection is open, and trusted
     long session = sessionId(connections);
 
     kill(session);
 
-    assertThatThrownBy(() -> store.claim("a", 10, T0, LEASE))
-        .isInstanceOf(OutboxStoreException.class)
-        .hasMessageStartingWith("could not claim up to 10 rows from " + tables.messages());
     assertThat(ids(store.claim("a", 10, T0, LEASE))).containsExactly(id);
+    assertThat(sessionId(connections)).isNotEqualTo(session);
+  }
+
+  @Test
+  final void connection_killedAfterTheWorkRanAStatement_failsTheCall_andDoesNotRunItAgain()
+      throws Exception {
+    JdbcConnectionProvider connections = connections(ConnectionLimits.defaults());
+    SqlExecutor executor = JdbcExecutor.of(connections);
+    long session = sessionId(connections);
+    AtomicInteger runs = new AtomicInteger();
+
+    assertThatThrownBy(
+            () ->
+                executor.inTransaction(
+                    "read twice",
+                    s -> {
+                      runs.incrementAndGet();
+                      s.query("SELECT 1 AS one", Params.none());
+                      kill(session);
+                      return s.query("SELECT 2 AS two", Params.none());
+                    }))
+        .isInstanceOf(OutboxStoreException.class)
+        .hasMessageStartingWith("could not read twice");
+    assertThat(runs).hasValue(1);
+    assertThat(sessionId(connections)).isNotEqualTo(session);
   }
 
   @Test
@@ -103,7 +129,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
                 Stores.settings(db, tables), rotated, ConnectionLimits.defaults()));
 
     assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0));
+        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0));
     assertThat(refreshes).hasValue(1);
   }
 

@@ -1,10 +1,6 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.testing.BudgetedExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 
@@ -21,8 +17,6 @@ class MariaDbSizedOutboxStoreTest extends OutboxStoreContract {
 
   @Override
   SqlExecutor newExecutor() {
-    return new BudgetedExecutor(
-        JdbcExecutor.of(closeAfterEach(Stores.connections(database(), tables))),
-        DataApiExecutor.RESULT_BUDGET_BYTES);
+    return budgetedJdbcExecutor();
   }
 }

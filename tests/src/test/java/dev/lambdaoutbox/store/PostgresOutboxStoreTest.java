@@ -31,7 +31,8 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
   }
 
   @Test
-  void claimQuery_withLongHistoryAndBacklog_walksTheDueIndex_notTheTable() throws Exception {
+  void claimAndBacklogQueries_withLongHistoryAndBacklog_walkTheirIndexes_notTheTable()
+      throws Exception {
     try (Connection c = database().open()) {
       HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
       loader.sent(100_000, T0);
@@ -48,6 +49,14 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
       String generic = genericPlan(c, StoreDialect.of(database().dialect(), tables).claimSql());
       assertThat(generic).contains(tables.messages() + "_due_ix");
       assertThat(generic).doesNotContain("Seq Scan on " + tables.messages());
+
+      // The metrics' query: the oldest unpublished row is one entry of the unpublished index, the
+      // dead letters are counted no further than the cap.
+      String backlog = Stores.explainBacklog(database(), tables, T0.plusSeconds(1));
+      assertThat(backlog)
+          .contains("Index Only Scan using " + tables.messages() + "_unpublished_ix")
+          .doesNotContain("Seq Scan on " + tables.messages())
+          .contains("Limit");
     }
   }
 

@@ -66,9 +66,12 @@ final class TestRows {
     }
   }
 
+  /** Empties the outbox: its rows, their idempotency keys, the dead letters. */
   void clear() {
     execute("DELETE FROM " + tables.messages());
+    execute("DELETE FROM " + tables.idempotencyKeys());
     execute("DELETE FROM " + tables.deadLetters());
+    execute("DELETE FROM " + tables.destinationHealth());
   }
 
   private Map<String, Object> row(String table, UUID id) {

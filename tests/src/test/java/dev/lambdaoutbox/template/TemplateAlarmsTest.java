@@ -219,6 +219,46 @@ class TemplateAlarmsTest {
   }
 
   @Test
+  void theAlarms_areTheOnesOperatorsActOn_andNotifyOnEveryNewEpisode() {
+    Map<String, Map<String, Object>> alarms = resolved.resourcesOfType("AWS::CloudWatch::Alarm");
+    assertThat(alarms.keySet())
+        .containsExactlyInAnyOrder(
+            "DeadLetteredAlarm",
+            "OldestUnpublishedAgeAlarm",
+            "DestinationDownAlarm",
+            "PollerErrorsAlarm");
+    Map<String, Object> deadLettered = resolved.properties("DeadLetteredAlarm");
+    assertThat(deadLettered)
+        .as("new dead letters, not a latched backlog: OK again after a quiet minute")
+        .containsEntry("MetricName", "DeadLettered")
+        .containsEntry("Statistic", "Sum")
+        .containsEntry("Period", 60)
+        .containsEntry("TreatMissingData", "notBreaching");
+    assertThat(resolved.properties("OldestUnpublishedAgeAlarm"))
+        .as("a poller that stopped reporting alarms too")
+        .containsEntry("MetricName", "OldestUnpublishedAgeSeconds")
+        .containsEntry("TreatMissingData", "breaching");
+    assertThat(resolved.properties("DestinationDownAlarm"))
+        .containsEntry("MetricName", "DestinationsDown")
+        .containsEntry("Statistic", "Maximum")
+        .containsEntry("EvaluationPeriods", 3)
+        .containsEntry("DatapointsToAlarm", 3)
+        .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold");
+    assertThat(String.valueOf(resolved.properties("DestinationDownAlarm").get("Threshold")))
+        .isEqualTo("1");
+    // The runs above: one row to a missing topic, so the poller reported that destination down.
+    emitted.forEach(
+        (mode, lines) ->
+            assertThat(
+                    lines.stream()
+                        .filter(l -> l.has("DestinationsDown"))
+                        .map(l -> l.get("DestinationsDown").asInt()))
+                .as(mode.value)
+                .containsExactly(1));
+    assertThat(emitted).containsOnlyKeys(StoreMode.values());
+  }
+
+  @Test
   void alarmEmail_subscribesToTheAlarmTopic_onlyWhenGiven() {
     assertThat(resolved.resources()).doesNotContainKey("AlarmEmailSubscription");
     SamTemplate.Resolved withEmail =
@@ -298,12 +338,13 @@ class TemplateAlarmsTest {
   }
 
   @Test
-  void defaults_publishToTheCreatedTopic_insteadOfDeadLetteringAsNoDestination() {
+  void defaults_publishToTheCreatedTopic_andLeaveAMissingTopicsRowWaiting_notDeadLettered() {
     pollerSummaries.forEach(
         (mode, summary) -> {
           assertThat(summary.get("claimed").asInt()).as(mode.value).isEqualTo(2);
           assertThat(summary.get("published").asInt()).as(mode.value).isEqualTo(1);
-          assertThat(summary.get("deadLettered").asInt()).as(mode.value).isEqualTo(1);
+          assertThat(summary.get("deferred").asInt()).as(mode.value).isEqualTo(1);
+          assertThat(summary.get("deadLettered").asInt()).as(mode.value).isZero();
         });
     assertThat(pollerSummaries).containsOnlyKeys(StoreMode.values());
     List<String> received = new ArrayList<>();

@@ -659,22 +659,37 @@ abstract class OutboxWriterContractTest {
   }
 
   @Test
-  void append_whenPayloadIsOverDefault256KiB_refusesAndAcceptsExactly256KiB() throws Exception {
+  void append_whenTheMessageWouldBeOver256KiB_refusesNamingPayload_andAcceptsExactly256KiB()
+      throws Exception {
     OutboxWriter defaults = OutboxWriter.builder().tables(tables).build();
-    String atLimit = "\"" + "x".repeat(256 * 1024 - 2) + "\"";
-    String overLimit = "\"" + "x".repeat(256 * 1024 - 1) + "\"";
+    OutboxEvent probe = event("r-1").header("traceparent", "00-aa-bb-01").payload("\"\"").build();
+    // Payload plus the message attributes (the outbox's five and the header) as SNS/SQS count
+    // them: exactly 256 KiB, then one byte more.
+    long attributes = MessageSize.of(probe) - 2;
+    String atLimit = "\"" + "x".repeat((int) (MessageSize.MAX_BYTES - attributes - 2)) + "\"";
+    OutboxEvent fits = probe.toBuilder().payload(atLimit).build();
+    OutboxEvent tooLarge = probe.toBuilder().payload("\"x" + atLimit.substring(1)).build();
+    assertThat(MessageSize.of(fits)).isEqualTo(MessageSize.MAX_BYTES);
 
     try (Connection c = transaction()) {
       insertReservation(c, "r-1");
-      assertThatThrownBy(() -> defaults.append(c, event("r-1").payload(overLimit).build()))
+      assertThatThrownBy(() -> defaults.append(c, tooLarge))
           .isInstanceOfSatisfying(
-              InvalidOutboxEventException.class, e -> assertThat(e.field()).isEqualTo("payload"));
-      defaults.append(c, event("r-1").payload(atLimit).build());
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("payload");
+                assertThat(e.getMessage())
+                    .contains(String.valueOf(MessageSize.MAX_BYTES + 1))
+                    .contains("message attributes")
+                    .contains(String.valueOf(MessageSize.MAX_BYTES));
+              });
+      defaults.append(c, fits);
       c.commit();
     }
 
     assertThat(reservationIds()).containsExactly("r-1");
-    assertThat(singleRow().payloadBytes()).isEqualTo(256 * 1024);
+    assertThat(singleRow().payloadBytes()).isEqualTo(atLimit.length());
+    assertThat(atLimit.length()).isLessThan(MessageSize.MAX_BYTES);
   }
 
   @Test

@@ -6,7 +6,8 @@ import java.util.UUID;
 /**
  * A row of the dead-letter audit table: one action on one dead letter.
  *
- * @param action {@link #REPLAY} or {@link #DISCARD}
+ * @param action {@link #REPLAY}, {@link #DISCARD}, or {@link #SUPERSEDED} (the poller replaced the
+ *     dead letter with a newer one of the same event id)
  * @param details the JSON written with the action: the dead letter as it was, and for a replay the
  *     destination override
  * @param snapshot the dead letter as it was when the action was taken, read back from {@code
@@ -27,4 +28,10 @@ public record AuditEntry(
 
   public static final String REPLAY = "REPLAY";
   public static final String DISCARD = "DISCARD";
+
+  /**
+   * The poller dead-lettered an event whose id was already a dead letter: this row keeps the older
+   * dead letter whole, and the newer one took its place.
+   */
+  public static final String SUPERSEDED = "SUPERSEDED";
 }

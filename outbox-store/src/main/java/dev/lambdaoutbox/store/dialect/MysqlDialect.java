@@ -1,7 +1,10 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.DuplicateKeyException;
@@ -41,8 +44,11 @@ final class MysqlDialect extends PortableDialect {
   private final String claimSizesSql;
   private final String claimedRowsColumns;
   private final String retrySql;
+  private final String deferSql;
+  private final String releaseSql;
   private final String deadLetterSql;
   private final String purgeSql;
+  private final String purgeKeysSql;
   private final String reinsertSql;
 
   MysqlDialect(OutboxTables tables) {
@@ -84,27 +90,44 @@ final class MysqlDialect extends PortableDialect {
             + " first_failed_at = COALESCE(first_failed_at, :now),"
             + " locked_by = NULL, locked_until = NULL"
             + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
-    StringBuilder upsert = new StringBuilder();
-    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
-      upsert.append(upsert.isEmpty() ? "" : ", ");
-      upsert.append(column).append(" = VALUES(").append(column).append(')');
-    }
+    this.deferSql =
+        "UPDATE "
+            + t
+            + " SET next_attempt_at = :due, last_error_code = :code, last_error_reason = :reason,"
+            + " locked_by = NULL, locked_until = NULL"
+            + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
+    this.releaseSql =
+        "UPDATE "
+            + t
+            + " SET next_attempt_at = :due, locked_by = NULL, locked_until = NULL"
+            + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
+    // A dead letter already there under the same id has been superseded (kept in the audit,
+    // deleted) before; should one appear meanwhile, the INSERT fails, overwriting nothing. The row
+    // is found by its id as stored, which for an unreadable row need not be a UUID.
     this.deadLetterSql =
         "INSERT INTO "
             + deadLetters
             + " ("
             + String.join(", ", DeadLetterRows.COLUMNS)
             + ") SELECT "
-            + String.join(", ", DeadLetterRows.CARRIED)
-            + ", retry_count + 1, replay_count, :code, :reason, COALESCE(first_failed_at, :now),"
-            + " :now, :now FROM "
+            + movedValues(":deadId", ":tries", ":code", ":reason", ":now", MysqlDialect::readable)
+            + " FROM "
             + t
-            + " WHERE id = :id ON DUPLICATE KEY UPDATE "
-            + upsert;
+            + " WHERE id = :id";
+    // Locks the due SENT rows it takes, skipping those another purge holds, along the sent index;
+    // the DELETE then goes by primary key. (A DELETE ... ORDER BY ... LIMIT cannot skip locked
+    // rows: concurrent purges would wait for, or deadlock with, each other.)
     this.purgeSql =
-        "DELETE FROM "
+        "SELECT id FROM "
             + t
-            + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit";
+            + " WHERE status = 'SENT' AND sent_at < :cutoff ORDER BY sent_at LIMIT :limit"
+            + " FOR UPDATE SKIP LOCKED";
+
+    this.purgeKeysSql =
+        "SELECT idempotency_key FROM "
+            + tables.idempotencyKeys()
+            + " WHERE first_seen_at < :cutoff ORDER BY first_seen_at LIMIT :limit"
+            + " FOR UPDATE SKIP LOCKED";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -115,6 +138,20 @@ final class MysqlDialect extends PortableDialect {
             + " first_failed_at, sent_at) VALUES (:id, :aggregateType, :aggregateId, :eventType,"
             + " :payload, :headers, :destination, :idempotencyKey, :occurredAt, :now, 'PENDING',"
             + " 0, :replayCount, :now, NULL, NULL, NULL, NULL, NULL, NULL)";
+  }
+
+  /**
+   * A time column as the dead-letter table takes it: the column while the stores can read it back,
+   * otherwise the time of death (a zero date, or a zero month or day, which MySQL may store).
+   */
+  private static String readable(String column) {
+    return "CASE WHEN MONTH("
+        + column
+        + ") > 0 AND DAYOFMONTH("
+        + column
+        + ") > 0 THEN "
+        + column
+        + " ELSE :now END";
   }
 
   /** A datetime(6) expression as UTC text to the microsecond. */
@@ -129,19 +166,18 @@ final class MysqlDialect extends PortableDialect {
 
   // ---- the poller's outbox
 
+  /**
+   * Locks the due rows, reads each on its own, leases the readable ones by id, and moves the
+   * unreadable ones (which the lock holds) to the dead letters.
+   */
   @Override
-  public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<OutboxMessage> claimed;
-    if (ResultBudget.unbounded(s)) {
-      claimed = new ArrayList<>();
-      for (Row row : s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit))) {
-        claimed.add(MessageRows.read(row));
-      }
-    } else {
-      claimed = claimWithin(s, limit, now);
-    }
-    List<UUID> ids = claimed.stream().map(OutboxMessage::id).toList();
+  public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    List<Row> rows =
+        ResultBudget.unbounded(s)
+            ? s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit))
+            : claimWithin(s, limit, now);
+    MessageRows.Read read = MessageRows.readAll(rows);
+    List<UUID> ids = read.messages().stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
       Params params = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
       s.update(
@@ -152,17 +188,24 @@ final class MysqlDialect extends PortableDialect {
               + InLists.uuids("id", chunk, params),
           params);
     }
-    return claimed;
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
+    }
+    Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded());
   }
 
-  /** Locks the due rows, keeps those that fit the session's budget, and reads them, in order. */
-  private List<OutboxMessage> claimWithin(SqlSession s, int limit, Instant now) {
+  /**
+   * Locks the due rows, keeps those that fit the session's budget, and reads them, in order. Ids go
+   * as stored: an unreadable row's need not be a UUID.
+   */
+  private List<Row> claimWithin(SqlSession s, int limit, Instant now) {
     List<Row> sizes =
         s.query(claimSizesSql, Params.of().timestamp("now", now).integer("limit", limit));
     int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
-    Map<UUID, OutboxMessage> byId = new HashMap<>();
-    List<UUID> ids = sizes.subList(0, fit).stream().map(r -> r.uuid("id")).toList();
-    for (List<UUID> chunk : InLists.chunks(ids)) {
+    Map<String, Row> byId = new HashMap<>();
+    List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
+    for (List<String> chunk : InLists.chunks(ids)) {
       Params params = Params.of().integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS);
       String sql =
           "SELECT "
@@ -170,10 +213,9 @@ final class MysqlDialect extends PortableDialect {
               + " FROM "
               + messages
               + " WHERE id IN "
-              + InLists.uuids("id", chunk, params);
+              + InLists.texts("id", chunk, params);
       for (Row row : s.query(sql, params)) {
-        OutboxMessage m = MessageRows.read(row);
-        byId.put(m.id(), m);
+        byId.put(row.text("id"), row);
       }
     }
     return ids.stream().map(byId::get).toList();
@@ -193,35 +235,38 @@ final class MysqlDialect extends PortableDialect {
             Params.of().timestamp("now", now).integer("limit", limit)));
   }
 
+  /**
+   * Locks the PENDING rows among {@code ids} first (there is no DELETE ... RETURNING), so that the
+   * ids changed are known exactly; then deletes them, or marks them SENT.
+   */
   @Override
-  public int published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
-    int changed = 0;
-    for (List<UUID> chunk : InLists.chunks(ids)) {
+  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
+    Set<UUID> present = lockPending(s, null, ids);
+    List<UUID> changing = ids.stream().filter(present::contains).toList();
+    for (List<UUID> chunk : InLists.chunks(changing)) {
       Params params = Params.of();
       String in = InLists.uuids("id", chunk, params);
       if (retain) {
         params.timestamp("now", now);
-        changed +=
-            s.update(
-                "UPDATE "
-                    + messages
-                    + " SET status = 'SENT', sent_at = :now, locked_by = NULL, locked_until = NULL"
-                    + " WHERE status = 'PENDING' AND id IN "
-                    + in,
-                params);
+        s.update(
+            "UPDATE "
+                + messages
+                + " SET status = 'SENT', sent_at = :now, locked_by = NULL, locked_until = NULL"
+                + " WHERE id IN "
+                + in,
+            params);
       } else {
-        changed += s.update("DELETE FROM " + messages + " WHERE id IN " + in, params);
+        s.update("DELETE FROM " + messages + " WHERE id IN " + in, params);
       }
     }
-    return changed;
+    return present;
   }
 
-  /**
-   * Locks the rows {@code owner} still holds, then updates each; the lock makes the count exact.
-   */
+  /** Locks the rows {@code owner} still holds, then updates each; the lock makes the ids exact. */
   @Override
-  public int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
-    Set<UUID> owned = lockOwned(s, owner, retries.stream().map(DeliveryOutcome::id).toList());
+  public Set<UUID> retried(
+      SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
+    Set<UUID> owned = lockPending(s, owner, retries.stream().map(DeliveryOutcome::id).toList());
     List<Params> sets = new ArrayList<>(owned.size());
     for (DeliveryOutcome.Retry r : retries) {
       if (owned.contains(r.id())) {
@@ -238,58 +283,198 @@ final class MysqlDialect extends PortableDialect {
     if (!sets.isEmpty()) {
       s.batch(retrySql, sets);
     }
-    return sets.size();
+    return owned;
   }
 
   /**
-   * Locks the rows {@code owner} still holds, so that the INSERT ... SELECT and the DELETE see the
-   * same rows; copies each to the dead letters, then deletes them.
+   * Locks the rows {@code owner} still holds, then updates each: those with an error code with it,
+   * the others (releases) keeping their last error.
    */
   @Override
-  public int deadLettered(
-      SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
-    Set<UUID> owned = lockOwned(s, owner, deadLetters.stream().map(DeliveryOutcome::id).toList());
-    if (owned.isEmpty()) {
-      return 0;
-    }
-    List<Params> sets = new ArrayList<>(owned.size());
-    List<UUID> moved = new ArrayList<>(owned.size());
-    for (DeliveryOutcome.DeadLetter d : deadLetters) {
+  public Set<UUID> deferred(
+      SqlSession s, String owner, List<DeliveryOutcome.Defer> deferrals, Instant now) {
+    Set<UUID> owned = lockPending(s, owner, deferrals.stream().map(DeliveryOutcome::id).toList());
+    List<Params> withError = new ArrayList<>();
+    List<Params> released = new ArrayList<>();
+    for (DeliveryOutcome.Defer d : deferrals) {
       if (owned.contains(d.id())) {
-        sets.add(
-            Params.of()
-                .text("code", ErrorText.requiredCode(d.errorCode()))
-                .text("reason", ErrorText.reason(d.reason()))
-                .timestamp("now", now)
-                .uuid("id", d.id()));
-        moved.add(d.id());
+        if (d.errorCode() == null) {
+          released.add(
+              Params.of().timestamp("due", d.until()).uuid("id", d.id()).text("owner", owner));
+        } else {
+          withError.add(
+              Params.of()
+                  .timestamp("due", d.until())
+                  .text("code", ErrorText.code(d.errorCode()))
+                  .text("reason", ErrorText.reason(d.reason()))
+                  .uuid("id", d.id())
+                  .text("owner", owner));
+        }
       }
     }
-    s.batch(deadLetterSql, sets);
-    return published(s, moved, now, false);
-  }
-
-  /** Locks the rows of {@code ids} that {@code owner} still holds, and returns their ids. */
-  private Set<UUID> lockOwned(SqlSession s, String owner, List<UUID> ids) {
-    Set<UUID> owned = new HashSet<>();
-    for (List<UUID> chunk : InLists.chunks(ids)) {
-      Params params = Params.of().text("owner", owner);
-      String sql =
-          "SELECT id FROM "
-              + messages
-              + " WHERE locked_by = :owner AND status = 'PENDING' AND id IN "
-              + InLists.uuids("id", chunk, params)
-              + " FOR UPDATE";
-      for (Row row : s.query(sql, params)) {
-        owned.add(row.uuid("id"));
-      }
+    if (!withError.isEmpty()) {
+      s.batch(deferSql, withError);
+    }
+    if (!released.isEmpty()) {
+      s.batch(releaseSql, released);
     }
     return owned;
   }
 
+  /**
+   * Locks the rows {@code owner} still holds, so that the INSERT ... SELECT and the DELETE see the
+   * same rows, and moves them.
+   */
+  @Override
+  public Moved deadLettered(
+      SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
+    Set<UUID> owned = lockPending(s, owner, deadLetters.stream().map(DeliveryOutcome::id).toList());
+    return move(
+        s,
+        owner,
+        deadLetters.stream().filter(d -> owned.contains(d.id())).map(DeadLetterMove::of).toList(),
+        now);
+  }
+
+  /**
+   * Moves rows this transaction holds locked: supersedes the dead letters of their ids, copies each
+   * row to the dead letters, then deletes the rows by their ids as stored.
+   */
+  private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
+    if (moves.isEmpty()) {
+      return new Moved(Set.of(), List.of());
+    }
+    List<DeadLetter> existing =
+        deadLettersByIds(s, moves.stream().map(DeadLetterMove::deadLetterId).toList(), true);
+    List<SupersededDeadLetter> superseded = supersede(s, existing, owner, now);
+    List<Params> sets = new ArrayList<>(moves.size());
+    for (DeadLetterMove m : moves) {
+      sets.add(
+          Params.of()
+              .uuid("deadId", m.deadLetterId())
+              .integer("tries", m.tries())
+              .text("code", m.code())
+              .text("reason", m.reason())
+              .timestamp("now", now)
+              .text("id", m.rowId()));
+    }
+    s.batch(deadLetterSql, sets);
+    deleteRows(s, messages, moves.stream().map(DeadLetterMove::rowId).toList());
+    Set<UUID> moved = new HashSet<>();
+    moves.forEach(m -> moved.add(m.deadLetterId()));
+    return new Moved(moved, superseded);
+  }
+
+  @Override
+  public Map<UUID, String> holders(SqlSession s, Collection<UUID> ids) {
+    Map<UUID, String> holders = new HashMap<>();
+    for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
+      Params params = Params.of();
+      String sql =
+          "SELECT id, locked_by FROM "
+              + messages
+              + " WHERE status = 'PENDING' AND id IN "
+              + InLists.uuids("id", chunk, params);
+      for (Row row : s.query(sql, params)) {
+        holders.put(row.uuid("id"), row.text("locked_by"));
+      }
+    }
+    return holders;
+  }
+
+  /**
+   * Locks the PENDING rows of {@code ids} ({@code owner} not null: that it still holds) and returns
+   * their ids.
+   */
+  private Set<UUID> lockPending(SqlSession s, String owner, List<UUID> ids) {
+    Set<UUID> locked = new HashSet<>();
+    for (List<UUID> chunk : InLists.chunks(ids)) {
+      Params params = Params.of();
+      String held = "";
+      if (owner != null) {
+        params.text("owner", owner);
+        held = "locked_by = :owner AND ";
+      }
+      String sql =
+          "SELECT id FROM "
+              + messages
+              + " WHERE "
+              + held
+              + "status = 'PENDING' AND id IN "
+              + InLists.uuids("id", chunk, params)
+              + " FOR UPDATE";
+      for (Row row : s.query(sql, params)) {
+        locked.add(row.uuid("id"));
+      }
+    }
+    return locked;
+  }
+
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
-    return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+    return deleteRows(s, messages, lockExpired(s, purgeSql, "id", cutoff, limit));
+  }
+
+  /** Locks the expired keys it takes, as {@link #purgeSent} does rows, then deletes them by key. */
+  @Override
+  public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    List<String> keys = lockExpired(s, purgeKeysSql, "idempotency_key", cutoff, limit);
+    return deleteBy(s, tables().idempotencyKeys(), "idempotency_key", keys);
+  }
+
+  /** Runs a purge's locking SELECT; returns the {@code column} of each row it locked. */
+  private static List<String> lockExpired(
+      SqlSession s, String sql, String column, Instant cutoff, int limit) {
+    List<String> locked = new ArrayList<>();
+    for (Row row : s.query(sql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit))) {
+      locked.add(row.text(column));
+    }
+    return locked;
+  }
+
+  /** Deletes the rows of {@code table} with these ids as stored; returns how many went. */
+  private static int deleteRows(SqlSession s, String table, List<String> ids) {
+    return deleteBy(s, table, "id", ids);
+  }
+
+  /** Deletes the rows of {@code table} whose {@code column} is one of {@code values}. */
+  private static int deleteBy(SqlSession s, String table, String column, List<String> values) {
+    int deleted = 0;
+    for (List<String> chunk : InLists.chunks(values)) {
+      Params params = Params.of();
+      deleted +=
+          s.update(
+              "DELETE FROM "
+                  + table
+                  + " WHERE "
+                  + column
+                  + " IN "
+                  + InLists.texts("v", chunk, params),
+              params);
+    }
+    return deleted;
+  }
+
+  @Override
+  public String explainBacklog(SqlSession s, Instant now) {
+    return Results.planLines(
+        s.query("EXPLAIN FORMAT=JSON " + backlogSql(), Params.of().timestamp("staleBefore", now)));
+  }
+
+  // ---- destination health (the rest: see PortableDialect)
+
+  /**
+   * A plain INSERT: MySQL refuses a second row for the destination with a duplicate-key error,
+   * which leaves the transaction usable; the row there is kept as it is.
+   */
+  @Override
+  public boolean insertDestinationHealth(SqlSession s, DestinationHealth row) {
+    try {
+      s.update(healthRows().insert(), HealthRows.insertParams(row));
+      return true;
+    } catch (DuplicateKeyException e) {
+      return false;
+    }
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)
@@ -333,15 +518,7 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public int deleteDeadLetters(SqlSession s, Collection<UUID> ids) {
-    int deleted = 0;
-    for (List<UUID> chunk : InLists.chunks(List.copyOf(ids))) {
-      Params params = Params.of();
-      deleted +=
-          s.update(
-              "DELETE FROM " + deadLetters + " WHERE id IN " + InLists.uuids("id", chunk, params),
-              params);
-    }
-    return deleted;
+    return deleteRows(s, deadLetters, ids.stream().map(UUID::toString).toList());
   }
 
   @Override

@@ -1,6 +1,10 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.DestinationState;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
@@ -22,16 +26,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * The statements PostgreSQL and MySQL run alike, apart from how a time is written ({@link Syntax}):
- * the backlog, the reprocessor's reads of dead letters, and the audit rows. The two dialect homes
- * extend it and hold everything else.
+ * the backlog, the destination health table (but its insert), the reprocessor's reads of dead
+ * letters, and the audit rows. The two dialect homes extend it and hold everything else.
  */
 abstract class PortableDialect implements StoreDialect {
   private final OutboxTables tables;
   private final Syntax syntax;
   private final String backlogSql;
+  private final HealthRows healthRows;
   private final String countDueSql;
   private final String deadLetterColumns;
   private final String auditSql;
@@ -40,23 +46,37 @@ abstract class PortableDialect implements StoreDialect {
   PortableDialect(OutboxTables tables, Syntax syntax) {
     this.tables = tables;
     this.syntax = syntax;
-    // The oldest due row's creation time among the first BACKLOG_SAMPLE due rows, along the due
-    // index, and the dead letters counted exactly, in one round trip.
+    // The oldest unpublished row's creation time: MIN over the partial (PostgreSQL) or
+    // (status, created_at) (MySQL) unpublished index, one index entry. The dead letters counted
+    // no further than the cap plus one, and the destination health table, which is small.
+    String health = tables.destinationHealth();
+    String staleBefore = syntax.timestampParam().apply("staleBefore");
     this.backlogSql =
         "SELECT "
             + syntax
                 .utcText()
                 .apply(
-                    "(SELECT MIN(created_at) FROM (SELECT created_at FROM "
+                    "(SELECT MIN(created_at) FROM "
                         + tables.messages()
-                        + " WHERE status = 'PENDING' AND next_attempt_at <= "
-                        + syntax.timestampParam().apply("now")
-                        + " ORDER BY next_attempt_at, id LIMIT "
-                        + StoreDialect.BACKLOG_SAMPLE
-                        + ") due)")
-            + " AS oldest_created_at, (SELECT COUNT(*) FROM "
+                        + " WHERE status = 'PENDING')")
+            + " AS oldest_created_at, (SELECT count(*) FROM (SELECT 1 AS one FROM "
             + tables.deadLetters()
-            + ") AS dead_letters";
+            + " LIMIT "
+            + (OutboxStore.DEAD_LETTER_COUNT_CAP + 1)
+            + ") capped) AS dead_letters, (SELECT count(*) FROM "
+            + health
+            + " WHERE next_probe_at >= "
+            + staleBefore
+            + ") AS destinations_down, (SELECT count(*) FROM "
+            + health
+            + " WHERE state = 'MISCONFIGURED' AND next_probe_at >= "
+            + staleBefore
+            + ") AS destinations_misconfigured, (SELECT count(*) FROM "
+            + health
+            + " WHERE next_probe_at < "
+            + staleBefore
+            + ") AS stale_destinations";
+    this.healthRows = new HealthRows(health, syntax.timestampParam(), syntax.utcText());
     this.countDueSql =
         "SELECT COUNT(*) AS due FROM (SELECT id FROM "
             + tables.messages()
@@ -97,14 +117,121 @@ abstract class PortableDialect implements StoreDialect {
     return deadLetterColumns;
   }
 
+  /** Every dead-letter column qualified by {@code alias}, times as UTC text. */
+  final String deadLetterColumns(String alias) {
+    return syntax.selectList(alias, DeadLetterRows.COLUMNS);
+  }
+
+  /**
+   * The dead-letter table's values for rows moved from the outbox: the carried columns of the row
+   * (a time the stores could not read back replaced by {@code now}: an unreadable row's text is in
+   * its reason), then attempts, replay count, error, first and last failure, death.
+   *
+   * @param deadId the expression of the dead letter's id
+   * @param tries the expression added to the row's retry count to give its attempts
+   */
+  static String movedValues(
+      String deadId,
+      String tries,
+      String code,
+      String reason,
+      String now,
+      UnaryOperator<String> readableTime) {
+    List<String> values = new ArrayList<>();
+    values.add(deadId);
+    for (String column : DeadLetterRows.CARRIED.subList(1, DeadLetterRows.CARRIED.size())) {
+      values.add(column.endsWith("_at") ? readableTime.apply(column) : column);
+    }
+    values.add("retry_count + " + tries);
+    values.add("replay_count");
+    values.add(code);
+    values.add(reason);
+    values.add(readableTime.apply("first_failed_at"));
+    values.add(now);
+    values.add(now);
+    return String.join(", ", values);
+  }
+
   /** A WHERE clause builder writing times in this dialect. */
   final Conditions conditions(Params params) {
     return syntax.conditions(params);
   }
 
+  /**
+   * Keeps each of {@code existing}, dead letters locked by this transaction that rows of {@code
+   * owner} are about to replace, whole in the audit table ({@link AuditEntry#SUPERSEDED}), then
+   * deletes them, so that the rows can move in with a plain INSERT: a dead letter appearing
+   * meanwhile fails the INSERT instead of being overwritten.
+   */
+  final List<SupersededDeadLetter> supersede(
+      SqlSession s, List<DeadLetter> existing, String owner, Instant now) {
+    if (existing.isEmpty()) {
+      return List.of();
+    }
+    AuditInfo by =
+        new AuditInfo(
+            owner, owner, "replaced by a newer dead letter of the same event id, dead at " + now);
+    recordAudit(s, AuditEntry.SUPERSEDED, existing, null, by, now);
+    deleteDeadLetters(s, existing.stream().map(DeadLetter::id).toList());
+    return existing.stream().map(d -> new SupersededDeadLetter(d.id(), d.deadAt(), now)).toList();
+  }
+
+  /** The destination health statements, in this dialect's time syntax. */
+  final HealthRows healthRows() {
+    return healthRows;
+  }
+
   @Override
-  public Backlog backlog(SqlSession s, Instant now) {
-    return Results.backlog(s.query(backlogSql, Params.of().timestamp("now", now)).get(0), now);
+  public Backlog backlog(SqlSession s, Instant now, Instant staleBefore) {
+    return Results.backlog(
+        s.query(backlogSql, Params.of().timestamp("staleBefore", staleBefore)).get(0), now);
+  }
+
+  @Override
+  public final String backlogSql() {
+    return backlogSql;
+  }
+
+  // ---- destination health
+
+  @Override
+  public List<DestinationHealth> destinationHealth(SqlSession s) {
+    return s.query(healthRows.selectAll(), Params.none()).stream().map(HealthRows::read).toList();
+  }
+
+  @Override
+  public DestinationHealth destinationHealth(SqlSession s, String destination, boolean lock) {
+    List<Row> rows = s.query(healthRows.selectOne(lock), HealthRows.key(destination));
+    return rows.isEmpty() ? null : HealthRows.read(rows.get(0));
+  }
+
+  @Override
+  public boolean claimProbe(SqlSession s, String destination, Instant now, Instant next) {
+    return s.update(healthRows.claimProbe(), HealthRows.claimParams(destination, now, next)) == 1;
+  }
+
+  @Override
+  public boolean recordFailedProbe(
+      SqlSession s,
+      String destination,
+      DestinationState state,
+      String errorCode,
+      String reason,
+      Instant now) {
+    return s.update(
+            healthRows.failedProbe(),
+            HealthRows.failedProbeParams(destination, state, errorCode, reason, now))
+        == 1;
+  }
+
+  @Override
+  public boolean deleteDestinationHealth(SqlSession s, String destination) {
+    return s.update(healthRows.delete(), HealthRows.key(destination)) == 1;
+  }
+
+  @Override
+  public int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore) {
+    return s.update(healthRows.deleteStale(), Params.of().timestamp("staleBefore", staleBefore));
   }
 
   @Override

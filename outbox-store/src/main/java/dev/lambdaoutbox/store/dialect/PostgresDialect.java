@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.Params;
@@ -11,7 +13,6 @@ import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,8 +42,12 @@ final class PostgresDialect extends PortableDialect {
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
+  private final String deferSql;
+  private final String holdersSql;
   private final String deadLetterSql;
+  private final String ownedDeadLettersSql;
   private final String purgeSql;
+  private final String purgeKeysSql;
   private final String reinsertSql;
 
   PostgresDialect(OutboxTables tables) {
@@ -105,8 +110,13 @@ final class PostgresDialect extends PortableDialect {
             + at("now")
             + ", locked_by = NULL, locked_until = NULL WHERE id = ANY("
             + uuids("ids")
-            + ") AND status = 'PENDING'";
-    this.deleteSql = "DELETE FROM " + t + " WHERE id = ANY(" + uuids("ids") + ")";
+            + ") AND status = 'PENDING' RETURNING id";
+    this.deleteSql =
+        "DELETE FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING' RETURNING id";
     this.retrySql =
         "UPDATE "
             + t
@@ -118,36 +128,53 @@ final class PostgresDialect extends PortableDialect {
             + "), locked_by = NULL, locked_until = NULL"
             + " FROM json_to_recordset(CAST(:retries AS json))"
             + " AS r(id uuid, due text, code text, reason text)"
-            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING'";
+            + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
+    // A deferral keeps retry_count; one without an error code (a release) keeps the last error too.
+    this.deferSql =
+        "UPDATE "
+            + t
+            + " m SET next_attempt_at = CAST(d.due AS timestamp) AT TIME ZONE 'UTC',"
+            + " last_error_code = CASE WHEN d.code IS NULL THEN m.last_error_code ELSE d.code END,"
+            + " last_error_reason = CASE WHEN d.code IS NULL THEN m.last_error_reason"
+            + " ELSE d.reason END, locked_by = NULL, locked_until = NULL"
+            + " FROM json_to_recordset(CAST(:deferrals AS json))"
+            + " AS d(id uuid, due text, code text, reason text)"
+            + " WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
+    this.holdersSql =
+        "SELECT id, locked_by FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND status = 'PENDING'";
     // A dead letter is a DELETE ... RETURNING feeding the INSERT, so exactly the rows removed are
-    // the rows inserted; one already dead under the same id (a replay that failed again) is
-    // replaced.
-    StringBuilder upsert = new StringBuilder();
-    for (String column : DeadLetterRows.COLUMNS.subList(1, DeadLetterRows.COLUMNS.size())) {
-      upsert.append(upsert.isEmpty() ? "" : ", ").append(column).append(" = EXCLUDED.");
-      upsert.append(column);
-    }
+    // the rows inserted. A dead letter already there under the same id has been superseded (kept
+    // in the audit, deleted) before; should one appear meanwhile, the INSERT fails, overwriting
+    // nothing.
     this.deadLetterSql =
         "WITH d AS (SELECT * FROM json_to_recordset(CAST(:deadLetters AS json))"
-            + " AS d(id uuid, code text, reason text)),"
+            + " AS d(id uuid, dead_id uuid, tries int, code text, reason text)),"
             + " gone AS (DELETE FROM "
             + t
             + " m USING d WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING'"
-            + " RETURNING m.*, d.code, d.reason)"
+            + " RETURNING m.*, d.dead_id, d.tries, d.code, d.reason)"
             + " INSERT INTO "
             + deadLetters
             + " ("
             + String.join(", ", DeadLetterRows.COLUMNS)
             + ") SELECT "
-            + String.join(", ", DeadLetterRows.CARRIED)
-            + ", retry_count + 1, replay_count, code, reason, COALESCE(first_failed_at, "
-            + at("now")
-            + "), "
-            + at("now")
-            + ", "
-            + at("now")
-            + " FROM gone ON CONFLICT (id) DO UPDATE SET "
-            + upsert;
+            + movedValues(
+                "dead_id", "tries", "code", "reason", at("now"), PostgresDialect::readable)
+            + " FROM gone RETURNING id";
+    this.ownedDeadLettersSql =
+        "SELECT "
+            + deadLetterColumns("d")
+            + " FROM "
+            + deadLetters
+            + " d JOIN "
+            + t
+            + " m ON m.id = d.id WHERE d.id = ANY("
+            + uuids("ids")
+            + ") AND m.locked_by = :owner AND m.status = 'PENDING' FOR UPDATE";
     this.purgeSql =
         "DELETE FROM "
             + t
@@ -156,6 +183,15 @@ final class PostgresDialect extends PortableDialect {
             + " WHERE status = 'SENT' AND sent_at < "
             + at("cutoff")
             + " ORDER BY sent_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
+
+    this.purgeKeysSql =
+        "DELETE FROM "
+            + tables.idempotencyKeys()
+            + " WHERE idempotency_key IN (SELECT idempotency_key FROM "
+            + tables.idempotencyKeys()
+            + " WHERE first_seen_at < "
+            + at("cutoff")
+            + " ORDER BY first_seen_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -205,6 +241,22 @@ final class PostgresDialect extends PortableDialect {
     return "CAST(" + expression + " AT TIME ZONE 'UTC' AS text)";
   }
 
+  /**
+   * A time column as the dead-letter table takes it: the column while the stores can read it back
+   * (years 1 to 9999), otherwise the time of death ('infinity', a year BC or past 9999).
+   */
+  private static String readable(String column) {
+    return "CASE WHEN "
+        + column
+        + " >= TIMESTAMPTZ '0001-01-01 00:00:00+00' AND "
+        + column
+        + " < TIMESTAMPTZ '10000-01-01 00:00:00+00' THEN "
+        + column
+        + " ELSE "
+        + at("now")
+        + " END";
+  }
+
   /** A JSON text parameter as {@code jsonb}. */
   private static String jsonb(String param) {
     return "CAST(:" + param + " AS jsonb)";
@@ -225,8 +277,7 @@ final class PostgresDialect extends PortableDialect {
   // ---- the poller's outbox
 
   @Override
-  public List<OutboxMessage> claim(
-      SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+  public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
     List<Row> rows =
         ResultBudget.unbounded(s)
             ? s.query(claimSql, claimParams(owner, limit, now, leaseEnd))
@@ -235,11 +286,12 @@ final class PostgresDialect extends PortableDialect {
                 claimParams(owner, limit, now, leaseEnd)
                     .integer("maxBytes", ResultBudget.asParameter(s))
                     .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
-    List<OutboxMessage> claimed = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      claimed.add(MessageRows.read(row));
+    MessageRows.Read read = MessageRows.readAll(rows);
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
     }
-    return claimed;
+    Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded());
   }
 
   @Override
@@ -264,16 +316,17 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
-  public int published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
+  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
     Params params = Params.of().json("ids", JsonLists.uuids(ids));
     if (retain) {
-      return s.update(markSentSql, params.timestamp("now", now));
+      return idsOf(s.query(markSentSql, params.timestamp("now", now)));
     }
-    return s.update(deleteSql, params);
+    return idsOf(s.query(deleteSql, params));
   }
 
   @Override
-  public int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
+  public Set<UUID> retried(
+      SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now) {
     String json =
         JsonLists.records(
             retries,
@@ -282,28 +335,102 @@ final class PostgresDialect extends PortableDialect {
                     .put("due", JsonLists.utc(r.nextAttemptAt()))
                     .put("code", ErrorText.code(r.errorCode()))
                     .put("reason", ErrorText.reason(r.reason())));
-    return s.update(
-        retrySql, Params.of().json("retries", json).timestamp("now", now).text("owner", owner));
+    return idsOf(
+        s.query(
+            retrySql,
+            Params.of().json("retries", json).timestamp("now", now).text("owner", owner)));
   }
 
   @Override
-  public int deadLettered(
-      SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
+  public Set<UUID> deferred(
+      SqlSession s, String owner, List<DeliveryOutcome.Defer> deferrals, Instant now) {
     String json =
         JsonLists.records(
-            deadLetters,
+            deferrals,
             (d, o) ->
                 o.put("id", d.id().toString())
-                    .put("code", ErrorText.requiredCode(d.errorCode()))
+                    .put("due", JsonLists.utc(d.until()))
+                    .put("code", ErrorText.code(d.errorCode()))
                     .put("reason", ErrorText.reason(d.reason())));
-    return s.update(
-        deadLetterSql,
-        Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now));
+    return idsOf(s.query(deferSql, Params.of().json("deferrals", json).text("owner", owner)));
+  }
+
+  @Override
+  public Moved deadLettered(
+      SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now) {
+    return move(s, owner, deadLetters.stream().map(DeadLetterMove::of).toList(), now);
+  }
+
+  /**
+   * Moves the rows {@code owner} holds: first supersedes the dead letters of their ids (locking
+   * them and the rows), then one statement deletes the rows and inserts them as dead letters.
+   */
+  private Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
+    List<UUID> ids = moves.stream().map(DeadLetterMove::deadLetterId).toList();
+    List<DeadLetter> existing =
+        DeadLetterRows.readAll(
+            s.query(
+                ownedDeadLettersSql,
+                Params.of().json("ids", JsonLists.uuids(ids)).text("owner", owner)));
+    List<SupersededDeadLetter> superseded = supersede(s, existing, owner, now);
+    String json =
+        JsonLists.records(
+            moves,
+            (m, o) ->
+                o.put("id", m.rowId())
+                    .put("dead_id", m.deadLetterId().toString())
+                    .put("tries", m.tries())
+                    .put("code", m.code())
+                    .put("reason", m.reason()));
+    Set<UUID> moved =
+        idsOf(
+            s.query(
+                deadLetterSql,
+                Params.of().json("deadLetters", json).text("owner", owner).timestamp("now", now)));
+    return new Moved(moved, superseded);
+  }
+
+  @Override
+  public Map<UUID, String> holders(SqlSession s, Collection<UUID> ids) {
+    Map<UUID, String> holders = new HashMap<>();
+    for (Row row : s.query(holdersSql, Params.of().json("ids", JsonLists.uuids(ids)))) {
+      holders.put(row.uuid("id"), row.text("locked_by"));
+    }
+    return holders;
+  }
+
+  private static Set<UUID> idsOf(List<Row> rows) {
+    Set<UUID> ids = new HashSet<>(rows.size() * 2);
+    for (Row row : rows) {
+      ids.add(row.uuid("id"));
+    }
+    return ids;
   }
 
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
     return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  @Override
+  public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    return s.update(purgeKeysSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+  }
+
+  public String explainBacklog(SqlSession s, Instant now) {
+    return Results.planLines(
+        s.query("EXPLAIN " + backlogSql(), Params.of().timestamp("staleBefore", now)));
+  }
+
+  // ---- destination health (the rest: see PortableDialect)
+
+  /** {@code ON CONFLICT DO NOTHING}: a row another poller inserted first is kept as it is. */
+  @Override
+  public boolean insertDestinationHealth(SqlSession s, DestinationHealth row) {
+    return s.update(
+            healthRows().insert() + " ON CONFLICT (destination_key) DO NOTHING",
+            HealthRows.insertParams(row))
+        == 1;
   }
 
   // ---- the reprocessor's dead letters (the reads and the audit rows: see PortableDialect)

@@ -21,12 +21,20 @@ final class Results {
     return plan.toString();
   }
 
-  /** The backlog from {@code oldest_created_at} and {@code dead_letters}. */
+  /**
+   * The backlog from {@code oldest_created_at}, {@code dead_letters}, {@code destinations_down},
+   * {@code destinations_misconfigured} and {@code stale_destinations}.
+   */
   static Backlog backlog(Row row, Instant now) {
     Instant oldest = row.instant("oldest_created_at");
     Duration age =
         oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
-    return new Backlog(age, row.longValue("dead_letters"));
+    return new Backlog(
+        age,
+        row.longValue("dead_letters"),
+        row.integer("destinations_down"),
+        row.integer("destinations_misconfigured"),
+        row.integer("stale_destinations"));
   }
 
   /**

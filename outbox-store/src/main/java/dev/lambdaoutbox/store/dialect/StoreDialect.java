@@ -1,8 +1,11 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
@@ -49,11 +52,16 @@ public interface StoreDialect {
    * with the lease ({@code locked_by}, {@code locked_until}, and {@code next_attempt_at} = the
    * lease end, so they stop being due until the lease runs out) and returns them in that order.
    *
+   * <p>Each row is read on its own ({@link MessageRows}). A row that cannot be read is not leased
+   * but moved to the dead-letter table, database-side so its columns keep their stored text, with
+   * {@link dev.lambdaoutbox.store.UnreadableRow#ERROR_CODE}; a time column that cannot be read is
+   * replaced by {@code now} there (its text is in the reason).
+   *
    * <p>Where the session bounds a result ({@link SqlSession#maxResultBytes()}), fewer rows are
    * claimed when their sizes say they would not fit in one result; the first due row is always
    * claimed.
    */
-  List<OutboxMessage> claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+  Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
 
   /**
    * The statement {@link #claim} runs first (it finds and locks the rows), with named parameters.
@@ -67,42 +75,105 @@ public interface StoreDialect {
   String explainClaim(SqlSession s, Instant now, int limit);
 
   /**
-   * Deletes the rows, or with {@code retain} marks them SENT at {@code now}, whoever holds them;
-   * returns how many.
+   * Deletes the PENDING rows among {@code ids}, or with {@code retain} marks them SENT at {@code
+   * now}, whoever holds them; returns the ids it changed.
    */
-  int published(SqlSession s, List<UUID> ids, Instant now, boolean retain);
+  Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain);
 
   /**
    * Counts a failed attempt on each row {@code owner} still holds and makes it due again; returns
-   * how many.
+   * the ids it changed.
    */
-  int retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now);
+  Set<UUID> retried(SqlSession s, String owner, List<DeliveryOutcome.Retry> retries, Instant now);
 
   /**
-   * Moves each row {@code owner} still holds to the dead-letter table (a dead letter already there
-   * under the same id, a replayed row that failed again, is replaced); returns how many.
+   * Moves each row {@code owner} still holds to the dead-letter table; returns the ids it moved. A
+   * dead letter already there under the same id (the application reused an event id, or a replayed
+   * row failed again) is written whole to the audit table as {@link AuditEntry#SUPERSEDED} and
+   * replaced, in this transaction.
    */
-  int deadLettered(
+  Moved deadLettered(
       SqlSession s, String owner, List<DeliveryOutcome.DeadLetter> deadLetters, Instant now);
+
+  /** The dead letters' ids of the rows moved, and the older dead letters they replaced. */
+  record Moved(Set<UUID> ids, List<SupersededDeadLetter> superseded) {}
+
+  /**
+   * Makes each row {@code owner} still holds due at its {@code until}, clearing the lease and
+   * leaving retry_count alone; a deferral with an error code sets last_error_code and
+   * last_error_reason, one without leaves them. Returns the ids it changed.
+   */
+  Set<UUID> deferred(
+      SqlSession s, String owner, List<DeliveryOutcome.Defer> deferrals, Instant now);
+
+  /**
+   * Who holds each of the PENDING rows among {@code ids}: its {@code locked_by}, or null when its
+   * lease is clear. A row that is not PENDING (gone, or SENT) has no entry.
+   */
+  Map<UUID, String> holders(SqlSession s, Collection<UUID> ids);
 
   /**
    * Deletes up to {@code limit} rows kept as SENT that were sent before {@code cutoff}, oldest
-   * first along the sent index.
+   * first along the sent index, skipping rows another transaction holds locked (so that pollers
+   * purging at once neither wait for nor deadlock with each other).
    */
   int purgeSent(SqlSession s, Instant cutoff, int limit);
 
   /**
-   * The age of the oldest due pending row (the earliest {@code created_at} among the first {@link
-   * #BACKLOG_SAMPLE} due rows: a bounded stretch of the due index, exact whenever fewer rows are
-   * due) and the exact number of dead letters.
+   * Deletes up to {@code limit} idempotency keys first seen before {@code cutoff}, oldest first
+   * along the key table's time index, skipping keys another transaction holds locked (a writer
+   * taking one, or another purge).
    */
-  Backlog backlog(SqlSession s, Instant now);
+  int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
+
+  /**
+   * What alarms watch, in one statement: the oldest PENDING row's creation time (along the
+   * unpublished index: one index entry, no table read), the dead letters counted up to {@link
+   * dev.lambdaoutbox.store.OutboxStore#DEAD_LETTER_COUNT_CAP} plus one, and the destinations down,
+   * misconfigured and stale ({@code next_probe_at} before {@code staleBefore}).
+   */
+  Backlog backlog(SqlSession s, Instant now, Instant staleBefore);
+
+  /** The statement {@link #backlog} runs, with the named parameter {@code :staleBefore}. */
+  String backlogSql();
+
+  /** The database's plan for {@link #backlog}, without running it. */
+  String explainBacklog(SqlSession s, Instant now);
+
+  // ---- destination health, shared by every poller
+
+  /** Every destination marked down. */
+  List<DestinationHealth> destinationHealth(SqlSession s);
+
+  /** The row of {@code destination}, or null; with {@code lock}, locked until the end. */
+  DestinationHealth destinationHealth(SqlSession s, String destination, boolean lock);
+
+  /** Inserts {@code row} unless its destination has one; returns whether it went in. */
+  boolean insertDestinationHealth(SqlSession s, DestinationHealth row);
+
+  /**
+   * Moves the destination's {@code next_probe_at} to {@code next} if it is due at {@code now};
+   * returns whether it did.
+   */
+  boolean claimProbe(SqlSession s, String destination, Instant now, Instant next);
+
+  /** One more failed probe, with its state and error; returns whether the row was there. */
+  boolean recordFailedProbe(
+      SqlSession s,
+      String destination,
+      DestinationState state,
+      String errorCode,
+      String reason,
+      Instant now);
+
+  /** Deletes the destination's row; returns whether there was one. */
+  boolean deleteDestinationHealth(SqlSession s, String destination);
+
+  /** Deletes the rows whose next probe is before {@code staleBefore}; returns how many. */
+  int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore);
 
   /** Due rows, counted along the due index up to {@code limit}. */
   int countDue(SqlSession s, Instant now, int limit);
-
-  /** Due rows {@link #backlog} inspects for the oldest creation time. */
-  int BACKLOG_SAMPLE = 1000;
 
   // ---- the reprocessor's dead letters
 

@@ -24,6 +24,10 @@ import java.util.Properties;
  *   <li>Before reuse it checks the connection with {@link Connection#isValid} only when it has not
  *       been used for {@link ConnectionLimits#validationInterval()} or the last use failed; a
  *       closed or broken connection is replaced.
+ *   <li>A connection that was lost while unused (the server restarted or ended the session, or the
+ *       Lambda sandbox was frozen long enough for the network to drop it) is found out by the first
+ *       statement of the next transaction; {@link JdbcExecutor} then runs that transaction once
+ *       more on a fresh connection.
  *   <li>When the server refuses the login (a rotated secret), it looks the credentials up afresh
  *       and tries once more; a second refusal is an {@link OutboxStoreException} that says what to
  *       check.
@@ -108,6 +112,13 @@ public final class JdbcConnectionProvider implements AutoCloseable {
     }
     suspect = false;
     return connection;
+  }
+
+  /**
+   * Whether a connection is open: the next transaction reuses it (after a check, when one is due).
+   */
+  public synchronized boolean isOpen() {
+    return connection != null;
   }
 
   /** Closes the connection; the next use opens a new one. */

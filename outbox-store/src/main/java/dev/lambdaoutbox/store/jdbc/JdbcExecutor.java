@@ -14,7 +14,9 @@ import java.util.Objects;
 /**
  * Runs the stores' work over JDBC, on the one connection of a {@link JdbcConnectionProvider}: each
  * piece of work is one transaction the provider commits, or rolls back (and checks or replaces the
- * connection) on failure. A deadlock victim is run again ({@link SqlExecutor#DEADLOCK_ATTEMPTS}).
+ * connection) on failure. A deadlock victim is run again ({@link SqlExecutor#DEADLOCK_ATTEMPTS}),
+ * and work that found the reused connection dead before it ran anything is run once more on a fresh
+ * one.
  *
  * <pre>{@code
  * SqlExecutor executor = JdbcExecutor.of(JdbcConnectionProvider.create(settings, credentials, limits));
@@ -44,16 +46,29 @@ public final class JdbcExecutor implements SqlExecutor {
     return connections;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>When the work's first statement finds the reused connection lost (it died while unused: the
+   * server restarted or ended the session, or the sandbox was frozen), nothing has run, so the work
+   * runs once more on a fresh connection. A connection lost later in the work fails the call: what
+   * ran may or may not have been applied, and the caller's next transaction starts afresh.
+   */
   @Override
   public <T> T inTransaction(String what, SqlWork<T> work) {
     Objects.requireNonNull(work, "work");
-    for (int attempt = 1; ; attempt++) {
+    boolean reconnected = false;
+    int deadlocks = 0;
+    while (true) {
+      boolean reusing = connections.isOpen();
+      JdbcSession[] session = new JdbcSession[1];
       try {
         return connections.inTransaction(
             what,
             c -> {
+              session[0] = new JdbcSession(c, binder);
               try {
-                return work.run(new JdbcSession(c, binder));
+                return work.run(session[0]);
               } catch (StatementException e) {
                 // The driver's own exception, so that the provider classifies and reports it.
                 if (e.getCause() instanceof SQLException driver) {
@@ -63,8 +78,19 @@ public final class JdbcExecutor implements SqlExecutor {
               }
             });
       } catch (OutboxStoreException e) {
-        boolean deadlock = e.getCause() instanceof SQLException s && SqlErrors.isDeadlock(s);
-        if (!deadlock || attempt >= DEADLOCK_ATTEMPTS) {
+        SQLException cause = e.getCause() instanceof SQLException s ? s : null;
+        boolean staleConnection =
+            reusing
+                && cause != null
+                && SqlErrors.isConnectionLost(cause)
+                && session[0] != null
+                && !session[0].ranAnything();
+        if (staleConnection && !reconnected) {
+          reconnected = true;
+          continue;
+        }
+        boolean deadlock = cause != null && SqlErrors.isDeadlock(cause);
+        if (!deadlock || ++deadlocks >= DEADLOCK_ATTEMPTS) {
           throw e;
         }
       }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -21,8 +20,6 @@ public final class JsonSupport {
           .streamReadConstraints(
               StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
           .build();
-  private static final TypeReference<LinkedHashMap<String, String>> STRING_MAP =
-      new TypeReference<>() {};
 
   private JsonSupport() {}
 
@@ -73,16 +70,61 @@ public final class JsonSupport {
     }
   }
 
-  /** The header map of a headers column; empty for null. */
+  /**
+   * The header map of a headers column, in its order; empty for null or empty text. Strict: the
+   * text must be one JSON object whose values are all strings, each name once; anything else is an
+   * {@link IllegalArgumentException} whose message says what is wrong (never the text itself).
+   * Streams the tokens; builds no tree.
+   */
   public static Map<String, String> decodeHeaders(String json) {
     if (json == null || json.isEmpty()) {
       return Map.of();
     }
-    try {
-      return MAPPER.readValue(json, STRING_MAP);
+    try (JsonParser parser = FACTORY.createParser(json)) {
+      JsonToken first = parser.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        throw notStringMap("it is " + describe(first) + ", not an object");
+      }
+      Map<String, String> headers = new LinkedHashMap<>();
+      JsonToken token;
+      while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if (value != JsonToken.VALUE_STRING) {
+          throw notStringMap("the value of \"" + name + "\" is " + describe(value));
+        }
+        if (headers.putIfAbsent(name, parser.getText()) != null) {
+          throw notStringMap("it names \"" + name + "\" twice");
+        }
+      }
+      if (token != JsonToken.END_OBJECT || parser.nextToken() != null) {
+        throw notStringMap("it has text after the end of the object");
+      }
+      return headers;
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          "headers column is not a JSON object of strings: " + json, e);
+          "is not valid JSON: " + e.getOriginalMessage() + " at " + describe(e), e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("could not be read as JSON: " + e.getMessage(), e);
     }
+  }
+
+  private static IllegalArgumentException notStringMap(String why) {
+    return new IllegalArgumentException("is not a JSON object of strings: " + why);
+  }
+
+  private static String describe(JsonToken token) {
+    if (token == null) {
+      return "empty";
+    }
+    return switch (token) {
+      case START_ARRAY -> "an array";
+      case START_OBJECT -> "an object";
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+      case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      case VALUE_NULL -> "null";
+      default -> token.asString() == null ? token.name() : token.asString();
+    };
   }
 }

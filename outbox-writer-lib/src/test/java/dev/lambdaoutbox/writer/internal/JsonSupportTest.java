@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class JsonSupportTest {
 
@@ -46,9 +48,24 @@ class JsonSupportTest {
     assertThat(JsonSupport.decodeHeaders("")).isEmpty();
   }
 
-  @Test
-  void decodeHeaders_whenNotAStringMap_refuses() {
-    assertThatThrownBy(() -> JsonSupport.decodeHeaders("[1]"))
-        .isInstanceOf(IllegalArgumentException.class);
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "[1]                   | it is an array, not an object",
+        "null                  | it is null, not an object",
+        "'\"a\"'             | it is a string, not an object",
+        "{\"a\":null}        | the value of \"a\" is null",
+        "{\"a\":1}           | the value of \"a\" is a number",
+        "{\"a\":{}}          | the value of \"a\" is an object",
+        "{\"a\":\"x\",\"a\":\"y\"} | it names \"a\" twice",
+        "{} []                 | it has text after the end of the object",
+        "'  '                  | it is empty, not an object",
+        "{\"a\":             | is not valid JSON"
+      })
+  void decodeHeaders_whenNotOneObjectOfStrings_refusesSayingWhy(String json, String why) {
+    assertThatThrownBy(() -> JsonSupport.decodeHeaders(json))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(why);
   }
 }

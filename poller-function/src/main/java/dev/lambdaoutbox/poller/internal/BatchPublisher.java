@@ -20,7 +20,8 @@ import java.util.concurrent.Future;
  *
  * <p>A FIFO destination's batches go out one after another in claim order, and once a message of a
  * group fails, the group's later messages are held back (not attempted) so they cannot overtake it.
- * The SDK's synchronous clients are thread-safe, so one client serves every thread.
+ * Once a call shows a destination down, the gate stops further calls to it. The SDK's synchronous
+ * clients are thread-safe, so one client serves every thread.
  */
 public final class BatchPublisher implements MessagePublisher {
   private final BatchSender sns;
@@ -63,19 +64,25 @@ public final class BatchPublisher implements MessagePublisher {
     return deliveries;
   }
 
-  /** A FIFO destination: batches one at a time, holding back groups that already failed. */
+  /**
+   * A FIFO destination: batches one at a time, holding back groups that already failed, and
+   * stopping when the gate refuses the destination.
+   */
   private List<Delivery> sendInOrder(
       String destination, List<OutboundMessage> messages, PublishGate gate) {
     List<Delivery> deliveries = new ArrayList<>(messages.size());
     Set<String> failedGroups = new HashSet<>();
     List<OutboundMessage> pending = new ArrayList<>(messages);
     while (!pending.isEmpty()) {
+      Delivery.Refusal refusal = gate.refusal(destination);
+      if (refusal != null) {
+        pending.forEach(m -> deliveries.add(refusal.of(m.id())));
+        break;
+      }
       List<OutboundMessage> sendable = new ArrayList<>(pending.size());
       for (OutboundMessage m : pending) {
         if (failedGroups.contains(m.messageGroupId())) {
-          deliveries.add(
-              new Delivery.NotAttempted(
-                  m.id(), "held back behind an earlier message of its FIFO group that failed"));
+          deliveries.add(Delivery.NotAttempted.heldBack(m.id()));
         } else {
           sendable.add(m);
         }
@@ -96,12 +103,16 @@ public final class BatchPublisher implements MessagePublisher {
     return deliveries;
   }
 
-  /** One batch call, reconciled; never throws for a broker or client failure. */
+  /**
+   * One batch call, reconciled; never throws for a broker or client failure. A whole call failing
+   * with a message-level code (the call cannot say which entry is bad) is retried one message at a
+   * time, so each message gets its own verdict.
+   */
   private List<Delivery> sendBatch(
       String destination, List<OutboundMessage> batch, PublishGate gate) {
-    String refusal = gate.refusal();
+    Delivery.Refusal refusal = gate.refusal(destination);
     if (refusal != null) {
-      return batch.stream().<Delivery>map(m -> new Delivery.NotAttempted(m.id(), refusal)).toList();
+      return batch.stream().<Delivery>map(m -> refusal.of(m.id())).toList();
     }
     BatchSender sender = Destinations.isSnsTopicArn(destination) ? sns : sqs;
     List<Delivery> deliveries;
@@ -109,14 +120,25 @@ public final class BatchPublisher implements MessagePublisher {
       deliveries = BatchReconciler.reconcile(batch, sender.send(destination, batch));
     } catch (RuntimeException e) {
       Failure failure = FailureClassifier.call(e);
-      if (!failure.permanent()) {
-        gate.brokerDown(failure);
+      if (!failure.destinationDown() && batch.size() > 1) {
+        return sendEachAlone(destination, batch, gate);
       }
-      return BatchReconciler.allFailed(batch, failure);
+      deliveries = BatchReconciler.allFailed(batch, failure);
     }
-    if (deliveries.stream()
-        .allMatch(d -> d instanceof Delivery.Failed f && !f.failure().permanent())) {
-      gate.brokerDown(((Delivery.Failed) deliveries.get(0)).failure());
+    for (Delivery d : deliveries) {
+      if (d instanceof Delivery.Failed f && f.failure().destinationDown()) {
+        gate.destinationDown(destination, f.failure());
+        break;
+      }
+    }
+    return deliveries;
+  }
+
+  private List<Delivery> sendEachAlone(
+      String destination, List<OutboundMessage> batch, PublishGate gate) {
+    List<Delivery> deliveries = new ArrayList<>(batch.size());
+    for (OutboundMessage m : batch) {
+      deliveries.addAll(sendBatch(destination, List.of(m), gate));
     }
     return deliveries;
   }

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.writer.Destinations;
+import dev.lambdaoutbox.writer.MessageSize;
 import dev.lambdaoutbox.writer.OutboxMessageAttributes;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,16 +18,15 @@ import java.util.regex.Pattern;
  * A claimed row ready to send: its destination, its body (the payload exactly as written) and its
  * String message attributes (the outbox's own five, then the row's headers).
  *
- * @param sizeBytes what SNS and SQS count against their 256 KiB limit: the body's UTF-8 bytes plus,
- *     for each attribute, its name, its data type ({@code String}) and its value
+ * @param sizeBytes what SNS and SQS count against their 256 KiB limit ({@link MessageSize}, the
+ *     rule the writer refuses events by): the body's UTF-8 bytes plus, for each attribute, its
+ *     name, its data type ({@code String}) and its value
  */
 public record OutboundMessage(
     OutboxMessage row, String destination, Map<String, String> attributes, int sizeBytes) {
 
   /** SNS and SQS accept at most 256 KiB per message and per batch. */
-  public static final int MAX_BYTES = 256 * 1024;
-
-  private static final String STRING_TYPE = "String";
+  public static final int MAX_BYTES = MessageSize.MAX_BYTES;
 
   /** What FIFO accepts as a message group id: 1 to 128 printable ASCII characters, no space. */
   private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
@@ -36,14 +36,17 @@ public record OutboundMessage(
   }
 
   public static OutboundMessage of(OutboxMessage row, String destination) {
-    Map<String, String> attributes = new LinkedHashMap<>();
-    attributes.put(OutboxMessageAttributes.EVENT_ID, row.id().toString());
-    attributes.put(OutboxMessageAttributes.EVENT_TYPE, row.eventType());
-    attributes.put(OutboxMessageAttributes.AGGREGATE_TYPE, row.aggregateType());
-    attributes.put(OutboxMessageAttributes.AGGREGATE_ID, row.aggregateId());
-    attributes.put(OutboxMessageAttributes.OCCURRED_AT, row.occurredAt().toString());
-    row.headers().forEach(attributes::putIfAbsent);
-    return new OutboundMessage(row, destination, attributes, size(row.payload(), attributes));
+    Map<String, String> attributes =
+        OutboxMessageAttributes.of(
+            row.id(),
+            row.eventType(),
+            row.aggregateType(),
+            row.aggregateId(),
+            row.occurredAt(),
+            row.headers());
+    long size = MessageSize.of(row.payload(), attributes);
+    return new OutboundMessage(
+        row, destination, attributes, (int) Math.min(size, Integer.MAX_VALUE));
   }
 
   public UUID id() {
@@ -85,34 +88,6 @@ public record OutboundMessage(
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every JVM has SHA-256", e);
     }
-  }
-
-  static int size(String body, Map<String, String> attributes) {
-    long bytes = utf8Length(body);
-    for (Map.Entry<String, String> a : attributes.entrySet()) {
-      bytes += utf8Length(a.getKey()) + STRING_TYPE.length() + utf8Length(a.getValue());
-    }
-    return (int) Math.min(bytes, Integer.MAX_VALUE);
-  }
-
-  static long utf8Length(String text) {
-    long bytes = 0;
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c < 0x80) {
-        bytes += 1;
-      } else if (c < 0x800) {
-        bytes += 2;
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        bytes += 4;
-        i++;
-      } else {
-        bytes += 3;
-      }
-    }
-    return bytes;
   }
 
   @Override

@@ -2,58 +2,61 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.telemetry.MetricUnit;
-import dev.lambdaoutbox.writer.Destinations;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
- * One invocation's work: claim due rows, publish them, record what became of each, and repeat.
+ * One invocation's work: claim due rows, publish them ({@link ClaimRound}), record what became of
+ * each, and repeat.
  *
  * <ul>
  *   <li>A full batch is followed at once by another claim, so a backlog drains in one invocation.
  *       Once a claim comes back short, the poller stops, or, with a poll interval, waits that long
  *       and claims again, until the remaining time runs low.
  *   <li>Nothing is claimed, and no batch call started, that could not finish before the safety
- *       margin ({@link InvocationBudget}).
- *   <li>When the broker looks down ({@link CircuitBreaker}) the poller stops claiming; the rows of
- *       the batch that showed it are retried later, the rows not yet sent keep their lease and
- *       retry count.
+ *       margin ({@link InvocationBudget}); rows claimed but not sent for lack of time are released
+ *       at once, their retry count untouched.
+ *   <li>A destination found down is left alone across invocations and pollers ({@link
+ *       DestinationGuard}): its rows wait without spending retries while one poller at a time
+ *       probes it at growing intervals, and rows for other destinations keep flowing.
+ *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
+ *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
+ *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}).
  * </ul>
  *
  * <p>Each invocation writes one EMF metrics line. A row is logged at ERROR exactly once, when it is
- * dead-lettered; retries are logged at INFO.
+ * really dead-lettered; retries are logged at INFO.
  */
 public final class OutboxPoller implements AutoCloseable {
   /** Longest lease owner the tables hold ({@code locked_by varchar(128)}). */
   private static final int MAX_OWNER_LENGTH = 128;
 
-  private static final int PURGE_LIMIT = 5_000;
+  /** The longest the retention purge may take at the end of an invocation. */
+  private static final Duration PURGE_SLICE = Duration.ofSeconds(10);
 
   private final PollerConfig config;
   private final OutboxStore store;
   private final MessagePublisher publisher;
-  private final DestinationRouter router;
-  private final OutcomePolicy policy;
+  private final ClaimRound round;
   private final Clock clock;
   private final JsonLogger log;
+  private final DeadLetterReports deadLetterReports;
   private final EmfMetrics metrics;
 
   public OutboxPoller(
@@ -69,11 +72,22 @@ public final class OutboxPoller implements AutoCloseable {
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
+    this.deadLetterReports = new DeadLetterReports(this.log);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
-    this.router = new DestinationRouter(config.routes(), config.defaultDestination());
-    this.policy =
-        new OutcomePolicy(
-            config.maxRetries(), new Backoff(config.backoffBase(), config.backoffMax(), random));
+    this.round =
+        new ClaimRound(
+            new DestinationRouter(config.routes(), config.defaultDestination()),
+            new DestinationGuard(
+                store.destinationHealth(),
+                new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),
+                log),
+            publisher,
+            new OutcomePolicy(
+                config.maxRetries(),
+                new Backoff(config.backoffBase(), config.backoffMax(), random)),
+            store,
+            clock,
+            log);
   }
 
   /**
@@ -89,16 +103,13 @@ public final class OutboxPoller implements AutoCloseable {
     InvocationBudget budget =
         new InvocationBudget(
             remainingMillis, config.safetyMargin(), config.publishTimeout(), config.lease());
-    CircuitBreaker breaker = new CircuitBreaker();
     Totals totals = new Totals();
     String stoppedBecause = null;
-    boolean finished = false;
+    OutboxStore.Backlog backlog = null;
     long durationMs;
     try {
       while (stoppedBecause == null) {
-        if (breaker.isOpen()) {
-          stoppedBecause = "broker-unreachable";
-        } else if (!budget.mayClaim()) {
+        if (!budget.mayClaim()) {
           stoppedBecause = "time";
           if (totals.rounds == 0) {
             log.warn(
@@ -110,29 +121,24 @@ public final class OutboxPoller implements AutoCloseable {
           }
         } else {
           long remainingAtClaim = budget.remainingMillis();
-          List<OutboxMessage> claimed =
-              store.claim(owner, config.batchSize(), clock.instant(), config.lease());
+          Claim claim = store.claim(owner, config.batchSize(), clock.instant(), config.lease());
           totals.rounds++;
+          totals.unreadable(deadLetterReports.unreadable(claim));
+          List<OutboxMessage> claimed = claim.messages();
           if (!claimed.isEmpty()) {
-            round(owner, claimed, gate(breaker, budget, remainingAtClaim), totals);
+            totals.claimed += claimed.size();
+            totals.add(round.run(owner, claimed, new RoundGate(budget, remainingAtClaim)));
           }
-          if (claimed.size() < config.batchSize() && !breaker.isOpen()) {
+          if (claim.size() < config.batchSize()) {
             stoppedBecause = idle(budget);
           }
         }
       }
-      breaker
-          .cause()
-          .ifPresent(
-              cause ->
-                  log.warn(
-                      "stopped early: the broker looks unreachable",
-                      Map.of("errorCode", cause.code(), "reason", cause.reason())));
-      purgeSentRows();
-      finished = true;
+      purge(budget);
+      backlog = backlog();
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-      emitMetrics(totals, durationMs, requestId, stoppedBecause, finished);
+      emitMetrics(totals, backlog, durationMs, requestId, stoppedBecause);
     }
     return totals.summary(stoppedBecause, durationMs);
   }
@@ -155,134 +161,45 @@ public final class OutboxPoller implements AutoCloseable {
     return null;
   }
 
-  private void round(String owner, List<OutboxMessage> claimed, PublishGate gate, Totals totals) {
-    totals.claimed += claimed.size();
-    Map<UUID, OutboxMessage> rows = new HashMap<>();
-    List<Delivery> deliveries = new ArrayList<>(claimed.size());
-    List<OutboundMessage> sendable = new ArrayList<>(claimed.size());
-    for (OutboxMessage row : claimed) {
-      rows.put(row.id(), row);
-      Optional<String> destination = router.route(row);
-      if (destination.isEmpty()) {
-        deliveries.add(
-            new Delivery.Failed(
-                row.id(),
-                Failure.permanent(
-                    Codes.NO_DESTINATION,
-                    "event type '"
-                        + row.eventType()
-                        + "' has no destination: the row has none, no OUTBOX_ROUTES pattern"
-                        + " matches, and OUTBOX_DEFAULT_DESTINATION is not set")));
-        continue;
-      }
-      String problem = Destinations.problemWith(destination.get());
-      if (problem != null) {
-        deliveries.add(
-            new Delivery.Failed(
-                row.id(), Failure.permanent(Codes.INVALID_DESTINATION, "destination " + problem)));
-        continue;
-      }
-      OutboundMessage message = OutboundMessage.of(row, destination.get());
-      if (message.tooLarge()) {
-        deliveries.add(
-            new Delivery.Failed(
-                row.id(),
-                Failure.permanent(
-                    Codes.MESSAGE_TOO_LARGE,
-                    "the message has "
-                        + message.sizeBytes()
-                        + " bytes (payload and attributes); SNS and SQS accept at most "
-                        + OutboundMessage.MAX_BYTES)));
-        continue;
-      }
-      sendable.add(message);
+  /**
+   * The store's retention pass, in what is left of the invocation before the safety margin, at most
+   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does.
+   */
+  private void purge(InvocationBudget budget) {
+    Duration slice =
+        Duration.ofMillis(
+            Math.min(
+                PURGE_SLICE.toMillis(),
+                budget.remainingMillis() - config.safetyMargin().toMillis()));
+    OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
+    if (!report.caughtUp()) {
+      log.warn(
+          "the retention purge did not catch up in its time slice; the next invocation goes on",
+          Map.of("purged", report.purged(), "sliceMs", Math.max(0, slice.toMillis())));
+    } else if (report.total() > 0) {
+      log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
-    if (!sendable.isEmpty()) {
-      deliveries.addAll(publisher.publish(sendable, gate));
-    }
+  }
 
+  /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */
+  private OutboxStore.Backlog backlog() {
     Instant now = clock.instant();
-    List<DeliveryOutcome> outcomes = new ArrayList<>(deliveries.size());
-    for (Delivery delivery : deliveries) {
-      policy.decide(rows.get(delivery.id()), delivery, now).ifPresent(outcomes::add);
-      if (delivery instanceof Delivery.NotAttempted) {
-        totals.notAttempted++;
-      }
+    OutboxStore.Backlog backlog = store.backlog(now);
+    if (backlog.staleDestinations() > 0) {
+      int forgotten = store.destinationHealth().forgetStale(now);
+      log.info(
+          "forgot destinations marked down that no pending row has been routed to for a while",
+          Map.of("forgotten", forgotten));
     }
-    if (outcomes.isEmpty()) {
-      return;
-    }
-    OutboxStore.CompletionCounts counts = store.complete(owner, outcomes, now);
-    totals.add(counts);
-    logOutcomes(rows, outcomes);
-  }
-
-  private void logOutcomes(Map<UUID, OutboxMessage> rows, List<DeliveryOutcome> outcomes) {
-    for (DeliveryOutcome outcome : outcomes) {
-      OutboxMessage row = rows.get(outcome.id());
-      switch (outcome) {
-        case DeliveryOutcome.DeadLetter dead ->
-            log.error(
-                "event dead-lettered",
-                fields(
-                    "eventId", row.id().toString(),
-                    "eventType", row.eventType(),
-                    "attempts", row.retryCount() + 1,
-                    "errorCode", dead.errorCode(),
-                    "reason", dead.reason()),
-                null);
-        case DeliveryOutcome.Retry retry ->
-            log.info(
-                "publish failed; will retry",
-                fields(
-                    "eventId", row.id().toString(),
-                    "retry", row.retryCount() + 1,
-                    "errorCode", retry.errorCode(),
-                    "reason", retry.reason(),
-                    "nextAttemptAt", retry.nextAttemptAt().toString()));
-        case DeliveryOutcome.Published published -> {
-          if (log.enabled(JsonLogger.Level.DEBUG)) {
-            log.debug("event published", Map.of("eventId", row.id().toString()));
-          }
-        }
-      }
-    }
-  }
-
-  private PublishGate gate(CircuitBreaker breaker, InvocationBudget budget, long remainingAtClaim) {
-    return new PublishGate() {
-      @Override
-      public String refusal() {
-        if (breaker.isOpen()) {
-          return "not sent: the broker looks unreachable ("
-              + breaker.cause().map(Failure::code).orElse("?")
-              + ")";
-        }
-        if (!budget.mayStartCall(remainingAtClaim)) {
-          return "not sent: too little time left before the timeout or the lease ends";
-        }
-        return null;
-      }
-
-      @Override
-      public void brokerDown(Failure failure) {
-        breaker.open(failure);
-      }
-    };
-  }
-
-  private void purgeSentRows() {
-    if (config.retention().isZero()) {
-      return;
-    }
-    int purged = store.purgeSent(clock.instant().minus(config.retention()), PURGE_LIMIT);
-    if (purged > 0) {
-      log.debug("purged sent rows past retention", Map.of("purged", purged));
-    }
+    return backlog;
   }
 
   private void emitMetrics(
-      Totals totals, long durationMs, String requestId, String stoppedBecause, boolean finished) {
+      Totals totals,
+      OutboxStore.Backlog backlog,
+      long durationMs,
+      String requestId,
+      String stoppedBecause) {
     EmfMetrics.Batch line =
         metrics
             .batch()
@@ -290,16 +207,23 @@ public final class OutboxPoller implements AutoCloseable {
             .count("Published", totals.published)
             .count("Retried", totals.retried)
             .count("DeadLettered", totals.deadLettered)
-            .count("Failed", totals.claimed - totals.published);
-    if (finished) {
-      OutboxStore.Backlog backlog = store.backlog(clock.instant());
+            .count("Deferred", totals.deferred)
+            .count("Released", totals.released)
+            .count("LeaseLost", totals.leaseLost);
+    if (backlog != null) {
       line.metric(
-              "OldestPendingAgeSeconds",
-              backlog.oldestPendingAge().toMillis() / 1000.0,
+              "OldestUnpublishedAgeSeconds",
+              backlog.oldestUnpublishedAge().toMillis() / 1000.0,
               MetricUnit.SECONDS)
-          .count("DeadLetterBacklog", backlog.deadLetters());
+          .count(
+              "DeadLetterBacklog",
+              Math.min(backlog.deadLetters(), OutboxStore.DEAD_LETTER_COUNT_CAP))
+          .count("DestinationsDown", backlog.destinationsDown())
+          .count("DestinationsMisconfigured", backlog.destinationsMisconfigured())
+          .property("deadLetterBacklogCapped", backlog.deadLettersCapped());
     }
     line.metric("DurationMs", durationMs, MetricUnit.MILLISECONDS)
+        .property("heldBack", totals.heldBack)
         .property("requestId", String.valueOf(requestId))
         .property("stoppedBecause", stoppedBecause == null ? "error" : stoppedBecause)
         .emit();
@@ -309,14 +233,6 @@ public final class OutboxPoller implements AutoCloseable {
     String owner =
         "poller:" + (requestId == null || requestId.isBlank() ? UUID.randomUUID() : requestId);
     return owner.length() > MAX_OWNER_LENGTH ? owner.substring(0, MAX_OWNER_LENGTH) : owner;
-  }
-
-  private static Map<String, Object> fields(Object... keysAndValues) {
-    Map<String, Object> fields = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      fields.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return fields;
   }
 
   @Override
@@ -330,15 +246,35 @@ public final class OutboxPoller implements AutoCloseable {
     int published;
     int retried;
     int deadLettered;
-    int notAttempted;
+    int deferred;
+    int released;
+    int heldBack;
     int leaseLost;
     int rounds;
 
-    void add(OutboxStore.CompletionCounts counts) {
-      published += counts.published();
-      retried += counts.retried();
-      deadLettered += counts.deadLettered();
-      leaseLost += counts.skippedLeaseLost();
+    /** Rows a claim could not read: claimed, and dead-lettered by the claim itself. */
+    void unreadable(int rows) {
+      claimed += rows;
+      deadLettered += rows;
+    }
+
+    void add(ClaimRound.Result result) {
+      for (Completion c : result.report().completions()) {
+        switch (c.result()) {
+          case PUBLISHED -> published++;
+          case RETRIED -> retried++;
+          case DEAD_LETTERED -> deadLettered++;
+          case DEFERRED -> {
+            if (c.outcome() instanceof DeliveryOutcome.Release) {
+              released++;
+            } else {
+              deferred++;
+            }
+          }
+          case LEASE_LOST -> leaseLost++;
+        }
+      }
+      heldBack += result.heldBack();
     }
 
     PollSummary summary(String stoppedBecause, long durationMs) {
@@ -347,7 +283,9 @@ public final class OutboxPoller implements AutoCloseable {
           published,
           retried,
           deadLettered,
-          notAttempted,
+          deferred,
+          released,
+          heldBack,
           leaseLost,
           rounds,
           stoppedBecause,

@@ -7,7 +7,6 @@ import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -77,9 +76,10 @@ public final class PollerWiring {
         store,
         publisher,
         clock,
-        // Not RandomGenerator.getDefault(): that looks its algorithm up through ServiceLoader in
-        // the jdk.random module, which a trimmed Java runtime may lack; this is in java.base.
-        new SplittableRandom(),
+        // Seeded afresh in each SnapStart sandbox. (Not RandomGenerator.getDefault(): that looks
+        // its algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java
+        // runtime may lack; FreshRandom is built on java.base alone.)
+        new FreshRandom().register(),
         logger(config, clock),
         new EmfMetrics(config.metricsNamespace(), config.serviceName(), System.out, clock));
   }
@@ -95,6 +95,7 @@ public final class PollerWiring {
             SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
         .tables(config.database().tables())
         .retention(config.retention())
+        .idempotencyWindow(config.idempotencyWindow())
         .build();
   }
 

@@ -1,27 +1,30 @@
 package dev.lambdaoutbox.poller.internal;
 
 /**
- * Asked before every batch call: whether the poller still wants calls to start. It says no once the
- * broker was found unreachable or time runs short; the messages not sent then keep their lease and
- * retry count.
+ * Asked before every batch call: whether the poller still wants it to start. It says no once time
+ * runs short, or once the call's destination was found down in this round; the messages not sent
+ * then become {@link Delivery.NotAttempted}.
  */
 public interface PublishGate {
-  /** Null when a batch call may start now; otherwise why not, for the logs. */
-  String refusal();
+  /** Null when a batch call to {@code destination} may start now; otherwise why not. */
+  Delivery.Refusal refusal(String destination);
 
-  /** A batch showed the broker unreachable or failing as a whole: start no further calls. */
-  void brokerDown(Failure failure);
+  /**
+   * A call to {@code destination} showed it down ({@link Failure#destinationDown()}): start no
+   * further calls to it.
+   */
+  void destinationDown(String destination, Failure failure);
 
   /** A gate that always allows calls, for tools and tests that publish outside an invocation. */
   static PublishGate open() {
     return new PublishGate() {
       @Override
-      public String refusal() {
+      public Delivery.Refusal refusal(String destination) {
         return null;
       }
 
       @Override
-      public void brokerDown(Failure failure) {
+      public void destinationDown(String destination, Failure failure) {
         // Nothing to stop: a caller without an invocation to protect reads the failures instead.
       }
     };

@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * The publisher's own logic (which batches go where, in what order, when it stops), over a
@@ -144,42 +146,35 @@ class BatchPublisherTest {
   }
 
   @Test
-  void publish_connectionRefused_failsTheBatchTransiently_opensTheBreaker_skipsTheRest() {
+  void publish_connectionRefused_marksTheDestinationDown_skipsItsOtherBatches_othersGoOn() {
     RecordingSender sqs =
         new RecordingSender(
             batch -> {
               throw SdkClientException.create("refused", new ConnectException("refused"));
             });
-    CircuitBreaker breaker = new CircuitBreaker();
-    PublishGate gate =
-        new PublishGate() {
-          @Override
-          public String refusal() {
-            return breaker.isOpen() ? "broker down" : null;
-          }
-
-          @Override
-          public void brokerDown(Failure failure) {
-            breaker.open(failure);
-          }
-        };
+    RecordingSender sns = new RecordingSender(b -> allOk(b));
+    RecordingGate gate = new RecordingGate();
     List<OutboundMessage> messages = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
       messages.add(Rows.message(QUEUE, 20));
     }
+    messages.add(Rows.message(TOPIC, 20));
 
-    List<Delivery> deliveries =
-        publisher(new RecordingSender(b -> allOk(b)), sqs, 1).publish(messages, gate);
+    List<Delivery> deliveries = publisher(sns, sqs, 1).publish(messages, gate);
 
-    assertThat(breaker.cause()).map(Failure::code).contains(Codes.CONNECTION_ERROR);
+    assertThat(gate.down).containsOnlyKeys(QUEUE);
+    assertThat(gate.down.get(QUEUE).code()).isEqualTo(Codes.CONNECTION_ERROR);
+    assertThat(gate.down.get(QUEUE).scope()).isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
     assertThat(deliveries.stream().filter(d -> d instanceof Delivery.Failed)).hasSize(10);
-    assertThat(deliveries.stream().filter(d -> d instanceof Delivery.NotAttempted)).hasSize(20);
+    assertThat(deliveries.stream().filter(d -> d instanceof Delivery.NotAttempted))
+        .hasSize(20)
+        .allMatch(d -> ((Delivery.NotAttempted) d).why() == Delivery.Why.DESTINATION_DOWN);
+    assertThat(deliveries.stream().filter(d -> d instanceof Delivery.Sent)).hasSize(1);
     assertThat(sqs.batches).hasSize(1);
   }
 
   @Test
-  void publish_oneFailedEntry_doesNotOpenTheBreaker() {
-    CircuitBreaker breaker = new CircuitBreaker();
+  void publish_oneFailedEntry_doesNotMarkTheDestinationDown() {
     RecordingSender sqs =
         new RecordingSender(
             batch -> {
@@ -191,22 +186,101 @@ class BatchPublisherTest {
                       batch.get(0).id().toString(),
                       new BatchResponse.EntryError("InternalError", "x", false)));
             });
-    PublishGate gate =
-        new PublishGate() {
-          @Override
-          public String refusal() {
-            return null;
-          }
+    RecordingGate gate = new RecordingGate();
 
-          @Override
-          public void brokerDown(Failure failure) {
-            breaker.open(failure);
-          }
-        };
+    List<Delivery> deliveries =
+        publisher(sqs, sqs, 1)
+            .publish(List.of(Rows.message(QUEUE, 5), Rows.message(QUEUE, 5)), gate);
 
-    publisher(sqs, sqs, 1).publish(List.of(Rows.message(QUEUE, 5), Rows.message(QUEUE, 5)), gate);
+    assertThat(gate.down).isEmpty();
+    assertThat(((Delivery.Failed) deliveries.get(0)).failure())
+        .satisfies(
+            f -> {
+              assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
+              assertThat(f.permanent()).isFalse();
+            });
+  }
 
-    assertThat(breaker.isOpen()).isFalse();
+  @Test
+  void publish_wholeCallRefusedForOneMessage_sendsEachAlone_soOnlyThatOneFails() {
+    List<OutboundMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      messages.add(Rows.message(QUEUE, 20));
+    }
+    OutboundMessage bad = messages.get(3);
+    RecordingSender sqs =
+        new RecordingSender(
+            batch -> {
+              if (batch.contains(bad)) {
+                throw SqsException.builder()
+                    .awsErrorDetails(
+                        AwsErrorDetails.builder()
+                            .errorCode("InvalidParameterValue")
+                            .errorMessage("Message attribute value is invalid")
+                            .build())
+                    .statusCode(400)
+                    .build();
+              }
+              return allOk(batch);
+            });
+    RecordingGate gate = new RecordingGate();
+
+    List<Delivery> deliveries = publisher(sqs, sqs, 1).publish(messages, gate);
+
+    assertThat(sqs.batches).extracting(List::size).containsExactly(5, 1, 1, 1, 1, 1);
+    assertThat(deliveries).hasSize(5);
+    for (Delivery d : deliveries) {
+      if (d.id().equals(bad.id())) {
+        assertThat(((Delivery.Failed) d).failure())
+            .satisfies(
+                f -> {
+                  assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
+                  assertThat(f.permanent()).isTrue();
+                });
+      } else {
+        assertThat(d).isInstanceOf(Delivery.Sent.class);
+      }
+    }
+    assertThat(gate.down).isEmpty();
+  }
+
+  @Test
+  void publish_fifoDestinationDown_itsLaterBatchesWaitForTheDestination_notHeldBack() {
+    RecordingSender sqs =
+        new RecordingSender(
+            batch -> {
+              throw SdkClientException.create("refused", new ConnectException("refused"));
+            });
+    List<OutboundMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      messages.add(Rows.message(FIFO, "agg-" + (i % 3), 20));
+    }
+
+    List<Delivery> deliveries =
+        publisher(new RecordingSender(b -> allOk(b)), sqs, 2)
+            .publish(messages, new RecordingGate());
+
+    assertThat(sqs.batches).hasSize(1);
+    assertThat(deliveries.stream().filter(d -> d instanceof Delivery.NotAttempted))
+        .hasSize(15)
+        .allMatch(d -> ((Delivery.NotAttempted) d).why() == Delivery.Why.DESTINATION_DOWN);
+  }
+
+  /** A gate that refuses a destination once a call showed it down, as a round's gate does. */
+  private static final class RecordingGate implements PublishGate {
+    final Map<String, Failure> down = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public Delivery.Refusal refusal(String destination) {
+      return down.containsKey(destination)
+          ? new Delivery.Refusal(Delivery.Why.DESTINATION_DOWN, "down")
+          : null;
+    }
+
+    @Override
+    public void destinationDown(String destination, Failure failure) {
+      down.putIfAbsent(destination, failure);
+    }
   }
 
   private BatchPublisher publisher(BatchSender sns, BatchSender sqs, int threads) {

@@ -28,8 +28,7 @@ class BatchReconcilerTest {
     assertThat(deliveries)
         .containsExactly(
             new Delivery.Sent(a.id()),
-            new Delivery.Failed(
-                b.id(), new Failure("InvalidParameterValue", "bad body", true, false)),
+            new Delivery.Failed(b.id(), Failure.permanent("InvalidParameterValue", "bad body")),
             new Delivery.Sent(c.id()));
   }
 
@@ -61,7 +60,23 @@ class BatchReconcilerTest {
   }
 
   @Test
-  void reconcile_anEmptyResponseTo200_failsEveryEntryTransiently() {
+  void reconcile_oneEntryFailingTransientlyWhileOthersWentThrough_isTheMessagesOwnRetry() {
+    BatchResponse response =
+        new BatchResponse(
+            Set.of(a.id().toString(), c.id().toString()),
+            Map.of(b.id().toString(), new BatchResponse.EntryError("Throttling", "slow", false)));
+
+    assertThat(BatchReconciler.reconcile(List.of(a, b, c), response).get(1))
+        .isInstanceOfSatisfying(
+            Delivery.Failed.class,
+            f -> {
+              assertThat(f.failure().scope()).isEqualTo(Failure.Scope.MESSAGE);
+              assertThat(f.failure().permanent()).isFalse();
+            });
+  }
+
+  @Test
+  void reconcile_anEmptyResponseTo200_isTheDestinationUnavailable_noRetrySpent() {
     List<Delivery> deliveries =
         BatchReconciler.reconcile(List.of(a, b, c), new BatchResponse(Set.of(), Map.of()));
 
@@ -70,6 +85,61 @@ class BatchReconcilerTest {
             d ->
                 assertThat(d)
                     .isInstanceOfSatisfying(
-                        Delivery.Failed.class, f -> assertThat(f.failure().permanent()).isFalse()));
+                        Delivery.Failed.class,
+                        f ->
+                            assertThat(f.failure().scope())
+                                .isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE)));
+  }
+
+  @Test
+  void reconcile_everyEntryThrottled_isTheDestinationUnavailable() {
+    BatchResponse response =
+        new BatchResponse(
+            Set.of(),
+            Map.of(
+                a.id().toString(), new BatchResponse.EntryError("Throttling", "slow", false),
+                b.id().toString(), new BatchResponse.EntryError("InternalError", "oops", false)));
+
+    assertThat(BatchReconciler.reconcile(List.of(a, b), response))
+        .allSatisfy(
+            d ->
+                assertThat(((Delivery.Failed) d).failure().scope())
+                    .isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE));
+  }
+
+  @Test
+  void reconcile_everyEntryRefusedForKms_isTheDestinationMisconfigured() {
+    BatchResponse response =
+        new BatchResponse(
+            Set.of(),
+            Map.of(
+                a.id().toString(), new BatchResponse.EntryError("KmsDisabled", "off", true),
+                b.id().toString(), new BatchResponse.EntryError("KmsDisabled", "off", true)));
+
+    assertThat(BatchReconciler.reconcile(List.of(a, b), response))
+        .allSatisfy(
+            d ->
+                assertThat(((Delivery.Failed) d).failure().scope())
+                    .isEqualTo(Failure.Scope.DESTINATION_MISCONFIGURED));
+  }
+
+  @Test
+  void
+      reconcile_noEntryThrough_aMessageLevelCodeStaysThatMessagesOwn_theOthersAreTheDestinations() {
+    BatchResponse response =
+        new BatchResponse(
+            Set.of(),
+            Map.of(
+                a.id().toString(),
+                new BatchResponse.EntryError("InvalidMessageContents", "bad char", true),
+                b.id().toString(),
+                new BatchResponse.EntryError("InternalError", "oops", false)));
+
+    List<Delivery> deliveries = BatchReconciler.reconcile(List.of(a, b), response);
+
+    assertThat(((Delivery.Failed) deliveries.get(0)).failure())
+        .isEqualTo(Failure.permanent("InvalidMessageContents", "bad char"));
+    assertThat(((Delivery.Failed) deliveries.get(1)).failure().scope())
+        .isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
   }
 }

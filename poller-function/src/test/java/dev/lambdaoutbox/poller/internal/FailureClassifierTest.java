@@ -26,10 +26,11 @@ class FailureClassifierTest {
         "RequestThrottled",
         "MissingFromResponse"
       })
-  void entry_transientCodes_areRetried(String code) {
+  void entry_transientCodes_areRetried_whenOtherEntriesWentThrough(String code) {
     Failure f = FailureClassifier.entry(code, "try later", false);
 
     assertThat(f.permanent()).isFalse();
+    assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
     assertThat(f.code()).isEqualTo(code);
   }
 
@@ -52,8 +53,11 @@ class FailureClassifierTest {
         "MESSAGE_TOO_LARGE",
         "NO_DESTINATION"
       })
-  void entry_permanentCodes_areDeadLettered(String code) {
-    assertThat(FailureClassifier.entry(code, "no", true).permanent()).isTrue();
+  void entry_permanentCodes_areDeadLettered_whenOtherEntriesWentThrough(String code) {
+    Failure f = FailureClassifier.entry(code, "no", true);
+
+    assertThat(f.permanent()).isTrue();
+    assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
   }
 
   @Test
@@ -78,19 +82,36 @@ class FailureClassifierTest {
   }
 
   @Test
-  void call_topicNotFound_isPermanentWithCodeAndMessage() {
+  void call_topicNotFound_isTheDestinationMisconfigured_withCodeAndMessage() {
     SnsException notFound = snsError("NotFound", "Topic does not exist", 404);
 
     Failure f = FailureClassifier.call(notFound);
 
-    assertThat(f.permanent()).isTrue();
-    assertThat(f.brokerUnreachable()).isFalse();
+    assertThat(f.scope()).isEqualTo(Failure.Scope.DESTINATION_MISCONFIGURED);
     assertThat(f.code()).isEqualTo("NotFound");
     assertThat(f.reason()).contains("Topic does not exist").contains("404");
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "AuthorizationError",
+        "AccessDenied",
+        "KMSDisabled",
+        "KMSAccessDenied",
+        "KMSNotFound",
+        "KMSInvalidState",
+        "KMSOptInRequired",
+        "KmsDisabled",
+        "KmsAccessDenied"
+      })
+  void call_accessAndKmsCodes_areTheDestinationMisconfigured(String code) {
+    assertThat(FailureClassifier.call(snsError(code, "no", 403)).scope())
+        .isEqualTo(Failure.Scope.DESTINATION_MISCONFIGURED);
+  }
+
   @Test
-  void call_queueDoesNotExist_isPermanent() {
+  void call_queueDoesNotExist_isTheDestinationMisconfigured() {
     SqsException gone =
         (SqsException)
             SqsException.builder()
@@ -102,19 +123,39 @@ class FailureClassifierTest {
                 .statusCode(400)
                 .build();
 
-    assertThat(FailureClassifier.call(gone).permanent()).isTrue();
+    Failure f = FailureClassifier.call(gone);
+
+    assertThat(f.scope()).isEqualTo(Failure.Scope.DESTINATION_MISCONFIGURED);
+    assertThat(f.code()).isEqualTo("NonExistentQueue");
   }
 
   @Test
-  void call_serverError_isTransientEvenWithAPermanentLookingCode() {
-    assertThat(FailureClassifier.call(snsError("InvalidParameter", "odd", 500)).permanent())
-        .isFalse();
-    assertThat(FailureClassifier.call(snsError("Throttling", "slow down", 400)).permanent())
-        .isFalse();
+  void call_messageLevelCode_isAMessagesOwn_unlessItNamesTheDestination() {
+    Failure bad = FailureClassifier.call(snsError("InvalidParameter", "Invalid attribute", 400));
+    Failure arn =
+        FailureClassifier.call(snsError("InvalidParameter", "Invalid parameter: TopicArn", 400));
+
+    assertThat(bad.scope()).isEqualTo(Failure.Scope.MESSAGE);
+    assertThat(bad.permanent()).isTrue();
+    assertThat(arn.scope()).isEqualTo(Failure.Scope.DESTINATION_MISCONFIGURED);
   }
 
   @Test
-  void call_connectionRefused_isTransientAndMeansTheBrokerIsUnreachable() {
+  void call_serverErrorOrThrottling_isTheDestinationUnavailable_whateverTheCode() {
+    assertThat(FailureClassifier.call(snsError("InvalidParameter", "odd", 500)).scope())
+        .isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
+    assertThat(FailureClassifier.call(snsError("Throttling", "slow down", 400)).scope())
+        .isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
+  }
+
+  @Test
+  void call_unknownCode_isTheDestinationUnavailable_neverAMessagesFailure() {
+    assertThat(FailureClassifier.call(snsError("SomethingNew", "?", 400)).scope())
+        .isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
+  }
+
+  @Test
+  void call_connectionRefused_isTheDestinationUnavailable() {
     SdkClientException refused =
         SdkClientException.builder()
             .message("Unable to execute HTTP request: Connection refused")
@@ -123,27 +164,25 @@ class FailureClassifierTest {
 
     Failure f = FailureClassifier.call(refused);
 
-    assertThat(f.permanent()).isFalse();
-    assertThat(f.brokerUnreachable()).isTrue();
+    assertThat(f.scope()).isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
     assertThat(f.code()).isEqualTo(Codes.CONNECTION_ERROR);
     assertThat(f.reason()).contains("Connection refused");
   }
 
   @Test
-  void call_timeout_isTransientAndMeansTheBrokerIsUnreachable() {
+  void call_timeout_isTheDestinationUnavailable() {
     Failure f =
         FailureClassifier.call(ApiCallTimeoutException.builder().message("took 10 s").build());
 
     assertThat(f.code()).isEqualTo(Codes.TIMEOUT);
-    assertThat(f.permanent()).isFalse();
-    assertThat(f.brokerUnreachable()).isTrue();
+    assertThat(f.scope()).isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
   }
 
   @Test
-  void call_otherClientFailure_isTransient() {
+  void call_otherClientFailure_isTheDestinationUnavailable() {
     Failure f = FailureClassifier.call(SdkClientException.create("Unable to unmarshall response"));
 
-    assertThat(f.permanent()).isFalse();
+    assertThat(f.scope()).isEqualTo(Failure.Scope.DESTINATION_UNAVAILABLE);
     assertThat(f.code()).isEqualTo(Codes.CLIENT_ERROR);
   }
 

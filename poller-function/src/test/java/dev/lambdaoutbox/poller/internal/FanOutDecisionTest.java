@@ -60,6 +60,6 @@ class FanOutDecisionTest {
   }
 
   private static PollSummary summary(int published, long durationMs) {
-    return new PollSummary(published, published, 0, 0, 0, 0, 1, "drained", durationMs);
+    return new PollSummary(published, published, 0, 0, 0, 0, 0, 0, 1, "drained", durationMs);
   }
 }

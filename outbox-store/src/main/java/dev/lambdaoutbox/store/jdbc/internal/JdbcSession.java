@@ -22,10 +22,16 @@ import java.util.List;
 public final class JdbcSession implements SqlSession {
   private final Connection connection;
   private final JdbcBinder binder;
+  private int statementsRun;
 
   public JdbcSession(Connection connection, JdbcBinder binder) {
     this.connection = connection;
     this.binder = binder;
+  }
+
+  /** Whether a statement of this session has run to completion (and so may have changed rows). */
+  public boolean ranAnything() {
+    return statementsRun > 0;
   }
 
   @Override
@@ -49,6 +55,7 @@ public final class JdbcSession implements SqlSession {
           }
           rows.add(columns.row(values));
         }
+        statementsRun++;
         return rows;
       }
     } catch (SQLException e) {
@@ -61,7 +68,9 @@ public final class JdbcSession implements SqlSession {
     NamedSql named = NamedSql.of(sql);
     try (PreparedStatement ps = connection.prepareStatement(named.positional())) {
       bind(ps, named, params);
-      return ps.executeUpdate();
+      int changed = ps.executeUpdate();
+      statementsRun++;
+      return changed;
     } catch (SQLException e) {
       throw refused(e);
     }
@@ -79,6 +88,7 @@ public final class JdbcSession implements SqlSession {
         ps.addBatch();
       }
       ps.executeBatch();
+      statementsRun++;
     } catch (SQLException e) {
       throw refused(e);
     }

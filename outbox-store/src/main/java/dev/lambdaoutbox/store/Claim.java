@@ -1,0 +1,36 @@
+package dev.lambdaoutbox.store;
+
+import java.util.List;
+
+/**
+ * What one {@link OutboxStore#claim} took.
+ *
+ * @param messages the rows to publish, leased to the owner, oldest first
+ * @param unreadable rows that could not be read: already dead-lettered in the claim's transaction
+ * @param superseded older dead letters that unreadable rows replaced (their ids were reused)
+ */
+public record Claim(
+    List<OutboxMessage> messages,
+    List<UnreadableRow> unreadable,
+    List<SupersededDeadLetter> superseded) {
+
+  public Claim {
+    messages = List.copyOf(messages);
+    unreadable = List.copyOf(unreadable);
+    superseded = List.copyOf(superseded);
+  }
+
+  /** A claim of readable rows only. */
+  public static Claim of(List<OutboxMessage> messages) {
+    return new Claim(messages, List.of(), List.of());
+  }
+
+  /** Rows claimed, readable or not: fewer than the limit means none more were due. */
+  public int size() {
+    return messages.size() + unreadable.size();
+  }
+
+  public boolean isEmpty() {
+    return size() == 0;
+  }
+}

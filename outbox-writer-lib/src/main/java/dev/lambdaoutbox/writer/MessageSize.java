@@ -1,0 +1,34 @@
+package dev.lambdaoutbox.writer;
+
+import dev.lambdaoutbox.writer.internal.Utf8;
+import java.util.Map;
+
+/**
+ * The one size rule of the outbox, as SNS and SQS count a message against their 256 KiB limit: the
+ * body's UTF-8 bytes, plus for each message attribute the UTF-8 bytes of its name, of its data type
+ * ({@code String}) and of its value. The writer refuses an event whose message would be larger than
+ * {@link #MAX_BYTES}; the poller measures every message it sends with the same rule.
+ */
+public final class MessageSize {
+  /** SNS and SQS accept at most 256 KiB per message (and per batch call). */
+  public static final int MAX_BYTES = 256 * 1024;
+
+  /** The data type of every attribute the outbox sends. */
+  public static final String STRING_TYPE = "String";
+
+  private MessageSize() {}
+
+  /** The size of a message with this body and these String attributes. */
+  public static long of(String body, Map<String, String> attributes) {
+    long bytes = Utf8.length(body);
+    for (Map.Entry<String, String> a : attributes.entrySet()) {
+      bytes += Utf8.length(a.getKey()) + STRING_TYPE.length() + Utf8.length(a.getValue());
+    }
+    return bytes;
+  }
+
+  /** The size of the message {@code event} becomes: its payload and its attributes. */
+  public static long of(OutboxEvent event) {
+    return of(event.payload(), OutboxMessageAttributes.of(event));
+  }
+}

@@ -1,0 +1,95 @@
+package dev.lambdaoutbox.poller.internal;
+
+import dev.lambdaoutbox.store.Completion;
+import dev.lambdaoutbox.store.CompletionReport;
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Logs what really happened to each row, as the store reports it: ERROR exactly once for a row that
+ * was dead-lettered, INFO for a retry, WARN for an outcome not applied because another poller had
+ * taken the row over (naming who holds it now), DEBUG for the rest; and ERROR for each older dead
+ * letter a new one replaced (its event id reused).
+ */
+final class CompletionLog {
+  private final JsonLogger log;
+  private final DeadLetterReports deadLetterReports;
+
+  CompletionLog(JsonLogger log) {
+    this.log = log.forClass(CompletionLog.class);
+    this.deadLetterReports = new DeadLetterReports(this.log);
+  }
+
+  /**
+   * @param rows the claimed rows by id
+   * @param destinations where each row was routed, by id (absent: it had no usable destination)
+   */
+  void log(Map<UUID, OutboxMessage> rows, Map<UUID, String> destinations, CompletionReport report) {
+    for (Completion c : report.completions()) {
+      OutboxMessage row = rows.get(c.outcome().id());
+      String eventId = row.id().toString();
+      switch (c.result()) {
+        case DEAD_LETTERED -> {
+          DeliveryOutcome.DeadLetter dead = (DeliveryOutcome.DeadLetter) c.outcome();
+          log.error(
+              "event dead-lettered",
+              LogFields.of(
+                  "eventId", eventId,
+                  "eventType", row.eventType(),
+                  "destination", String.valueOf(destinations.get(row.id())),
+                  "attempts", row.retryCount() + 1,
+                  "errorCode", dead.errorCode(),
+                  "reason", dead.reason()),
+              null);
+        }
+        case RETRIED -> {
+          DeliveryOutcome.Retry retry = (DeliveryOutcome.Retry) c.outcome();
+          log.info(
+              "publish failed; will retry",
+              LogFields.of(
+                  "eventId", eventId,
+                  "retry", row.retryCount() + 1,
+                  "errorCode", retry.errorCode(),
+                  "reason", retry.reason(),
+                  "nextAttemptAt", retry.nextAttemptAt().toString()));
+        }
+        case LEASE_LOST ->
+            log.warn(
+                "outcome not applied: another poller had taken the row over after this one's"
+                    + " lease ran out",
+                LogFields.of(
+                    "eventId",
+                    eventId,
+                    "notApplied",
+                    describe(c.outcome()),
+                    "heldBy",
+                    c.gone() ? "nobody: the row is gone" : holder(c.heldBy())));
+        case PUBLISHED, DEFERRED -> {
+          if (log.enabled(JsonLogger.Level.DEBUG)) {
+            log.debug(
+                c.result() == Completion.Result.PUBLISHED ? "event published" : "event deferred",
+                LogFields.of("eventId", eventId, "outcome", describe(c.outcome())));
+          }
+        }
+      }
+    }
+    deadLetterReports.superseded(report.superseded());
+  }
+
+  private static String holder(String heldBy) {
+    return heldBy == null ? "nobody: the row waits to be claimed again" : heldBy;
+  }
+
+  private static String describe(DeliveryOutcome outcome) {
+    return switch (outcome) {
+      case DeliveryOutcome.Published p -> "published";
+      case DeliveryOutcome.Retry r -> "retry (" + r.errorCode() + ")";
+      case DeliveryOutcome.DeadLetter d -> "dead letter (" + d.errorCode() + ")";
+      case DeliveryOutcome.Defer d -> "deferred until " + d.until() + " (" + d.errorCode() + ")";
+      case DeliveryOutcome.Release r -> "released (time ran short)";
+    };
+  }
+}

@@ -1,0 +1,53 @@
+package dev.lambdaoutbox.poller.internal;
+
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ERROR log lines for what the store dead-lettered on its own: rows a claim could not read (each
+ * moved at once, one line each, as for any dead letter), and older dead letters replaced by newer
+ * ones of the same event id.
+ */
+final class DeadLetterReports {
+  private final JsonLogger log;
+
+  DeadLetterReports(JsonLogger log) {
+    this.log = log;
+  }
+
+  /** Logs the claim's unreadable rows and what they superseded; returns how many were moved. */
+  int unreadable(Claim claim) {
+    for (UnreadableRow row : claim.unreadable()) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("eventId", row.deadLetterId().toString());
+      if (!row.rawId().equals(row.deadLetterId().toString())) {
+        fields.put("storedId", row.rawId());
+      }
+      fields.put("errorCode", UnreadableRow.ERROR_CODE);
+      fields.put("column", row.column());
+      fields.put("reason", row.reason());
+      log.error("event dead-lettered", fields, null);
+    }
+    superseded(claim.superseded());
+    return claim.unreadable().size();
+  }
+
+  void superseded(List<SupersededDeadLetter> superseded) {
+    for (SupersededDeadLetter s : superseded) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("eventId", s.id().toString());
+      fields.put("previousDeadAt", s.previousDeadAt().toString());
+      fields.put("deadAt", s.deadAt().toString());
+      log.error(
+          "dead letter superseded: its event id was reused; the older dead letter is kept whole in"
+              + " the audit table (action SUPERSEDED)",
+          fields,
+          null);
+    }
+  }
+}
