@@ -1,10 +1,11 @@
 # Build and test entry points. `make test` brings up the local AWS test bed
 # (scripts/local-aws: PostgreSQL, MariaDB, LocalStack, Data API emulator on
 # 127.0.0.1), checks template.yaml with the SAM CLI, runs the Maven build
-# against the test bed, and builds the deployment packages with `sam build`.
+# against the test bed, runs the demo (`make demo`) on what it built, and builds the deployment
+# packages with `sam build`.
 SHELL := /bin/bash
 
-.PHONY: test run-poller testbed-up testbed-down testbed-status format
+.PHONY: test demo run-poller testbed-up testbed-down testbed-status format
 
 test:
 	set -euo pipefail; \
@@ -12,10 +13,16 @@ test:
 	eval "$$(scripts/local-aws env)"; \
 	scripts/sam validate --lint; \
 	./mvnw -B verify; \
+	RUN_MAIN_BUILD=off scripts/run-main dev.lambdaoutbox.demo.OutboxDemo; \
 	scripts/sam build; \
 	du -sh .aws-sam/build/PollerFunction .aws-sam/build/DlqReprocessorFunction
 
-# The main job, locally: the packaged poller publishes sample events through the test bed.
+# The main job, locally: the whole story on the test bed (write, publish, crash, dead letters,
+# replay, duplicates absorbed), ending with a verdict; exits non-zero when the verdict is not clean.
+demo:
+	scripts/run-main dev.lambdaoutbox.demo.OutboxDemo
+
+# The packaged poller publishes three sample events through the test bed.
 run-poller:
 	scripts/run-main dev.lambdaoutbox.local.RunPollerLocally
 

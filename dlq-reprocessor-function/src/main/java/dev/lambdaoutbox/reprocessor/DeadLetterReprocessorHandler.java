@@ -22,7 +22,8 @@ import java.util.UUID;
 
 /**
  * The Lambda operators invoke by hand to {@code list}, {@code replay} and {@code discard} dead
- * letters (see the module README for the request and report formats).
+ * letters, and to read the {@code audit} of what was done to them (see the module README for the
+ * request and report formats).
  *
  * <p>A {@link RequestStreamHandler}, not a {@code RequestHandler<Map, ...>}: the function reads the
  * raw JSON itself, so it can refuse repeated keys, unknown fields, nulls and wrong types with an
@@ -100,6 +101,8 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       // A page of rows can run to megabytes, far beyond one CloudWatch log event: counts only.
       fields.put("count", outcome.report().path("count").asInt());
       fields.put("matching", outcome.report().path("summary").path("total").asLong());
+    } else if (request instanceof ReprocessorRequest.AuditRequest) {
+      fields.put("count", outcome.report().path("count").asInt()); // as for list: no page
     } else {
       fields.put("report", outcome.report());
     }

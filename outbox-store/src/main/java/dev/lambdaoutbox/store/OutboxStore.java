@@ -80,6 +80,13 @@ public interface OutboxStore {
   DestinationHealthStore destinationHealth();
 
   /**
+   * How many rows are due (PENDING, {@code next_attempt_at <= now}), counting at most {@code
+   * limit}: a bounded walk of the due index, so its cost does not grow with the backlog. For
+   * deciding how many pollers a backlog needs.
+   */
+  int countDue(Instant now, int limit);
+
+  /**
    * What one {@link #purge} removed.
    *
    * @param purged rows deleted, by what they were (e.g. {@code "sentRows"}), in the pass's order

@@ -102,6 +102,16 @@ final class SqlOutboxStore implements OutboxStore {
     return destinationHealth;
   }
 
+  @Override
+  public int countDue(Instant now, int limit) {
+    if (limit <= 0) {
+      throw new IllegalArgumentException("limit: must be positive, was " + limit);
+    }
+    Instant at = micros(now);
+    return executor.inTransaction(
+        "count the due rows of " + tables.messages(), s -> dialect.countDue(s, at, limit));
+  }
+
   private static void requireOwner(String owner) {
     if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
       throw new IllegalArgumentException(

@@ -40,10 +40,7 @@ class OutboxSchemaTest {
       assertThat(SqlScript.statements(OutboxSchema.create().render(dialect, migration)))
           .isNotEmpty()
           .allSatisfy(
-              sql ->
-                  assertThat(sql)
-                      .matches("(?s)(CREATE|ALTER TABLE|INSERT) .*")
-                      .doesNotContain("--"));
+              sql -> assertThat(sql).matches("(?s)(CREATE|INSERT|ALTER) .*").doesNotContain("--"));
     }
   }
 
@@ -67,6 +64,25 @@ class OutboxSchemaTest {
                 assertThat(s)
                     .startsWith("INSERT INTO shop_outbox_idempotency_keys")
                     .contains("FROM shop_outbox_messages"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(SqlDialect.class)
+  void v4_makesTheAuditDetailsJson(SqlDialect dialect) {
+    String sql =
+        OutboxSchema.create(OutboxTables.withPrefix("shop_"))
+            .render(dialect, "V4__audit_details_as_json.sql");
+
+    assertThat(SqlScript.statements(sql))
+        .singleElement()
+        .satisfies(
+            s ->
+                assertThat(s)
+                    .startsWith("ALTER TABLE shop_outbox_dead_letter_audit")
+                    .contains(
+                        dialect == SqlDialect.POSTGRESQL
+                            ? "ALTER COLUMN details TYPE jsonb USING details::jsonb"
+                            : "MODIFY details JSON NULL"));
   }
 
   @Test

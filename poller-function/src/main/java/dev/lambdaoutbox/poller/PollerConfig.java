@@ -93,6 +93,10 @@ import java.util.Optional;
  *       invocation purges sent rows older than this.
  *   <li>{@code OUTBOX_IDEMPOTENCY_WINDOW_HOURS} (default 24, 1 to 8760): how long an idempotency
  *       key stays taken; each invocation purges keys first seen longer ago than this.
+ *   <li>{@code OUTBOX_MAX_CONCURRENT_POLLERS} (default 1, 1 to 1000): the most invocations that
+ *       drain at once. Above 1, a scheduled invocation that finds more due rows than it can publish
+ *       before its timeout starts further invocations of its own function (asynchronous {@code
+ *       Invoke}), up to this many in all; 1 never does.
  * </ul>
  *
  * <p>Telemetry: {@code OUTBOX_LOG_LEVEL} (DEBUG, INFO, WARN, ERROR; default INFO), {@code
@@ -123,7 +127,8 @@ public record PollerConfig(
     Duration idempotencyWindow,
     JsonLogger.Level logLevel,
     String metricsNamespace,
-    String serviceName) {
+    String serviceName,
+    int maxConcurrentPollers) {
 
   public static final String DEFAULT_DESTINATION = "OUTBOX_DEFAULT_DESTINATION";
   public static final String ROUTES = "OUTBOX_ROUTES";
@@ -144,6 +149,7 @@ public record PollerConfig(
   public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
+  public static final String MAX_CONCURRENT_POLLERS = "OUTBOX_MAX_CONCURRENT_POLLERS";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -250,6 +256,7 @@ public record PollerConfig(
     }
     String namespace = env.string(METRICS_NAMESPACE, "LambdaOutbox");
     String service = env.string(SERVICE_NAME, "outbox-poller");
+    int maxConcurrentPollers = env.integer(MAX_CONCURRENT_POLLERS, 1, 1, 1000);
 
     return new PollerConfig(
         database,
@@ -272,7 +279,38 @@ public record PollerConfig(
         idempotencyWindow,
         logLevel,
         namespace,
-        service);
+        service,
+        maxConcurrentPollers);
+  }
+
+  /**
+   * This configuration with another poll interval (zero: drain the due rows and stop), e.g. for an
+   * invocation started to help with a backlog.
+   */
+  public PollerConfig withPollInterval(Duration interval) {
+    return new PollerConfig(
+        database,
+        connectionLimits,
+        defaultDestination,
+        routes,
+        ordering,
+        maxRetries,
+        backoffBase,
+        backoffMax,
+        probeIntervalMin,
+        probeIntervalMax,
+        batchSize,
+        interval,
+        publishTimeout,
+        lease,
+        safetyMargin,
+        publishConcurrency,
+        retention,
+        idempotencyWindow,
+        logLevel,
+        metricsNamespace,
+        serviceName,
+        maxConcurrentPollers);
   }
 
   private static Map<String, String> parseRoutes(Optional<String> text) {

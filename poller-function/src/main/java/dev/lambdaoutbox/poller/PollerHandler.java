@@ -3,6 +3,7 @@ package dev.lambdaoutbox.poller;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.poller.internal.FanOut;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.PollerWiring;
@@ -32,11 +33,20 @@ import java.util.random.RandomGenerator;
  * <p>A {@link RequestStreamHandler}: the poller needs nothing from the scheduled event, and reading
  * the stream itself spares a cold start the runtime's event deserialization (its own Jackson and
  * Joda-Time, about 1,000 classes).
+ *
+ * <p>Scale-out ({@code OUTBOX_MAX_CONCURRENT_POLLERS} above 1): a scheduled invocation that finds
+ * more due rows than it can publish before its timeout first starts further invocations of this
+ * function ({@link FanOut}); those read the fan-out mark in their event, drain the due rows and
+ * stop, and start no others.
  */
 public final class PollerHandler implements RequestStreamHandler {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final OutboxPoller poller;
+  private final OutboxPoller fanOutPoller;
+
+  /** Null: never starts other invocations (a poller built by a test). */
+  private final FanOut fanOut;
 
   /**
    * Under SnapStart, primes the publish path before the snapshot; held here because CRaC keeps
@@ -57,6 +67,8 @@ public final class PollerHandler implements RequestStreamHandler {
 
   private PollerHandler(PollerWiring.Primed primed) {
     this.poller = primed.poller();
+    this.fanOutPoller = primed.fanOutPoller();
+    this.fanOut = primed.fanOut();
     this.priming = primed.priming();
   }
 
@@ -81,20 +93,60 @@ public final class PollerHandler implements RequestStreamHandler {
   }
 
   PollerHandler(OutboxPoller poller) {
+    this(poller, poller, null);
+  }
+
+  /**
+   * Given pollers and fan-out, for tests.
+   *
+   * @param fanOutPoller runs the invocations {@code fanOut} starts
+   */
+  PollerHandler(OutboxPoller poller, OutboxPoller fanOutPoller, FanOut fanOut) {
     this.poller = Objects.requireNonNull(poller, "poller");
+    this.fanOutPoller = Objects.requireNonNull(fanOutPoller, "fanOutPoller");
+    this.fanOut = fanOut;
     this.priming = null;
   }
 
-  /** Lambda's entry point: the event (a scheduled event, or anything) is read and ignored. */
+  /**
+   * Lambda's entry point: the event (a scheduled event, or anything) is read only for the fan-out
+   * mark.
+   */
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
-    input.transferTo(OutputStream.nullOutputStream());
-    JSON.writeValue(output, poll(context));
+    boolean startedByFanOut = FanOut.isFanOutEvent(input.readAllBytes());
+    JSON.writeValue(output, startedByFanOut ? drainAsFanOut(context) : poll(context));
   }
 
-  /** One invocation: claims, publishes and records, within {@code context}'s remaining time. */
+  /**
+   * One scheduled invocation: starts further invocations if the backlog needs them, then claims,
+   * publishes and records, within {@code context}'s remaining time.
+   */
   public Map<String, Object> poll(Context context) {
-    return poller.run(context::getRemainingTimeInMillis, context.getAwsRequestId()).toJson();
+    int started =
+        fanOut == null
+            ? 0
+            : fanOut.start(
+                context.getInvokedFunctionArn(),
+                context.getRemainingTimeInMillis(),
+                context.getAwsRequestId());
+    PollSummary summary = poller.run(context::getRemainingTimeInMillis, context.getAwsRequestId());
+    if (fanOut != null) {
+      fanOut.observed(summary);
+    }
+    Map<String, Object> json = summary.toJson();
+    if (started > 0) {
+      json.put("startedPollers", started);
+    }
+    return json;
+  }
+
+  /** An invocation a fan-out started: drains the due rows and stops; starts no others. */
+  Map<String, Object> drainAsFanOut(Context context) {
+    Map<String, Object> json =
+        fanOutPoller.run(context::getRemainingTimeInMillis, context.getAwsRequestId()).toJson();
+    json.put("fanOut", true);
+    return json;
   }
 }

@@ -48,6 +48,7 @@ class PollerConfigTest {
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
     assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
+    assertThat(config.maxConcurrentPollers()).isEqualTo(1);
   }
 
   @Test
@@ -93,6 +94,7 @@ class PollerConfigTest {
     env.put("OUTBOX_LOG_LEVEL", "debug");
     env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
+    env.put("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
 
     PollerConfig config = PollerConfig.fromEnvironment(env);
 
@@ -115,6 +117,11 @@ class PollerConfigTest {
     assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
     assertThat(config.metricsNamespace()).isEqualTo("Shop");
     assertThat(config.serviceName()).isEqualTo("shop-outbox");
+    assertThat(config.maxConcurrentPollers()).isEqualTo(4);
+    Map<String, String> noInterval = new HashMap<>(env);
+    noInterval.put("OUTBOX_POLL_INTERVAL_MS", "0");
+    assertThat(config.withPollInterval(Duration.ZERO))
+        .isEqualTo(PollerConfig.fromEnvironment(noInterval));
   }
 
   @Test
@@ -144,6 +151,8 @@ class PollerConfigTest {
             ConfigurationException.class,
             e -> assertThat(e.variable()).isEqualTo("OUTBOX_PROBE_INTERVAL_MAX_MS"))
         .hasMessageContaining("OUTBOX_PROBE_INTERVAL_MIN_MS");
+    assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "0", "out of range");
+    assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "many", "not a whole number");
   }
 
   @Test

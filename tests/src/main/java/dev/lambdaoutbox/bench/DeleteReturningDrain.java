@@ -2,29 +2,41 @@ package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 
 /**
  * The reference ceiling: a bare {@code DELETE ... RETURNING} of 1,000 due rows at a time in
- * auto-commit, reading every column. It has no lease, so a crash after the delete loses the rows;
- * the store's claim-then-complete pays for that safety.
+ * auto-commit, reading every column (PostgreSQL, and MariaDB, which has {@code DELETE ...
+ * RETURNING}; MySQL has not). It has no lease, so a crash after the delete loses the rows; the
+ * store's claim-then-complete pays for that safety.
  */
 final class DeleteReturningDrain {
   private DeleteReturningDrain() {}
 
   static DrainResult run(TestDatabase db, OutboxTables tables) throws Exception {
     String t = tables.messages();
-    String sql =
-        "DELETE FROM "
-            + t
-            + " WHERE id IN (SELECT id FROM "
-            + t
-            + " WHERE status = 'PENDING' AND next_attempt_at <= now()"
-            + " ORDER BY next_attempt_at, id LIMIT 1000 FOR UPDATE SKIP LOCKED)"
-            + " RETURNING id, aggregate_type, aggregate_id, event_type, payload, headers,"
+    String returning =
+        " RETURNING id, aggregate_type, aggregate_id, event_type, payload, headers,"
             + " destination, idempotency_key, occurred_at, created_at, retry_count, replay_count";
+    // MariaDB deletes in order with a LIMIT of its own (a DELETE may not read its own table in a
+    // subquery); one loop alone needs no SKIP LOCKED.
+    String sql =
+        db.dialect() == SqlDialect.POSTGRESQL
+            ? "DELETE FROM "
+                + t
+                + " WHERE id IN (SELECT id FROM "
+                + t
+                + " WHERE status = 'PENDING' AND next_attempt_at <= now()"
+                + " ORDER BY next_attempt_at, id LIMIT 1000 FOR UPDATE SKIP LOCKED)"
+                + returning
+            : "DELETE FROM "
+                + t
+                + " WHERE status = 'PENDING' AND next_attempt_at <= UTC_TIMESTAMP(6)"
+                + " ORDER BY next_attempt_at, id LIMIT 1000"
+                + returning;
     long rows = 0;
     long chars = 0;
     long start;
@@ -33,7 +45,9 @@ final class DeleteReturningDrain {
       start = System.nanoTime();
       while (true) {
         int n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
+        // execute(), not executeQuery(): MySQL Connector/J refuses a DELETE in executeQuery().
+        ps.execute();
+        try (ResultSet rs = ps.getResultSet()) {
           while (rs.next()) {
             chars += rs.getString("payload").length();
             n++;

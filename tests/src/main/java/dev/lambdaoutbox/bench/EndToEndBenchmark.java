@@ -11,7 +11,6 @@ import dev.lambdaoutbox.poller.internal.PublishGate;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -19,6 +18,7 @@ import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.ForwardingOutboxStore;
 import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -190,14 +190,18 @@ public final class EndToEndBenchmark {
   }
 
   /** Adds up the time spent in the store. */
-  private record TimedStore(OutboxStore store) implements OutboxStore {
+  private static final class TimedStore extends ForwardingOutboxStore {
     static final AtomicLong nanos = new AtomicLong();
+
+    TimedStore(OutboxStore store) {
+      super(store);
+    }
 
     @Override
     public Claim claim(String owner, int limit, Instant now, Duration lease) {
       long start = System.nanoTime();
       try {
-        return store.claim(owner, limit, now, lease);
+        return super.claim(owner, limit, now, lease);
       } finally {
         nanos.addAndGet(System.nanoTime() - start);
       }
@@ -207,25 +211,10 @@ public final class EndToEndBenchmark {
     public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
       long start = System.nanoTime();
       try {
-        return store.complete(owner, outcomes, now);
+        return super.complete(owner, outcomes, now);
       } finally {
         nanos.addAndGet(System.nanoTime() - start);
       }
-    }
-
-    @Override
-    public PurgeReport purge(Instant now, Duration timeSlice) {
-      return store.purge(now, timeSlice);
-    }
-
-    @Override
-    public Backlog backlog(Instant now) {
-      return store.backlog(now);
-    }
-
-    @Override
-    public DestinationHealthStore destinationHealth() {
-      return store.destinationHealth();
     }
   }
 

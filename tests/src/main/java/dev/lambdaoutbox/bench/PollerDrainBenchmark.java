@@ -3,6 +3,7 @@ package dev.lambdaoutbox.bench;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -10,37 +11,65 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * The main throughput benchmark, on PostgreSQL: 200,000 pending rows drained by {@code OutboxStore}
- * over JDBC (claim + complete as published, with a publisher that only counts), by the seed
- * articles' polling loop, and by gruelbox transaction-outbox, and a bare {@code DELETE ...
- * RETURNING} loop as the ceiling. Prints events/s and the ratios; asserts nothing.
+ * The main throughput benchmark: 200,000 pending rows drained by a bare {@code DELETE ...
+ * RETURNING} loop (the ceiling), by {@code OutboxStore} over JDBC (claim + complete as published,
+ * with a publisher that only counts), by the real poller's invocations ({@link PollerRunDrain}),
+ * and, on PostgreSQL, by the seed articles' polling loop and by gruelbox transaction-outbox. Prints
+ * events/s and the ratios; asserts nothing.
  *
  * <pre>
- * ./mvnw -B -q -pl tests -am compile exec:java \
- *     -Dexec.mainClass=dev.lambdaoutbox.bench.PollerDrainBenchmark [-Dexec.args="ROWS BUDGET_SECONDS"]
+ * scripts/run-main dev.lambdaoutbox.bench.PollerDrainBenchmark [ROWS [BUDGET_SECONDS [store-only]]]
+ * JAVA_OPTS="-Dbench.databases=postgres,mariadb"
  * </pre>
  *
  * The slow contenders stop after the time budget (default 120 s) and are rated on the rows they got
- * through, which is still per-event throughput.
+ * through, which is still per-event throughput. MariaDB runs the ceiling, the store and the poller
+ * only.
  */
 public final class PollerDrainBenchmark {
   private PollerDrainBenchmark() {}
+
+  /** What one database's run measured, by role. */
+  private record Run(
+      TestDatabase db,
+      DrainResult reference,
+      List<DrainResult> store,
+      DrainResult storeSingle,
+      DrainResult pollerSingle,
+      DrainResult pollerPair,
+      List<DrainResult> all) {}
 
   public static void main(String[] args) throws Exception {
     Locale.setDefault(Locale.ROOT);
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     double budget = args.length > 1 ? Double.parseDouble(args[1]) : 120;
     boolean storeOnly = args.length > 2 && args[2].equals("store-only");
-    TestDatabase db = TestEndpoints.postgres();
+    List<String> wanted =
+        List.of(System.getProperty("bench.databases", "postgres,mariadb").split(","));
+    List<Run> runs = new ArrayList<>();
+    if (wanted.contains("postgres")) {
+      runs.add(run(TestEndpoints.postgres(), rows, budget, storeOnly));
+    }
+    if (wanted.contains("mariadb")) {
+      runs.add(run(TestEndpoints.mysql(), rows, budget, true));
+    }
+    for (Run r : runs) {
+      report(r);
+    }
+  }
+
+  private static Run run(TestDatabase db, int rows, double budget, boolean storeOnly)
+      throws Exception {
     OutboxTables tables = db.createTables("drain");
     String source = tables.prefix() + "source";
     String naive = tables.prefix() + "naive_outbox";
-    List<DrainResult> results = new ArrayList<>();
+    List<DrainResult> all = new ArrayList<>();
     System.out.printf(
-        "PostgreSQL at %s, %d CPUs, %,d rows%n",
-        db.jdbcUrl(), Runtime.getRuntime().availableProcessors(), rows);
+        "%s at %s, %d CPUs, %,d rows%n",
+        db.name(), db.jdbcUrl(), Runtime.getRuntime().availableProcessors(), rows);
     try (Connection c = db.open()) {
       c.setAutoCommit(true);
       new HistoryLoader(c, db.dialect(), tables)
@@ -51,28 +80,40 @@ public final class PollerDrainBenchmark {
       execute(c, "DELETE FROM " + tables.messages());
       execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
       StoreDrain.run(db, tables, 1, 1000);
+      execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
+      PollerRunDrain.run(db, tables, 1, 1000, Map.of());
 
-      reload(c, tables, source);
-      results.add(print(DeleteReturningDrain.run(db, tables)));
+      reload(c, db, tables, source);
+      DrainResult reference = print(DeleteReturningDrain.run(db, tables));
+      all.add(reference);
+      List<DrainResult> store = new ArrayList<>();
       for (int[] shape : new int[][] {{1, 500}, {1, 1000}, {2, 1000}, {1, 2000}, {2, 2000}}) {
-        reload(c, tables, source);
-        results.add(print(StoreDrain.run(db, tables, shape[0], shape[1])));
+        reload(c, db, tables, source);
+        store.add(print(StoreDrain.run(db, tables, shape[0], shape[1])));
       }
-      // Opt-in, not the default: asynchronous commit for the poller's own session (see
-      // docs/PERFORMANCE.md). A database crash may then forget the last claims and completions,
-      // which redelivers those events; it never loses one.
-      reload(c, tables, source);
-      results.add(
-          print(
-              StoreDrain.run(asyncCommit(db), tables, 2, 1000)
-                  .named("+ synchronous_commit=off (URL option)")));
-      if (storeOnly) {
-        report(results);
-        return;
+      all.addAll(store);
+      reload(c, db, tables, source);
+      DrainResult pollerSingle = print(PollerRunDrain.run(db, tables, 1, 1000, Map.of()));
+      reload(c, db, tables, source);
+      DrainResult pollerPair = print(PollerRunDrain.run(db, tables, 2, 1000, Map.of()));
+      all.add(pollerSingle);
+      all.add(pollerPair);
+      if (db.dialect() == SqlDialect.POSTGRESQL) {
+        // Opt-in, not the default: asynchronous commit for the poller's own session (see
+        // docs/PERFORMANCE.md). A database crash may then forget the last claims and completions,
+        // which redelivers those events; it never loses one.
+        reload(c, db, tables, source);
+        all.add(
+            print(
+                StoreDrain.run(asyncCommit(db), tables, 2, 1000)
+                    .named("+ synchronous_commit=off (URL option)")));
       }
-      NaiveDrain.createTable(c, naive, source);
-      results.add(print(NaiveDrain.run(db, naive, rows, budget)));
-      results.add(print(GruelboxDrain.run(db, tables.prefix() + "txno", rows, budget)));
+      if (!storeOnly) {
+        NaiveDrain.createTable(c, naive, source);
+        all.add(print(NaiveDrain.run(db, naive, rows, budget)));
+        all.add(print(GruelboxDrain.run(db, tables.prefix() + "txno", rows, budget)));
+      }
+      return new Run(db, reference, store, store.get(1), pollerSingle, pollerPair, all);
     } finally {
       try (Connection c = db.open()) {
         execute(c, "DROP TABLE IF EXISTS " + source);
@@ -80,7 +121,6 @@ public final class PollerDrainBenchmark {
       }
       db.dropTables(tables);
     }
-    report(results);
   }
 
   private static TestDatabase asyncCommit(TestDatabase db) {
@@ -91,10 +131,14 @@ public final class PollerDrainBenchmark {
     return new TestDatabase(db.name(), db.dialect(), url, db.user(), db.password());
   }
 
-  private static void reload(Connection c, OutboxTables tables, String source) throws Exception {
+  private static void reload(Connection c, TestDatabase db, OutboxTables tables, String source)
+      throws Exception {
     execute(c, "DELETE FROM " + tables.messages());
     execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source);
-    execute(c, "VACUUM ANALYZE " + tables.messages());
+    execute(
+        c,
+        (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")
+            + tables.messages());
   }
 
   private static DrainResult print(DrainResult r) {
@@ -104,36 +148,56 @@ public final class PollerDrainBenchmark {
     return r;
   }
 
-  private static void report(List<DrainResult> results) {
-    DrainResult reference = results.get(0);
-    List<DrainResult> ours = results.subList(1, 7);
-    DrainResult oursSingle = results.get(2); // 1 thread, claim 1000
-    DrainResult oursBest =
-        ours.subList(0, 5).stream() // the default settings only
-            .max((a, b) -> Double.compare(a.perSecond(), b.perSecond()))
-            .orElseThrow();
+  private static void report(Run run) {
     System.out.printf(
-        "%n| contender | events | seconds | events/s | note |%n|---|---:|---:|---:|---|%n");
-    for (DrainResult r : results) {
+        "%n%s%n| contender | events | seconds | events/s | note |%n|---|---:|---:|---:|---|%n",
+        run.db().name());
+    for (DrainResult r : run.all()) {
       System.out.printf(
           "| %s | %,d | %.2f | %,.0f | %s |%n",
           r.name(), r.events(), r.seconds(), r.perSecond(), r.note());
     }
-    System.out.printf("%nours, best default shape: %s%n", oursBest.name());
-    if (results.size() > 8) {
-      DrainResult naive = results.get(7);
-      DrainResult gruelbox = results.get(8);
-      System.out.printf(
-          "ours (best) / naive loop                 = %,.1fx%n", ratio(oursBest, naive));
-      System.out.printf(
-          "ours (best) / transaction-outbox         = %,.1fx%n", ratio(oursBest, gruelbox));
-      System.out.printf(
-          "ours (1 thread, claim 1000) / naive      = %,.1fx%n", ratio(oursSingle, naive));
-      System.out.printf(
-          "ours (1 thread, claim 1000) / txn-outbox = %,.1fx%n", ratio(oursSingle, gruelbox));
-    }
+    DrainResult storeBest =
+        run.store().stream()
+            .max((a, b) -> Double.compare(a.perSecond(), b.perSecond()))
+            .orElseThrow();
+    DrainResult reference = run.reference();
+    System.out.printf("%nstore loop, best shape: %s%n", storeBest.name());
+    run.all().stream()
+        .filter(r -> r.name().startsWith("seed articles"))
+        .findFirst()
+        .ifPresent(
+            naive -> {
+              System.out.printf(
+                  "store loop (best) / naive loop                 = %,.1fx%n",
+                  ratio(storeBest, naive));
+              System.out.printf(
+                  "store loop (1 thread, claim 1000) / naive      = %,.1fx%n",
+                  ratio(run.storeSingle(), naive));
+            });
+    run.all().stream()
+        .filter(r -> r.name().startsWith("gruelbox"))
+        .findFirst()
+        .ifPresent(
+            gruelbox -> {
+              System.out.printf(
+                  "store loop (best) / transaction-outbox         = %,.1fx%n",
+                  ratio(storeBest, gruelbox));
+              System.out.printf(
+                  "store loop (1 thread, claim 1000) / txn-outbox = %,.1fx%n",
+                  ratio(run.storeSingle(), gruelbox));
+            });
     System.out.printf(
-        "ours (best) / bare DELETE ... RETURNING  = %.2f%n", ratio(oursBest, reference));
+        "store loop (best) / bare DELETE ... RETURNING  = %.2f%n", ratio(storeBest, reference));
+    System.out.printf(
+        "store loop (1 thread, claim 1000) / bare DELETE = %.2f%n",
+        ratio(run.storeSingle(), reference));
+    System.out.printf(
+        "one poller (batch 1000) / bare DELETE          = %.2f   (target at least 0.7)%n",
+        ratio(run.pollerSingle(), reference));
+    System.out.printf(
+        "two pollers (batch 1000) / bare DELETE         = %.2f   (target at least 0.85)%n",
+        ratio(run.pollerPair(), reference));
   }
 
   private static double ratio(DrainResult a, DrainResult b) {

@@ -9,11 +9,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +30,14 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Endpoints: {@code GET /2018-06-01/runtime/invocation/next}, {@code POST
  * .../invocation/{id}/response}, {@code POST .../invocation/{id}/error} and {@code POST
- * /2018-06-01/runtime/init/error}.
+ * /2018-06-01/runtime/init/error}; and, for a function that invokes itself, Lambda's {@code POST
+ * /2015-03-31/functions/{name}/invocations} with {@code InvocationType Event} ({@link
+ * #invokeEndpoint()}). Several runtime processes may poll one emulator: each takes the next
+ * invocation when it is free, as Lambda's concurrent execution environments do.
  */
 public final class LambdaRuntimeEmulator implements AutoCloseable {
   private static final String PREFIX = "/2018-06-01/runtime/";
+  private static final String INVOKE_PREFIX = "/2015-03-31/functions/";
 
   /** What one invocation returned: the response body, or an error body with its type. */
   public record Result(String body, String errorType) {
@@ -58,12 +64,60 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
   private final Map<String, Invocation> running = new ConcurrentHashMap<>();
   private final CompletableFuture<String> initError = new CompletableFuture<>();
   private final CompletableFuture<Long> firstPoll = new CompletableFuture<>();
+  private final Duration invokedTimeout;
+  private final List<CompletableFuture<Result>> invokedByFunctions = new CopyOnWriteArrayList<>();
 
   public LambdaRuntimeEmulator() throws IOException {
+    this(Duration.ofSeconds(60));
+  }
+
+  /**
+   * @param invokedTimeout the timeout of the invocations a function starts through the Invoke API
+   *     ({@link #invokeEndpoint()})
+   */
+  public LambdaRuntimeEmulator(Duration invokedTimeout) throws IOException {
+    this.invokedTimeout = invokedTimeout;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
     server.setExecutor(Executors.newCachedThreadPool(r -> daemon(r)));
     server.createContext(PREFIX, this::handle);
+    server.createContext(INVOKE_PREFIX, this::handleInvoke);
     server.start();
+  }
+
+  /**
+   * Lambda's own {@code Invoke} API, for a function that invokes itself: set the function's {@code
+   * AWS_ENDPOINT_URL_LAMBDA} to this. Only asynchronous invocations ({@code InvocationType Event})
+   * are served: each is queued like {@link #submit} (whatever function it names: one emulator runs
+   * one function) and answered 202 at once.
+   */
+  public String invokeEndpoint() {
+    return "http://" + runtimeApi();
+  }
+
+  /** The invocations functions started through {@link #invokeEndpoint()}, in order, as answered. */
+  public List<CompletableFuture<Result>> invokedByFunctions() {
+    return List.copyOf(invokedByFunctions);
+  }
+
+  private void handleInvoke(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String type = exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type");
+      String body = read(exchange.getRequestBody());
+      if (!exchange.getRequestMethod().equals("POST") || !"Event".equals(type)) {
+        exchange.getResponseHeaders().add("x-amzn-ErrorType", "InvalidRequestContentException");
+        respond(
+            exchange,
+            400,
+            "{\"message\":\"this emulator serves only asynchronous invocations"
+                + " (X-Amz-Invocation-Type: Event), not "
+                + type
+                + "\"}");
+        return;
+      }
+      invokedByFunctions.add(submit(body, invokedTimeout));
+      exchange.getResponseHeaders().add("x-amzn-RequestId", UUID.randomUUID().toString());
+      exchange.sendResponseHeaders(202, -1);
+    }
   }
 
   /** The value for the runtime's {@code AWS_LAMBDA_RUNTIME_API} variable. */

@@ -194,6 +194,11 @@ public final class PackagedFunction implements AutoCloseable {
     return String.join(File.pathSeparator, entries);
   }
 
+  /** Whether the function's JVM is still running. */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
   /**
    * Kills the function's JVM with SIGKILL ({@link Process#destroyForcibly()} on Linux), as Lambda
    * ends an environment that overran its timeout or memory, or a host that died: no shutdown hook,

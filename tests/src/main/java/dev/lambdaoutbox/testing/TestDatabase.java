@@ -3,6 +3,7 @@ package dev.lambdaoutbox.testing;
 import dev.lambdaoutbox.writer.OutboxSchema;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.writer.internal.SqlScript;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -30,19 +31,55 @@ public record TestDatabase(
    * other's rows and may run side by side.
    */
   public OutboxTables createTables(String label) {
-    String prefix =
-        "t_"
-            + label
-            + "_"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xFFFF))
-            + "_";
-    OutboxTables tables = OutboxTables.withPrefix(prefix);
+    OutboxTables tables = OutboxTables.withPrefix(randomPrefix(label));
     try (Connection c = open()) {
       OutboxSchema.create(tables).migrate(c);
     } catch (SQLException e) {
       throw new IllegalStateException("could not create outbox tables in " + name, e);
     }
     return tables;
+  }
+
+  /**
+   * Fresh tables under a random prefix as an older release left them: only the first {@code
+   * migrations} of {@link OutboxSchema#MIGRATIONS} applied, and recorded in the schema history as
+   * {@link OutboxSchema} records them, so that its next {@code migrate} upgrades them. Drop them
+   * with {@link #dropTables}.
+   */
+  public OutboxTables createTablesUpTo(String label, int migrations) {
+    OutboxTables tables = OutboxTables.withPrefix(randomPrefix(label));
+    String history =
+        dialect == SqlDialect.POSTGRESQL
+            ? " (version varchar(64) PRIMARY KEY, installed_at timestamptz NOT NULL DEFAULT now())"
+            : " (version varchar(64) PRIMARY KEY,"
+                + " installed_at datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))";
+    try (Connection c = open();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE " + tables.schemaHistory() + history);
+      for (String migration : OutboxSchema.MIGRATIONS.subList(0, migrations)) {
+        for (String sql :
+            SqlScript.statements(OutboxSchema.create(tables).render(dialect, migration))) {
+          st.execute(sql);
+        }
+        st.execute(
+            "INSERT INTO "
+                + tables.schemaHistory()
+                + " (version) VALUES ('"
+                + migration.substring(1, migration.indexOf("__"))
+                + "')");
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not install older outbox tables in " + name, e);
+    }
+    return tables;
+  }
+
+  private static String randomPrefix(String label) {
+    return "t_"
+        + label
+        + "_"
+        + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xFFFF))
+        + "_";
   }
 
   /** Drops the tables {@link #createTables} made. */

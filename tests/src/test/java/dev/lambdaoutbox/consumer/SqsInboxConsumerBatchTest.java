@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse.BatchItemFailure;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.reprocessor.PollerRunner;
+import dev.lambdaoutbox.testing.EventSourceMapping;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;

@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.reprocessor.PollerRunner;
+import dev.lambdaoutbox.testing.EventSourceMapping;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
@@ -105,8 +106,8 @@ class SqsInboxConsumerEndToEndTest {
         assertThat(c.db.inboxRows(c.name)).isEqualTo(EVENTS);
         assertThat(c.failedOnce).as(c.name + ": 5% failed on first delivery").hasSize(50);
         List<EventSourceMapping> lanes = mappings.get(c);
-        assertThat(lanes.stream().mapToInt(m -> m.failuresReported).sum()).isEqualTo(50);
-        int delivered = lanes.stream().mapToInt(m -> m.recordsDelivered).sum();
+        assertThat(lanes.stream().mapToInt(m -> m.failuresReported()).sum()).isEqualTo(50);
+        int delivered = lanes.stream().mapToInt(m -> m.recordsDelivered()).sum();
         assertThat(delivered)
             .as(c.name + ": failed and timed-out batches came back")
             .isGreaterThan(EVENTS + 50);
@@ -123,7 +124,7 @@ class SqsInboxConsumerEndToEndTest {
             "%s: %d records delivered in %d invocations, done %d s after publishing began%n",
             c.name,
             delivered,
-            lanes.stream().mapToInt(m -> m.invocations).sum(),
+            lanes.stream().mapToInt(m -> m.invocations()).sum(),
             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
       }
     } finally {
@@ -175,7 +176,7 @@ class SqsInboxConsumerEndToEndTest {
   private static void drain(EventSourceMapping mapping, FlakyConsumer c, long deadline) {
     long emptySince = -1;
     while (System.nanoTime() < deadline) {
-      boolean timesOut = mapping.invocations % 10 == 9;
+      boolean timesOut = mapping.invocations() % 10 == 9;
       int received = timesOut ? mapping.pollAndTimeOut() : mapping.poll();
       if (received > 0) {
         emptySince = -1;

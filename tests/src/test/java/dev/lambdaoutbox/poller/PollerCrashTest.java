@@ -9,11 +9,10 @@ import dev.lambdaoutbox.poller.internal.Delivery;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.PublishGate;
-import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.testing.ForwardingOutboxStore;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -194,36 +193,9 @@ class PollerCrashTest {
   }
 
   /** The real store, for overriding one step. */
-  private static class DelegatingStore implements OutboxStore {
-    private final OutboxStore real;
-
+  private static class DelegatingStore extends ForwardingOutboxStore {
     DelegatingStore(OutboxStore real) {
-      this.real = real;
-    }
-
-    @Override
-    public Claim claim(String owner, int limit, Instant now, Duration lease) {
-      return real.claim(owner, limit, now, lease);
-    }
-
-    @Override
-    public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
-      return real.complete(owner, outcomes, now);
-    }
-
-    @Override
-    public PurgeReport purge(Instant now, Duration timeSlice) {
-      return real.purge(now, timeSlice);
-    }
-
-    @Override
-    public Backlog backlog(Instant now) {
-      return real.backlog(now);
-    }
-
-    @Override
-    public DestinationHealthStore destinationHealth() {
-      return real.destinationHealth();
+      super(real);
     }
   }
 }

@@ -423,6 +423,11 @@ final class PollerTestBed implements AutoCloseable {
     }
   }
 
+  /** Where the handlers' logs and metrics go ({@link #outputLines()} reads them). */
+  PrintStream out() {
+    return out;
+  }
+
   List<JsonNode> outputLines() {
     String text;
     synchronized (output) {

@@ -25,6 +25,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -385,10 +387,120 @@ class DeadLetterReprocessorHandlerTest {
   }
 
   @Test
+  void audit_showsWhoDidWhatWhenAndWhy_withSnapshotAndOverride_andChangesNothing() {
+    DeadLetter replayed = deadLetter().eventType("OrderPlaced").build();
+    DeadLetter discarded = deadLetter().eventType("OrderShipped").payload(longPayload()).build();
+    rows.seed(replayed, discarded);
+    FakeLambdaContext replay = reprocessorContext();
+    reprocessor.invoke(
+        "{\"action\":\"replay\",\"ids\":[\""
+            + replayed.id()
+            + "\"],\"destination\":\""
+            + QUARANTINE_QUEUE
+            + "\",\"requestedBy\":\"alice@example.com\",\"reason\":\"topic recreated\"}",
+        replay);
+    reprocessor.invoke(
+        "{\"action\":\"discard\",\"ids\":[\""
+            + discarded.id()
+            + "\"],\"requestedBy\":\"bob@example.com\",\"reason\":\"load-test order\"}");
+    String before = rows.snapshot();
+    int logsBefore = reprocessor.logs().size();
+
+    JsonNode report = reprocessor.invoke("{\"action\":\"audit\",\"requestedBy\":\"carol\"}");
+
+    assertThat(rows.snapshot()).as("the audit reads only").isEqualTo(before);
+    assertThat(report.path("action").asText()).isEqualTo("audit");
+    assertThat(report.path("count").asInt()).isEqualTo(2);
+    assertThat(report.path("nextCursor").isNull()).isTrue();
+    JsonNode newest = report.path("entries").get(0);
+    assertThat(newest.path("action").asText()).isEqualTo("DISCARD");
+    assertThat(newest.path("requestedBy").asText()).isEqualTo("bob@example.com");
+    assertThat(newest.path("reason").asText()).isEqualTo("load-test order");
+    assertThat(newest.path("deadLetterId").asText()).isEqualTo(discarded.id().toString());
+    assertThat(Instant.parse(newest.path("at").asText())).isNotNull();
+    assertThat(newest.path("destinationOverride").isNull()).isTrue();
+    JsonNode snapshot = newest.path("deadLetter");
+    assertThat(snapshot.path("eventType").asText()).isEqualTo("OrderShipped");
+    assertThat(snapshot.path("errorCode").asText()).isEqualTo(discarded.errorCode());
+    assertThat(snapshot.path("payload").asText()).hasSize(1000);
+    assertThat(snapshot.path("payloadLength").asInt()).isEqualTo(longPayload().length());
+    assertThat(snapshot.path("payloadTruncated").asBoolean()).isTrue();
+    JsonNode older = report.path("entries").get(1);
+    assertThat(older.path("action").asText()).isEqualTo("REPLAY");
+    assertThat(older.path("requestId").asText()).isEqualTo(replay.awsRequestId());
+    assertThat(older.path("destinationOverride").asText()).isEqualTo(QUARANTINE_QUEUE);
+    assertThat(older.path("deadLetter").path("destination").asText())
+        .isEqualTo(replayed.destination());
+    assertThat(older.path("deadLetter").path("payload").asText()).isEqualTo(replayed.payload());
+
+    JsonNode log = reprocessor.logs().get(logsBefore);
+    assertThat(log.path("message").asText()).isEqualTo("audit done");
+    assertThat(log.path("count").asInt()).isEqualTo(2);
+    assertThat(log.has("report")).as("a page is not logged").isFalse();
+  }
+
+  @Test
+  void audit_filtersAndPages_asTheRequestSays() {
+    DeadLetter a = deadLetter().build();
+    DeadLetter b = deadLetter().build();
+    DeadLetter c = deadLetter().build();
+    rows.seed(a, b, c);
+    for (DeadLetter d : List.of(a, b)) {
+      reprocessor.invoke(
+          "{\"action\":\"replay\",\"ids\":[\"" + d.id() + "\"],\"requestedBy\":\"alice\"}");
+    }
+    reprocessor.invoke(
+        "{\"action\":\"discard\",\"ids\":[\""
+            + c.id()
+            + "\"],\"requestedBy\":\"bob\",\"reason\":\"x\"}");
+
+    assertThat(auditedIds("{\"deadLetterId\":\"" + b.id().toString().toUpperCase() + "\"}"))
+        .containsExactly(b.id().toString());
+    assertThat(auditedIds("{\"requestedBy\":\"alice\"}"))
+        .containsExactly(b.id().toString(), a.id().toString());
+    assertThat(auditedIds("{\"action\":\"discard\"}")).containsExactly(c.id().toString());
+    assertThat(
+            auditedIds("{\"from\":\"2000-01-01T00:00:00Z\",\"to\":\"2000-01-02T00:00:00+01:00\"}"))
+        .isEmpty();
+
+    JsonNode first =
+        reprocessor.invoke(
+            "{\"action\":\"audit\",\"filter\":{\"requestedBy\":\"alice\"},\"limit\":1}");
+    assertThat(first.path("filter").path("requestedBy").asText()).isEqualTo("alice");
+    String cursor = first.path("nextCursor").asText();
+    JsonNode second =
+        reprocessor.invoke(
+            "{\"action\":\"audit\",\"filter\":{\"requestedBy\":\"alice\"},\"limit\":1,"
+                + "\"cursor\":\""
+                + cursor
+                + "\"}");
+    assertThat(first.path("entries").get(0).path("deadLetterId").asText())
+        .isEqualTo(b.id().toString());
+    assertThat(second.path("entries").get(0).path("deadLetterId").asText())
+        .isEqualTo(a.id().toString());
+    assertThat(second.path("nextCursor").isNull()).isTrue();
+  }
+
+  private List<String> auditedIds(String filter) {
+    JsonNode report = reprocessor.invoke("{\"action\":\"audit\",\"filter\":" + filter + "}");
+    List<String> ids = new ArrayList<>();
+    report.path("entries").forEach(e -> ids.add(e.path("deadLetterId").asText()));
+    return ids;
+  }
+
+  private static String longPayload() {
+    return "{\"memo\":\"" + "x".repeat(1500) + "\"}";
+  }
+
+  @Test
   void samplePayloadsInTheEventsFolder_areValidRequests() throws IOException {
     for (String name :
         List.of(
-            "list.json", "replay-by-ids.json", "replay-by-filter-dry-run.json", "discard.json")) {
+            "list.json",
+            "replay-by-ids.json",
+            "replay-by-filter-dry-run.json",
+            "discard.json",
+            "audit.json")) {
       byte[] sample = Files.readAllBytes(Path.of("..", "events", name));
       assertThat(RequestParser.parse(sample).action()).isEqualTo(name.split("[-.]")[0]);
     }

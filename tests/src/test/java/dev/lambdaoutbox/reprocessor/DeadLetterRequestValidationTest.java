@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
 import dev.lambdaoutbox.writer.internal.UuidV7;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -208,6 +211,52 @@ class DeadLetterRequestValidationTest {
             "dryRun null",
             "{\"action\":\"replay\",\"ids\":[\"" + A + "\"],\"dryRun\":null}",
             "dryRun"),
+        arguments(
+            "audit filter field of the listing",
+            "{\"action\":\"audit\",\"filter\":{\"errorCode\":\"NotFound\"}}",
+            "filter.errorCode"),
+        arguments(
+            "audit filter typo",
+            "{\"action\":\"audit\",\"filter\":{\"requestBy\":\"alice\"}}",
+            "filter.requestBy"),
+        arguments(
+            "audit of an unknown action",
+            "{\"action\":\"audit\",\"filter\":{\"action\":\"REPLAYED\"}}",
+            "filter.action"),
+        arguments(
+            "audit of a malformed dead-letter id",
+            "{\"action\":\"audit\",\"filter\":{\"deadLetterId\":\"order-1001\"}}",
+            "filter.deadLetterId"),
+        arguments(
+            "audit dead-letter id not a string",
+            "{\"action\":\"audit\",\"filter\":{\"deadLetterId\":7}}",
+            "filter.deadLetterId"),
+        arguments(
+            "audit time without an offset",
+            "{\"action\":\"audit\",\"filter\":{\"from\":\"2026-03-01T00:00\"}}",
+            "filter.from"),
+        arguments(
+            "audit range backwards",
+            "{\"action\":\"audit\",\"filter\":{\"from\":\"2026-03-02T00:00:00Z\","
+                + "\"to\":\"2026-03-01T00:00:00Z\"}}",
+            "filter.to"),
+        arguments(
+            "audit with a listing cursor",
+            "{\"action\":\"audit\",\"cursor\":\""
+                + new DeadLetterCursor(Instant.parse("2026-03-01T00:00:00Z"), UUID.fromString(A))
+                    .encode()
+                + "\"}",
+            "cursor"),
+        arguments(
+            "listing with an audit cursor",
+            "{\"action\":\"list\",\"cursor\":\"" + new AuditCursor(5).encode() + "\"}",
+            "cursor"),
+        arguments("audit limit too large", "{\"action\":\"audit\",\"limit\":1001}", "limit"),
+        arguments(
+            "audit with a field of replay",
+            "{\"action\":\"audit\",\"ids\":[\"" + A + "\"]}",
+            "ids"),
+        arguments("audit with a dry run", "{\"action\":\"audit\",\"dryRun\":true}", "dryRun"),
         arguments(
             "requestedBy not a string",
             "{\"action\":\"list\",\"requestedBy\":{\"name\":\"al\"}}",

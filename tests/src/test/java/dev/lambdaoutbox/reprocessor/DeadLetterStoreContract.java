@@ -6,8 +6,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
@@ -633,5 +636,148 @@ abstract class DeadLetterStoreContract {
     assertThatThrownBy(
             () -> store.replayMatching(DeadLetterFilter.all(), 1001, null, false, OPERATOR))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ---- the audit action's read
+
+  /** A store writing its audit rows at {@code at}. */
+  private DeadLetterStore storeAt(Instant at) {
+    return DeadLetterStore.builder(executor)
+        .tables(rows.tables())
+        .clock(Clock.fixed(at, ZoneOffset.UTC))
+        .build();
+  }
+
+  @Test
+  void audit_listsEntriesNewestFirst_withWhoWhatWhenWhy_theSnapshotAndTheOverride() {
+    DeadLetter replayed = deadLetter().build();
+    DeadLetter discarded = deadLetter().eventType("OrderShipped").build();
+    rows.seed(replayed, discarded);
+    storeAt(NOW).replay(List.of(replayed.id()), QUARANTINE, false, OPERATOR);
+    AuditInfo bob = new AuditInfo("req-2", "bob@example.com", "load-test order");
+    storeAt(NOW.plusSeconds(60)).discard(List.of(discarded.id()), false, bob);
+    String before = rows.snapshot();
+
+    AuditPage page = store.audit(AuditFilter.all(), null, 10, 1000);
+
+    assertThat(rows.snapshot()).as("the audit reads only").isEqualTo(before);
+    assertThat(page.next()).isNull();
+    assertThat(page.entries()).extracting(AuditPage.Entry::entry).hasSize(2);
+    AuditEntry newest = page.entries().get(0).entry();
+    assertThat(newest.action()).isEqualTo(AuditEntry.DISCARD);
+    assertThat(newest.deadLetterId()).isEqualTo(discarded.id());
+    assertThat(newest.requestId()).isEqualTo("req-2");
+    assertThat(newest.requestedBy()).isEqualTo("bob@example.com");
+    assertThat(newest.reason()).isEqualTo("load-test order");
+    assertThat(newest.createdAt()).isEqualTo(NOW.plusSeconds(60));
+    assertThat(newest.snapshot()).isEqualTo(discarded);
+    assertThat(newest.destinationOverride()).isNull();
+    AuditEntry older = page.entries().get(1).entry();
+    assertThat(older.action()).isEqualTo(AuditEntry.REPLAY);
+    assertThat(older.snapshot()).isEqualTo(replayed);
+    assertThat(older.destinationOverride()).isEqualTo(QUARANTINE);
+    assertThat(older.createdAt()).isEqualTo(NOW);
+    assertThat(page.entries())
+        .allSatisfy(
+            e -> {
+              assertThat(e.payloadTruncated()).isFalse();
+              assertThat(e.payloadLength()).isEqualTo(replayed.payload().length());
+            });
+  }
+
+  @Test
+  void audit_filtersByDeadLetterRequesterRequestActionAndTimeRange() {
+    DeadLetter a = deadLetter().build();
+    DeadLetter b = deadLetter().build();
+    DeadLetter c = deadLetter().build();
+    rows.seed(a, b, c);
+    AuditInfo alice = new AuditInfo("req-a", "alice@example.com", "topic fixed");
+    AuditInfo bob = new AuditInfo("req-b", "bob@example.com", "never real");
+    storeAt(T0).replay(List.of(a.id()), null, false, alice);
+    storeAt(T0.plusSeconds(3600)).discard(List.of(b.id()), false, bob);
+    storeAt(T0.plusSeconds(7200)).replay(List.of(c.id()), null, false, alice);
+
+    assertThat(auditedIds(AuditFilter.builder().deadLetterId(b.id()).build()))
+        .containsExactly(b.id());
+    assertThat(auditedIds(AuditFilter.builder().requestedBy("alice@example.com").build()))
+        .containsExactly(c.id(), a.id());
+    assertThat(auditedIds(AuditFilter.builder().requestId("req-b").build()))
+        .containsExactly(b.id());
+    assertThat(auditedIds(AuditFilter.builder().action(AuditEntry.REPLAY).build()))
+        .containsExactly(c.id(), a.id());
+    assertThat(auditedIds(AuditFilter.builder().action(AuditEntry.DISCARD).build()))
+        .containsExactly(b.id());
+    assertThat(
+            auditedIds(
+                AuditFilter.builder().from(T0.plusSeconds(3600)).to(T0.plusSeconds(7200)).build()))
+        .as("from inclusive, to exclusive")
+        .containsExactly(b.id());
+    assertThat(auditedIds(AuditFilter.builder().from(T0.plusNanos(1000)).build()))
+        .containsExactly(c.id(), b.id());
+    assertThat(
+            auditedIds(
+                AuditFilter.builder()
+                    .requestedBy("alice@example.com")
+                    .action(AuditEntry.REPLAY)
+                    .to(T0.plusSeconds(1))
+                    .build()))
+        .containsExactly(a.id());
+    assertThat(auditedIds(AuditFilter.builder().requestedBy("carol@example.com").build()))
+        .isEmpty();
+  }
+
+  @Test
+  void audit_pagesWithACursor_visitingEveryEntryOnce_newestFirst() {
+    List<UUID> discarded = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      DeadLetter d = deadLetter().build();
+      rows.seed(d);
+      // Several entries share a time: the cursor follows the order they were written in.
+      storeAt(NOW.plusSeconds(i / 3)).discard(List.of(d.id()), false, OPERATOR);
+      discarded.add(0, d.id());
+    }
+
+    List<UUID> seen = new ArrayList<>();
+    AuditCursor cursor = null;
+    int pages = 0;
+    do {
+      AuditPage page = store.audit(AuditFilter.all(), cursor, 3, 100);
+      page.entries().forEach(e -> seen.add(e.entry().deadLetterId()));
+      cursor = page.next();
+      pages++;
+    } while (cursor != null);
+
+    assertThat(pages).isEqualTo(3);
+    assertThat(seen).containsExactlyElementsOf(discarded);
+    assertThat(AuditCursor.decode(new AuditCursor(42).encode())).contains(new AuditCursor(42));
+    assertThat(AuditCursor.decode(new DeadLetterCursor(T0, UuidV7.generate()).encode()))
+        .as("a listing cursor is not an audit cursor")
+        .isEmpty();
+  }
+
+  @Test
+  void audit_cutsSnapshotPayloadsToThePreview_andCountsCharactersAsTheDatabaseDoes() {
+    String payload = "{\"memo\":\"" + "🎉".repeat(30) + "\"}";
+    DeadLetter dead = deadLetter().payload(payload).build();
+    rows.seed(dead);
+    store.discard(List.of(dead.id()), false, OPERATOR);
+
+    AuditPage.Entry cut = store.audit(AuditFilter.all(), null, 1, 20).entries().get(0);
+    AuditPage.Entry whole = store.audit(AuditFilter.all(), null, 1, 1000).entries().get(0);
+
+    int characters = payload.codePointCount(0, payload.length());
+    assertThat(cut.payloadLength()).isEqualTo(characters);
+    assertThat(cut.payloadTruncated()).isTrue();
+    assertThat(cut.entry().snapshot().payload())
+        .isEqualTo(payload.substring(0, payload.offsetByCodePoints(0, 20)));
+    assertThat(cut.entry().snapshot().id()).isEqualTo(dead.id());
+    assertThat(whole.payloadTruncated()).isFalse();
+    assertThat(whole.entry().snapshot()).isEqualTo(dead);
+  }
+
+  private List<UUID> auditedIds(AuditFilter filter) {
+    return store.audit(filter, null, 100, 100).entries().stream()
+        .map(e -> e.entry().deadLetterId())
+        .toList();
   }
 }

@@ -175,6 +175,43 @@ class OutboxOpsToolTest {
     assertThat(rows.snapshot()).isEqualTo(before);
   }
 
+  @Test
+  @Order(6)
+  void audit_showsWhoDidWhatWhenAndWhy_filteredByIdActorActionAndTime() throws Exception {
+    String before = rows.snapshot();
+    Run all = local("audit");
+    assertThat(all.exit()).as(all.err()).isZero();
+    JsonNode report = JSON.readTree(all.out());
+    assertThat(report.get("count").asInt()).isEqualTo(2);
+    JsonNode discard = report.get("entries").get(0);
+    assertThat(discard.get("action").asText()).isEqualTo("DISCARD");
+    assertThat(discard.get("deadLetterId").asText()).isEqualTo(B);
+    assertThat(discard.get("requestedBy").asText()).isEqualTo("ops-test@example.com");
+    assertThat(discard.get("reason").asText()).isEqualTo("load-test order, never a customer");
+    assertThat(discard.path("deadLetter").path("eventType").asText()).isEqualTo("OrderPlaced");
+    assertThat(discard.path("deadLetter").path("errorCode").asText()).isEqualTo("NotFound");
+
+    JsonNode replay =
+        JSON.readTree(
+            local("audit", "--id", A, "--actor", "ops-test@example.com", "--action", "replay")
+                .out());
+    assertThat(replay.get("count").asInt()).isEqualTo(1);
+    assertThat(replay.get("entries").get(0).get("reason").asText())
+        .isEqualTo("orders topic recreated");
+    JsonNode never = JSON.readTree(local("audit", "--to", "2000-01-01T00:00:00Z").out());
+    assertThat(never.get("count").asInt()).isZero();
+    JsonNode page = JSON.readTree(local("audit", "--limit", "1").out());
+    JsonNode next =
+        JSON.readTree(
+            local("audit", "--limit", "1", "--cursor", page.get("nextCursor").asText()).out());
+    assertThat(next.get("entries").get(0).get("deadLetterId").asText()).isEqualTo(A);
+    assertThat(rows.snapshot()).as("the audit reads only").isEqualTo(before);
+
+    Run refused = local("audit", "--action", "replayed");
+    assertThat(refused.exit()).isEqualTo(1);
+    assertThat(refused.err()).contains("\"field\": \"filter.action\"");
+  }
+
   // ---- deployed mode, through a stand-in AWS CLI
 
   @Test

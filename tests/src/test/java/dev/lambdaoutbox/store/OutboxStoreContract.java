@@ -864,6 +864,23 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(health.markHealthy(longQueue)).isTrue();
   }
 
+  @Test
+  void countDue_countsPendingDueRowsOnly_upToTheLimit() {
+    OutboxStore store = store();
+    assertThat(store.countDue(T0, 10)).isZero();
+
+    append(T0);
+    append(T0.plusSeconds(1));
+    append(T0.plusSeconds(2));
+    append(T0.plusSeconds(500)); // not due yet at +10 s
+    store.claim("a", 1, T0.plusSeconds(3), LEASE); // leased until +33 s
+
+    assertThat(store.countDue(T0.plusSeconds(10), 10)).isEqualTo(2);
+    assertThat(store.countDue(T0.plusSeconds(10), 1)).isEqualTo(1);
+    assertThat(store.countDue(T0.plusSeconds(40), 10)).isEqualTo(3);
+    assertThat(store.countDue(T0.plusSeconds(600), 10)).isEqualTo(4);
+  }
+
   // ---- helpers
 
   List<AuditEntry> auditTrail(UUID deadLetterId) {

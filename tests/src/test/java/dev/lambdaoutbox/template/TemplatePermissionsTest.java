@@ -54,6 +54,8 @@ class TemplatePermissionsTest {
           new String[] {},
           "FIFO topic with a customer key",
           new String[] {"OutboxTopicType", "fifo", "OutboxTopicKmsKey", KEY},
+          "scale-out",
+          new String[] {"MaxConcurrentPollers", "4"},
           "existing destinations",
           new String[] {
             "OutboxTopicType", "none",
@@ -254,6 +256,44 @@ class TemplatePermissionsTest {
         .isEqualTo("2");
   }
 
+  @Test
+  void scaleOut_letsThePollerInvokeItself_andNothingElse_onlyWhenMoreThanOnePollerIsAllowed() {
+    SamTemplate.Resolved defaults = resolve(required());
+    assertThat(defaults.resources()).doesNotContainKey("PollerSelfInvokePolicy");
+    assertThat(defaults.environment("PollerFunction"))
+        .containsEntry("OUTBOX_MAX_CONCURRENT_POLLERS", "1");
+    assertThat(statements(defaults))
+        .noneMatch(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("lambda:")));
+
+    SamTemplate.Resolved scaling = resolve(required("MaxConcurrentPollers", "4"));
+    assertThat(scaling.environment("PollerFunction"))
+        .containsEntry("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
+    Map<String, Object> policy = scaling.properties("PollerSelfInvokePolicy");
+    assertThat(strings(policy.get("Roles"))).containsExactly("arn-of-PollerFunctionRole");
+    assertThat(actions(scaling, "PollerFunction").get("lambda:InvokeFunction"))
+        .containsExactlyInAnyOrder(
+            "getatt-of-PollerFunction.Arn", "getatt-of-PollerFunction.Arn:live");
+    assertThat(actions(scaling, "DlqReprocessorFunction"))
+        .doesNotContainKey("lambda:InvokeFunction");
+    List<Map<String, Object>> lambdaStatements =
+        statements(scaling).stream()
+            .filter(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("lambda:")))
+            .toList();
+    assertThat(lambdaStatements) // every one the stack has (the policy also counts as the role's)
+        .isNotEmpty()
+        .allSatisfy(
+            s -> {
+              assertThat(s.get("Effect")).isEqualTo("Allow");
+              assertThat(strings(s.get("Action"))).containsExactly("lambda:InvokeFunction");
+              // The function itself, unqualified and as the schedule's alias invokes it.
+              assertThat(strings(s.get("Resource")))
+                  .containsExactlyInAnyOrder(
+                      "getatt-of-PollerFunction.Arn", "getatt-of-PollerFunction.Arn:live");
+            });
+    assertThat(SamTemplate.map(scaling.properties("PollerFunction")).get("AutoPublishAlias"))
+        .isEqualTo("live");
+  }
+
   // ---- reading the policies
 
   /** Every policy statement of the stack: the IAM resources' and any function's own. */
@@ -287,6 +327,13 @@ class TemplatePermissionsTest {
       SamTemplate.Resolved stack, String function) {
     Map<String, Object> role = role(stack, function);
     List<Map<String, Object>> statements = new ArrayList<>(inlineStatements(role));
+    String roleRef = "arn-of-" + roleId(stack, function);
+    for (Map<String, Object> policy : stack.resourcesOfType("AWS::IAM::Policy").values()) {
+      Map<String, Object> properties = SamTemplate.map(policy.get("Properties"));
+      if (strings(properties.get("Roles")).contains(roleRef)) {
+        statements.addAll(documentStatements(properties));
+      }
+    }
     for (String arn : strings(role.get("ManagedPolicyArns"))) {
       if (arn.startsWith("arn-of-")) {
         String id = arn.substring("arn-of-".length());
@@ -307,6 +354,12 @@ class TemplatePermissionsTest {
     return strings(role(stack, function).get("ManagedPolicyArns")).stream()
         .filter(arn -> !arn.startsWith("arn-of-"))
         .toList();
+  }
+
+  /** The logical id of the function's role. */
+  private static String roleId(SamTemplate.Resolved stack, String function) {
+    String role = String.valueOf(stack.properties(function).get("Role"));
+    return role.substring("getatt-of-".length(), role.length() - ".Arn".length());
   }
 
   /** The properties of the function's role: one of the stack's, which only Lambda may assume. */

@@ -9,7 +9,6 @@ import dev.lambdaoutbox.reprocessor.PollerRunner;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.internal.JdbcValues;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
-import dev.lambdaoutbox.writer.internal.SqlScript;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -24,7 +23,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -306,13 +304,8 @@ abstract class IdempotencyWindowContractTest {
   @Test
   void migrate_fromAVersion1InstallWithKeyedRows_holdsTheirKeysFromTheirCreation()
       throws Exception {
-    OutboxTables v1 =
-        OutboxTables.withPrefix(
-            "t_v1_"
-                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xFFFF))
-                + "_");
+    OutboxTables v1 = db.createTablesUpTo("v1", 1);
     try {
-      installVersion1(v1);
       OutboxEvent keyed = order("o-1").idempotencyKey("checkout-1").build();
       OutboxEvent keyless = order("o-2").build();
       try (Connection c = transaction();
@@ -349,25 +342,6 @@ abstract class IdempotencyWindowContractTest {
       }
     } finally {
       db.dropTables(v1);
-    }
-  }
-
-  /** The tables as version 1 of the schema left them, history included. */
-  private void installVersion1(OutboxTables v1) throws SQLException {
-    String history =
-        db.dialect() == SqlDialect.POSTGRESQL
-            ? " (version varchar(64) PRIMARY KEY, installed_at timestamptz NOT NULL DEFAULT now())"
-            : " (version varchar(64) PRIMARY KEY,"
-                + " installed_at datetime(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))";
-    try (Connection c = db.open();
-        Statement st = c.createStatement()) {
-      for (String sql :
-          SqlScript.statements(
-              OutboxSchema.create(v1).render(db.dialect(), OutboxSchema.MIGRATIONS.get(0)))) {
-        st.execute(sql);
-      }
-      st.execute("CREATE TABLE " + v1.schemaHistory() + history);
-      st.execute("INSERT INTO " + v1.schemaHistory() + " (version) VALUES ('1')");
     }
   }
 

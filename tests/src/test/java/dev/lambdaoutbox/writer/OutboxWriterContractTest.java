@@ -785,9 +785,7 @@ abstract class OutboxWriterContractTest {
 
       schema.migrate(jdbi);
 
-      assertThat(schemaVersions(fresh))
-          .containsExactlyElementsOf(
-              OutboxSchema.MIGRATIONS.stream().map(OutboxSchema::version).toList());
+      assertThat(schemaVersions(fresh)).containsExactlyInAnyOrderElementsOf(everyVersion());
       assertThat(idsIn(fresh.messages())).containsExactly(event.id());
     } finally {
       db.dropTables(fresh);
@@ -814,9 +812,7 @@ abstract class OutboxWriterContractTest {
 
       WriterTestSupport.runAll(migrators);
 
-      assertThat(schemaVersions(fresh))
-          .containsExactlyElementsOf(
-              OutboxSchema.MIGRATIONS.stream().map(OutboxSchema::version).toList());
+      assertThat(schemaVersions(fresh)).containsExactlyInAnyOrderElementsOf(everyVersion());
       OutboxEvent event = event("r-1").build();
       try (Connection c = transaction()) {
         OutboxWriter.builder().tables(fresh).build().append(c, event);
@@ -1137,6 +1133,11 @@ abstract class OutboxWriterContractTest {
 
   private long count(String sql) throws SQLException {
     return WriterTestSupport.count(db, sql);
+  }
+
+  /** The version of every migration the library ships. */
+  private static List<String> everyVersion() {
+    return OutboxSchema.MIGRATIONS.stream().map(OutboxSchema::version).toList();
   }
 
   private List<String> schemaVersions(OutboxTables t) throws SQLException {

@@ -1,10 +1,12 @@
 package dev.lambdaoutbox.reprocessor.internal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ListRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ReplayRequest;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
@@ -52,6 +54,11 @@ public final class DeadLetterActions {
             0,
             0,
             null);
+      }
+      case AuditRequest audit -> {
+        AuditPage page =
+            store.audit(audit.filter(), audit.cursor(), audit.limit(), PAYLOAD_PREVIEW_CHARS);
+        yield new Outcome(Reports.audit(requestId, audit.filter(), page), 0, 0, null);
       }
       case ReplayRequest replay -> {
         AuditInfo audit = new AuditInfo(requestId, requestedBy, replay.reason());

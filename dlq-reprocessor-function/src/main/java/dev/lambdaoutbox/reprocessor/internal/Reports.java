@@ -2,6 +2,9 @@ package dev.lambdaoutbox.reprocessor.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
@@ -63,6 +66,35 @@ public final class Reports {
         .put("parkedAt", time(k.parkedAt()))
         .put("parkedEventsAtPark", k.parkedEvents())
         .put("waitingEvents", k.waitingEvents());
+  }
+
+  /** The audit listing: who did what to which dead letter, when and why, newest first. */
+  public static ObjectNode audit(String requestId, AuditFilter filter, AuditPage page) {
+    ObjectNode report = header("audit", requestId);
+    report.set("filter", auditFilter(filter));
+    ArrayNode entries = report.putArray("entries");
+    for (AuditPage.Entry listed : page.entries()) {
+      AuditEntry e = listed.entry();
+      ObjectNode entry = entries.addObject();
+      entry.put("auditId", e.auditId());
+      entry.put("at", time(e.createdAt()));
+      entry.put("action", e.action());
+      entry.put("deadLetterId", e.deadLetterId().toString());
+      entry.put("requestedBy", e.requestedBy());
+      entry.put("requestId", e.requestId());
+      entry.put("reason", e.reason());
+      entry.put("destinationOverride", e.destinationOverride());
+      if (e.snapshot() == null) {
+        entry.putNull("deadLetter");
+      } else {
+        entry.set(
+            "deadLetter",
+            deadLetter(new DeadLetterPage.Entry(e.snapshot(), listed.payloadLength())));
+      }
+    }
+    report.put("count", page.entries().size());
+    report.put("nextCursor", page.next() == null ? null : page.next().encode());
+    return report;
   }
 
   /**
@@ -203,6 +235,17 @@ public final class Reports {
     putIfSet(node, "errorCode", f.errorCode());
     putIfSet(node, "deadAtFrom", time(f.deadFrom()));
     putIfSet(node, "deadAtTo", time(f.deadTo()));
+    return node;
+  }
+
+  private static ObjectNode auditFilter(AuditFilter f) {
+    ObjectNode node = JsonSupport.MAPPER.createObjectNode();
+    putIfSet(node, "deadLetterId", f.deadLetterId() == null ? null : f.deadLetterId().toString());
+    putIfSet(node, "requestedBy", f.requestedBy());
+    putIfSet(node, "requestId", f.requestId());
+    putIfSet(node, "action", f.action());
+    putIfSet(node, "from", time(f.from()));
+    putIfSet(node, "to", time(f.to()));
     return node;
   }
 

@@ -1,11 +1,13 @@
 package dev.lambdaoutbox.reprocessor.internal;
 
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import java.util.List;
 import java.util.UUID;
 
-/** A validated operator request: one of the three actions. */
+/** A validated operator request: one of the four actions. */
 public sealed interface ReprocessorRequest {
   /** Who asked, as the request says; null when it does not. */
   String requestedBy();
@@ -67,6 +69,19 @@ public sealed interface ReprocessorRequest {
     @Override
     public String action() {
       return "discard";
+    }
+  }
+
+  /**
+   * {@code audit}: a page of what operators did to dead letters, newest first. Reads only.
+   *
+   * @param cursor where the page starts; null for the first
+   */
+  record AuditRequest(AuditFilter filter, int limit, AuditCursor cursor, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "audit";
     }
   }
 }

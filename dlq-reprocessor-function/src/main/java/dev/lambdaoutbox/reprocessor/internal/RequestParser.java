@@ -10,9 +10,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ListRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
@@ -25,8 +28,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -41,7 +46,10 @@ public final class RequestParser {
   public static final int DEFAULT_LIST_LIMIT = 50;
   public static final int DEFAULT_REPLAY_LIMIT = 100;
 
-  static final Set<String> ACTIONS = Set.of("list", "replay", "discard");
+  public static final int DEFAULT_AUDIT_LIMIT = 50;
+
+  static final Set<String> ACTIONS = Set.of("list", "replay", "discard", "audit");
+  private static final String ACTION_NAMES = "\"list\", \"replay\", \"discard\" or \"audit\"";
 
   private static final Set<String> LIST_FIELDS =
       Set.of("action", "requestedBy", "filter", "limit", "cursor");
@@ -60,6 +68,10 @@ public final class RequestParser {
       Set.of("action", "requestedBy", "ids", "reason", "dryRun");
   private static final Set<String> FILTER_FIELDS =
       Set.of("eventType", "aggregateType", "aggregateId", "errorCode", "deadAtFrom", "deadAtTo");
+  private static final Set<String> AUDIT_FIELDS =
+      Set.of("action", "requestedBy", "filter", "limit", "cursor");
+  private static final Set<String> AUDIT_FILTER_FIELDS =
+      Set.of("deadLetterId", "requestedBy", "requestId", "action", "from", "to");
 
   private static final Pattern UUID_TEXT =
       Pattern.compile(
@@ -81,8 +93,7 @@ public final class RequestParser {
     RequestFields root = new RequestFields(readObject(body), "");
     String action = root.text("action", 32);
     if (action == null) {
-      throw new InvalidRequestException(
-          "action", "is required; use \"list\", \"replay\" or \"discard\"");
+      throw new InvalidRequestException("action", "is required; use " + ACTION_NAMES);
     }
     if (!ACTIONS.contains(action)) {
       String hint = Typos.closest(action, ACTIONS);
@@ -92,13 +103,15 @@ public final class RequestParser {
               + action
               + "' is not an action"
               + (hint == null ? "" : "; did you mean '" + hint + "'?")
-              + " Use \"list\", \"replay\" or \"discard\"");
+              + " Use "
+              + ACTION_NAMES);
     }
     rejectFieldsOfOtherActions(root, action);
     String requestedBy = root.text("requestedBy", MAX_NAME);
     return switch (action) {
       case "list" -> list(root, requestedBy);
       case "replay" -> replay(root, requestedBy);
+      case "audit" -> audit(root, requestedBy);
       default -> discard(root, requestedBy);
     };
   }
@@ -106,20 +119,80 @@ public final class RequestParser {
   private static ListRequest list(RequestFields root, String requestedBy) {
     DeadLetterFilter filter = filter(root);
     int limit = root.integer("limit", DEFAULT_LIST_LIMIT, 1, MAX_IDS);
-    DeadLetterCursor cursor = null;
-    String token = root.text("cursor", MAX_CURSOR);
-    if (token != null) {
-      cursor =
-          DeadLetterCursor.decode(token)
-              .orElseThrow(
-                  () ->
-                      new InvalidRequestException(
-                          "cursor",
-                          "is not a cursor this function returned; pass the nextCursor of the"
-                              + " previous list response unchanged, with the same filter"));
-    }
+    DeadLetterCursor cursor = cursor(root, DeadLetterCursor::decode, "list");
     return new ListRequest(
         filter == null ? DeadLetterFilter.all() : filter, limit, cursor, requestedBy);
+  }
+
+  private static AuditRequest audit(RequestFields root, String requestedBy) {
+    AuditFilter filter = auditFilter(root);
+    int limit = root.integer("limit", DEFAULT_AUDIT_LIMIT, 1, MAX_IDS);
+    AuditCursor cursor = cursor(root, AuditCursor::decode, "audit");
+    return new AuditRequest(filter, limit, cursor, requestedBy);
+  }
+
+  /** The request's cursor, read by {@code decode}; null when there is none. */
+  private static <C> C cursor(
+      RequestFields root, Function<String, Optional<C>> decode, String action) {
+    String token = root.text("cursor", MAX_CURSOR);
+    if (token == null) {
+      return null;
+    }
+    return decode
+        .apply(token)
+        .orElseThrow(
+            () ->
+                new InvalidRequestException(
+                    "cursor",
+                    "is not a cursor this function returned for "
+                        + action
+                        + "; pass the nextCursor of the previous "
+                        + action
+                        + " response unchanged, with the same filter"));
+  }
+
+  /** The audit filter's criteria; every entry when the request has none. */
+  private static AuditFilter auditFilter(RequestFields root) {
+    RequestFields f = root.object("filter");
+    if (f == null) {
+      return AuditFilter.all();
+    }
+    f.allowOnly(AUDIT_FILTER_FIELDS, "an audit filter");
+    String deadLetterId = f.text("deadLetterId", 64);
+    String action = f.text("action", 32);
+    if (action != null) {
+      String upper = action.toUpperCase(Locale.ROOT);
+      if (!AuditFilter.ACTIONS.contains(upper)) {
+        String hint = Typos.closest(upper, AuditFilter.ACTIONS);
+        throw new InvalidRequestException(
+            "filter.action",
+            "'"
+                + action
+                + "' is not an audited action"
+                + (hint == null ? "" : "; did you mean '" + hint + "'?")
+                + " Use one of "
+                + String.join(", ", AuditFilter.ACTIONS.stream().sorted().toList()));
+      }
+      action = upper;
+    }
+    Instant from = f.instant("from");
+    Instant to = f.instant("to");
+    if (from != null && to != null && !from.isBefore(to)) {
+      throw new InvalidRequestException(
+          "filter.to",
+          to
+              + " is not after filter.from "
+              + from
+              + "; the range is from (inclusive) to (exclusive)");
+    }
+    return AuditFilter.builder()
+        .deadLetterId(deadLetterId == null ? null : uuid("filter.deadLetterId", deadLetterId))
+        .requestedBy(f.text("requestedBy", MAX_NAME))
+        .requestId(f.text("requestId", MAX_NAME))
+        .action(action)
+        .from(from)
+        .to(to)
+        .build();
   }
 
   private static ReplayRequest replay(RequestFields root, String requestedBy) {
@@ -250,16 +323,7 @@ public final class RequestParser {
         throw new InvalidRequestException(
             field, "must be a UUID string, not " + RequestFields.describe(item));
       }
-      String text = item.textValue();
-      if (!UUID_TEXT.matcher(text).matches()) {
-        throw new InvalidRequestException(
-            field,
-            "'"
-                + text
-                + "' is not a UUID (8-4-4-4-12 hex digits, e.g."
-                + " 0190a6f2-7c1e-7d3a-9b1f-2f1c9a3e4b5d)");
-      }
-      UUID id = UUID.fromString(text.toLowerCase(Locale.ROOT));
+      UUID id = uuid(field, item.textValue());
       Integer earlier = seen.putIfAbsent(id, i);
       if (earlier != null) {
         throw new InvalidRequestException(
@@ -270,12 +334,26 @@ public final class RequestParser {
     return ids;
   }
 
+  /** {@code text} as a UUID, or a refusal naming {@code field}. */
+  private static UUID uuid(String field, String text) {
+    if (!UUID_TEXT.matcher(text).matches()) {
+      throw new InvalidRequestException(
+          field,
+          "'"
+              + text
+              + "' is not a UUID (8-4-4-4-12 hex digits, e.g."
+              + " 0190a6f2-7c1e-7d3a-9b1f-2f1c9a3e4b5d)");
+    }
+    return UUID.fromString(text.toLowerCase(Locale.ROOT));
+  }
+
   /** Names a field that belongs to another action, or is no field at all. */
   private static void rejectFieldsOfOtherActions(RequestFields root, String action) {
     Set<String> allowed =
         switch (action) {
           case "list" -> LIST_FIELDS;
           case "replay" -> REPLAY_FIELDS;
+          case "audit" -> AUDIT_FIELDS;
           default -> DISCARD_FIELDS;
         };
     String unknown = root.firstUnknown(allowed);
@@ -292,6 +370,9 @@ public final class RequestParser {
     if (DISCARD_FIELDS.contains(unknown)) {
       owners.add("discard");
     }
+    if (AUDIT_FIELDS.contains(unknown)) {
+      owners.add("audit");
+    }
     if (owners.isEmpty()) {
       root.allowOnly(allowed, "a " + action + " request");
     }
@@ -300,7 +381,11 @@ public final class RequestParser {
         "does not apply to action '"
             + action
             + "' (it belongs to "
-            + String.join(" and ", owners)
+            + (owners.size() == 1
+                ? owners.get(0)
+                : String.join(", ", owners.subList(0, owners.size() - 1))
+                    + " and "
+                    + owners.get(owners.size() - 1))
             + "). Fields of a "
             + action
             + " request: "

@@ -22,11 +22,16 @@ public record DeadLetterPage(List<Entry> entries, DeadLetterCursor next) {
    * A listed row. To keep pages small its payload is only the first characters of the stored one.
    *
    * @param deadLetter the row, with {@code payload} cut to the preview length
-   * @param payloadLength the stored payload's length in characters
+   * @param payloadLength the stored payload's length in characters (code points)
    */
   public record Entry(DeadLetter deadLetter, int payloadLength) {
+    /**
+     * Whether the payload is shorter here than as stored. Both lengths count characters as the
+     * databases do (code points), so a preview of emoji is not taken for a whole payload.
+     */
     public boolean payloadTruncated() {
-      return deadLetter.payload().length() < payloadLength;
+      String payload = deadLetter.payload();
+      return payload.codePointCount(0, payload.length()) < payloadLength;
     }
   }
 }

@@ -78,6 +78,13 @@ public interface DeadLetterStore {
   List<AuditEntry> auditTrail(UUID deadLetterId);
 
   /**
+   * One page of the audit entries {@code filter} matches, newest first, starting after {@code
+   * after} (null for the first page). The payload of each snapshot is cut to {@code
+   * payloadPreviewChars} characters. Reads only.
+   */
+  AuditPage audit(AuditFilter filter, AuditCursor after, int limit, int payloadPreviewChars);
+
+  /**
    * A store whose statements run on {@code executor}, in the executor's SQL dialect. Each batch,
    * and each read, is one transaction of the executor.
    */

@@ -172,6 +172,26 @@ final class SqlDeadLetterStore implements DeadLetterStore {
         "read the audit trail of " + deadLetterId, s -> dialect.auditTrail(s, deadLetterId));
   }
 
+  @Override
+  public AuditPage audit(
+      AuditFilter filter, AuditCursor after, int limit, int payloadPreviewChars) {
+    requireLimit(limit);
+    if (payloadPreviewChars < 1) {
+      throw new IllegalArgumentException("payloadPreviewChars must be positive");
+    }
+    return executor.inTransaction(
+        "read the audit in " + tables.deadLetterAudit(),
+        s -> {
+          List<AuditPage.Entry> entries =
+              dialect.auditEntries(s, filter, after, limit + 1, payloadPreviewChars);
+          if (entries.size() <= limit) {
+            return new AuditPage(entries, null);
+          }
+          List<AuditPage.Entry> page = entries.subList(0, limit);
+          return new AuditPage(page, new AuditCursor(page.get(limit - 1).entry().auditId()));
+        });
+  }
+
   /** Puts locked dead rows back into the outbox, audits and deletes the ones that went in. */
   private void moveToOutbox(
       SqlSession s,

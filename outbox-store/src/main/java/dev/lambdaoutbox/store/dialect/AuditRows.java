@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
@@ -11,6 +12,9 @@ import java.util.List;
 
 /** The audit table's rows: the parameters of one written, and one read back. */
 final class AuditRows {
+  /** The JSON column: the dead letter as it was, the destination override. */
+  static final String DETAILS = "details";
+
   /** The columns of an audit INSERT, each filled from the parameter of the same name. */
   static final List<String> INSERTED =
       List.of(
@@ -52,14 +56,20 @@ final class AuditRows {
               .text("request_id", audit.requestId())
               .text("requested_by", audit.requestedBy())
               .text("reason", audit.reason())
-              .text("details", AuditDetails.write(row, destinationOverride))
+              .json(DETAILS, AuditDetails.write(row, destinationOverride))
               .timestamp("created_at", now));
     }
     return sets;
   }
 
+  /** An entry of the audit listing: details cut by the dialect, with {@code payload_length}. */
+  static AuditPage.Entry readPreview(Row row) {
+    String length = row.text("payload_length");
+    return new AuditPage.Entry(read(row), length == null ? 0 : Integer.parseInt(length.strip()));
+  }
+
   static AuditEntry read(Row row) {
-    String details = row.text("details");
+    String details = row.text(DETAILS);
     return new AuditEntry(
         row.longValue("audit_id"),
         row.text("action"),

@@ -1,16 +1,21 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.sql.Params;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
- * A WHERE clause over the dead-letter table built from a filter and a keyset position; the values
- * go into the statement's {@link Params} (named {@code eventType}, {@code deadFrom}, {@code
- * afterAt}, ...), never into the SQL.
+ * A WHERE clause built from a filter and a keyset position: over the dead-letter table ({@link
+ * DeadLetterFilter}, {@link DeadLetterCursor}) or the audit table ({@link AuditFilter}, {@link
+ * AuditCursor}). The values go into the statement's {@link Params} (named {@code eventType}, {@code
+ * deadFrom}, {@code afterAt}, ...), never into the SQL.
  */
 final class Conditions {
   private final UnaryOperator<String> timestampParam;
@@ -32,14 +37,7 @@ final class Conditions {
     text("aggregate_type", "aggregateType", filter.aggregateType());
     text("aggregate_id", "aggregateId", filter.aggregateId());
     text("error_code", "errorCode", filter.errorCode());
-    if (filter.deadFrom() != null) {
-      clauses.add("dead_at >= " + timestampParam.apply("deadFrom"));
-      params.timestamp("deadFrom", filter.deadFrom());
-    }
-    if (filter.deadTo() != null) {
-      clauses.add("dead_at < " + timestampParam.apply("deadTo"));
-      params.timestamp("deadTo", filter.deadTo());
-    }
+    range("dead_at", "deadFrom", filter.deadFrom(), "deadTo", filter.deadTo());
     return this;
   }
 
@@ -53,6 +51,29 @@ final class Conditions {
     return this;
   }
 
+  /** The audit criteria {@code filter} sets. */
+  Conditions matching(AuditFilter filter) {
+    UUID deadLetterId = filter.deadLetterId();
+    if (deadLetterId != null) {
+      clauses.add("dead_letter_id = :deadLetterId");
+      params.uuid("deadLetterId", deadLetterId);
+    }
+    text("requested_by", "requestedBy", filter.requestedBy());
+    text("request_id", "requestId", filter.requestId());
+    text("action", "action", filter.action());
+    range("created_at", "from", filter.from(), "to", filter.to());
+    return this;
+  }
+
+  /** Audit entries written before the one {@code cursor} names (newest first); none for null. */
+  Conditions before(AuditCursor cursor) {
+    if (cursor != null) {
+      clauses.add("audit_id < :beforeAuditId");
+      params.longValue("beforeAuditId", cursor.auditId());
+    }
+    return this;
+  }
+
   /** " WHERE a AND b", or "" when there is no condition. */
   String where() {
     return clauses.isEmpty() ? "" : " WHERE " + String.join(" AND ", clauses);
@@ -62,6 +83,18 @@ final class Conditions {
     if (value != null) {
       clauses.add(column + " = :" + name);
       params.text(name, value);
+    }
+  }
+
+  /** {@code from <= column < to}, each bound only when given. */
+  private void range(String column, String fromName, Instant from, String toName, Instant to) {
+    if (from != null) {
+      clauses.add(column + " >= " + timestampParam.apply(fromName));
+      params.timestamp(fromName, from);
+    }
+    if (to != null) {
+      clauses.add(column + " < " + timestampParam.apply(toName));
+      params.timestamp(toName, to);
     }
   }
 }

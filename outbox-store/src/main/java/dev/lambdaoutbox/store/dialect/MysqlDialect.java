@@ -59,7 +59,7 @@ final class MysqlDialect extends PortableDialect {
   private final String reinsertSql;
 
   MysqlDialect(OutboxTables tables) {
-    super(tables, new Syntax(name -> ":" + name, MysqlDialect::utcText));
+    super(tables, new Syntax(name -> ":" + name, MysqlDialect::utcText, name -> ":" + name));
     this.messages = tables.messages();
     this.deadLetters = tables.deadLetters();
     String t = messages;
@@ -733,5 +733,19 @@ final class MysqlDialect extends PortableDialect {
       }
     }
     return holders;
+  }
+
+  // ---- the audit action's read (the statement: see PortableDialect)
+
+  @Override
+  String auditDetailsPreview() {
+    String payload = "JSON_UNQUOTE(JSON_EXTRACT(details, '$.deadLetter.payload'))";
+    return "CASE WHEN JSON_TYPE(JSON_EXTRACT(details, '$.deadLetter.payload')) = 'STRING'"
+        + " THEN JSON_SET(details, '$.deadLetter.payload', SUBSTRING("
+        + payload
+        + ", 1, :preview)) ELSE details END AS details, CHAR_LENGTH(CASE WHEN"
+        + " JSON_TYPE(JSON_EXTRACT(details, '$.deadLetter.payload')) = 'STRING' THEN "
+        + payload
+        + " END) AS payload_length";
   }
 }

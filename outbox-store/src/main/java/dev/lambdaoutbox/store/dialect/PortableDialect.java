@@ -7,8 +7,11 @@ import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.UnreadableRow;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
@@ -39,6 +42,7 @@ abstract class PortableDialect implements StoreDialect {
   private final String backlogSql;
   private final HealthRows healthRows;
   private final ParkedRows parkedRows;
+  private final String countDueSql;
   private final String deadLetterColumns;
   private final String auditSql;
   private final String auditTrailSql;
@@ -80,10 +84,19 @@ abstract class PortableDialect implements StoreDialect {
             + new ParkedRows(tables, syntax.timestampParam(), syntax.utcText()).countsSelectList();
     this.parkedRows = new ParkedRows(tables, syntax.timestampParam(), syntax.utcText());
     this.healthRows = new HealthRows(health, syntax.timestampParam(), syntax.utcText());
+    this.countDueSql =
+        "SELECT COUNT(*) AS due FROM (SELECT id FROM "
+            + tables.messages()
+            + " WHERE status = 'PENDING' AND next_attempt_at <= "
+            + syntax.timestampParam().apply("now")
+            + " ORDER BY next_attempt_at, id LIMIT :limit) due";
     this.deadLetterColumns = syntax.selectList("", DeadLetterRows.COLUMNS);
     List<String> values = new ArrayList<>();
     for (String column : AuditRows.INSERTED) {
-      values.add(column.endsWith("_at") ? syntax.timestampParam().apply(column) : ":" + column);
+      values.add(
+          column.endsWith("_at")
+              ? syntax.timestampParam().apply(column)
+              : column.equals(AuditRows.DETAILS) ? syntax.jsonParam().apply(column) : ":" + column);
     }
     this.auditSql =
         "INSERT INTO "
@@ -296,6 +309,12 @@ abstract class PortableDialect implements StoreDialect {
     return unparked;
   }
 
+  @Override
+  public int countDue(SqlSession s, Instant now, int limit) {
+    Params params = Params.of().timestamp("now", now).integer("limit", limit);
+    return (int) s.query(countDueSql, params).get(0).longValue("due");
+  }
+
   // ---- the reprocessor's dead letters
 
   /**
@@ -455,4 +474,30 @@ abstract class PortableDialect implements StoreDialect {
         .map(AuditRows::read)
         .toList();
   }
+
+  // ---- the audit action's read
+
+  @Override
+  public List<AuditPage.Entry> auditEntries(
+      SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars) {
+    Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
+    String where = syntax.conditions(params).matching(filter).before(after).where();
+    String sql =
+        "SELECT "
+            + syntax
+                .selectList("", AuditRows.COLUMNS)
+                .replace(AuditRows.DETAILS + ",", auditDetailsPreview() + ",")
+            + " FROM "
+            + tables.deadLetterAudit()
+            + where
+            + " ORDER BY audit_id DESC LIMIT :limit";
+    return s.query(sql, params).stream().map(AuditRows::readPreview).toList();
+  }
+
+  /**
+   * The select-list items {@code details} and {@code payload_length}: the details JSON with the
+   * snapshot's payload cut to its first {@code :preview} characters, and that payload's recorded
+   * length (NULL when the details hold no payload).
+   */
+  abstract String auditDetailsPreview();
 }

@@ -55,7 +55,8 @@ final class PostgresDialect extends PortableDialect {
   private final String reinsertSql;
 
   PostgresDialect(OutboxTables tables) {
-    super(tables, new Syntax(PostgresDialect::at, PostgresDialect::utcText));
+    super(
+        tables, new Syntax(PostgresDialect::at, PostgresDialect::utcText, PostgresDialect::jsonb));
     this.messages = tables.messages();
     this.deadLetters = tables.deadLetters();
     String t = messages;
@@ -349,6 +350,11 @@ final class PostgresDialect extends PortableDialect {
         + " ELSE "
         + at("now")
         + " END";
+  }
+
+  /** A JSON text parameter as {@code jsonb}. */
+  private static String jsonb(String param) {
+    return "CAST(:" + param + " AS jsonb)";
   }
 
   /** The uuids of a JSON array parameter, as an array for {@code = ANY(...)}. */
@@ -657,5 +663,18 @@ final class PostgresDialect extends PortableDialect {
       }
     }
     return holders;
+  }
+
+  // ---- the audit action's read (the statement: see PortableDialect)
+
+  @Override
+  String auditDetailsPreview() {
+    String payload = "details #>> '{deadLetter,payload}'";
+    return "CAST(CASE WHEN jsonb_typeof(details #> '{deadLetter,payload}') = 'string'"
+        + " THEN jsonb_set(details, '{deadLetter,payload}', to_jsonb(substr("
+        + payload
+        + ", 1, :preview))) ELSE details END AS text) AS details, char_length("
+        + payload
+        + ") AS payload_length";
   }
 }

@@ -6,8 +6,11 @@ import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
@@ -207,6 +210,9 @@ public interface StoreDialect {
   /** Deletes the rows whose next probe is before {@code staleBefore}; returns how many. */
   int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore);
 
+  /** Due rows, counted along the due index up to {@code limit}. */
+  int countDue(SqlSession s, Instant now, int limit);
+
   // ---- parked keys, released by the reprocessor
 
   /** The key parked behind dead letter {@code deadLetterId}, or null; with {@code lock}, locked. */
@@ -275,6 +281,13 @@ public interface StoreDialect {
 
   /** What operators did to one dead letter, oldest first. */
   List<AuditEntry> auditTrail(SqlSession s, UUID deadLetterId);
+
+  /**
+   * Up to {@code limit} audit entries {@code filter} matches, written before {@code after} (null:
+   * from the newest), newest first, each snapshot's payload cut to {@code previewChars} characters.
+   */
+  List<AuditPage.Entry> auditEntries(
+      SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars);
 
   /** Those of {@code ids} that are outbox rows. */
   Set<UUID> idsInOutbox(SqlSession s, Collection<UUID> ids);

@@ -5,12 +5,17 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * How a dialect writes times, the one thing in which otherwise portable statements differ.
+ * How a dialect writes times and JSON values, the things in which otherwise portable statements
+ * differ.
  *
  * @param timestampParam a timestamp parameter, given its name, as the dialect reads it in UTC
  * @param utcText a time expression as {@code YYYY-MM-DD HH:MM:SS.ffffff} UTC text
+ * @param jsonParam a JSON text parameter, given its name, as a value for a JSON column
  */
-record Syntax(UnaryOperator<String> timestampParam, UnaryOperator<String> utcText) {
+record Syntax(
+    UnaryOperator<String> timestampParam,
+    UnaryOperator<String> utcText,
+    UnaryOperator<String> jsonParam) {
   /** The select list of {@code columns}, time columns as UTC text (see {@link SelectList}). */
   String selectList(String alias, List<String> columns) {
     return SelectList.of(alias, utcText, columns);

@@ -34,21 +34,32 @@ public final class PollerWiring {
 
   /** The real poller. */
   public static OutboxPoller create(PollerConfig config) {
-    return create(config, lazyPublisher(config));
+    return create(config, store(config), lazyPublisher(config), Clock.systemUTC());
   }
 
-  /** The real poller and its SnapStart priming hook, registered with CRaC. */
-  public record Primed(OutboxPoller poller, SnapStartPriming priming) {}
-
   /**
-   * The real poller, with its {@link SnapStartPriming} hook registered (a no-op where CRaC is
-   * absent). Keep the hook referenced as long as the poller: CRaC holds registered resources only
-   * weakly.
+   * The real poller and what the handler needs beside it, sharing one store and one publisher:
+   *
+   * @param poller a scheduled invocation's poller
+   * @param fanOutPoller the poller of an invocation a fan-out started: it drains and stops,
+   *     whatever the poll interval
+   * @param fanOut starts further invocations when a backlog needs them
+   * @param priming the SnapStart priming hook, registered with CRaC (a no-op where CRaC is absent);
+   *     keep it referenced as long as the poller: CRaC holds registered resources only weakly
    */
+  public record Primed(
+      OutboxPoller poller, OutboxPoller fanOutPoller, FanOut fanOut, SnapStartPriming priming) {}
+
+  /** The real poller, its fan-out and its registered SnapStart priming hook. */
   public static Primed createPrimed(PollerConfig config) {
     LazyPublisher publisher = lazyPublisher(config);
+    OutboxStore store = store(config);
+    Clock clock = Clock.systemUTC();
     return new Primed(
-        create(config, publisher), new SnapStartPriming(config, publisher).register());
+        create(config, store, publisher, clock),
+        create(config.withPollInterval(Duration.ZERO), store, publisher, clock),
+        FanOut.create(config, store, clock, logger(config, clock)),
+        new SnapStartPriming(config, publisher).register());
   }
 
   private static LazyPublisher lazyPublisher(PollerConfig config) {
@@ -58,20 +69,24 @@ public final class PollerWiring {
                 config, snsClient(config.publishTimeout()), sqsClient(config.publishTimeout())));
   }
 
-  private static OutboxPoller create(PollerConfig config, MessagePublisher publisher) {
-    Clock clock = Clock.systemUTC();
+  private static OutboxPoller create(
+      PollerConfig config, OutboxStore store, MessagePublisher publisher, Clock clock) {
     return new OutboxPoller(
         config,
-        store(config),
+        store,
         publisher,
         clock,
         // Seeded afresh in each SnapStart sandbox. (Not RandomGenerator.getDefault(): that looks
         // its algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java
         // runtime may lack; FreshRandom is built on java.base alone.)
         new FreshRandom().register(),
-        new JsonLogger(
-            config.serviceName(), OutboxPoller.class, config.logLevel(), System.out, clock),
+        logger(config, clock),
         new EmfMetrics(config.metricsNamespace(), config.serviceName(), System.out, clock));
+  }
+
+  private static JsonLogger logger(PollerConfig config, Clock clock) {
+    return new JsonLogger(
+        config.serviceName(), OutboxPoller.class, config.logLevel(), System.out, clock);
   }
 
   /** The store of the configured database, over JDBC or the Data API; nothing is called yet. */

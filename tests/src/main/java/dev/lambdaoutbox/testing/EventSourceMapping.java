@@ -1,8 +1,7 @@
-package dev.lambdaoutbox.consumer;
+package dev.lambdaoutbox.testing;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.lambdaoutbox.testing.SqsLambdaEvents;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,18 +18,18 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
  * after the queue's visibility timeout. An invocation may also be made to "time out": then nothing
  * is deleted and the whole batch comes back, as after a real timeout.
  */
-final class EventSourceMapping {
+public final class EventSourceMapping {
   private final SqsClient sqs;
   private final String queueUrl;
   private final String queueArn;
   private final String region;
   private final Function<SQSEvent, SQSBatchResponse> function;
 
-  int invocations;
-  int recordsDelivered;
-  int failuresReported;
+  private int invocations;
+  private int recordsDelivered;
+  private int failuresReported;
 
-  EventSourceMapping(
+  public EventSourceMapping(
       SqsClient sqs,
       String queueUrl,
       String queueArn,
@@ -44,7 +43,7 @@ final class EventSourceMapping {
   }
 
   /** Receives up to 10 messages (waiting up to a second). */
-  List<Message> receive() {
+  public List<Message> receive() {
     return sqs.receiveMessage(
             r ->
                 r.queueUrl(queueUrl)
@@ -56,7 +55,7 @@ final class EventSourceMapping {
   }
 
   /** One poll: receive, invoke, delete what succeeded. Returns how many messages came. */
-  int poll() {
+  public int poll() {
     return poll(false);
   }
 
@@ -64,7 +63,7 @@ final class EventSourceMapping {
    * One poll whose invocation does its work but then times out, so nothing is deleted. Returns how
    * many messages came.
    */
-  int pollAndTimeOut() {
+  public int pollAndTimeOut() {
     return poll(true);
   }
 
@@ -80,7 +79,7 @@ final class EventSourceMapping {
   }
 
   /** Invokes the function with {@code messages}, as one batch, and counts what it reported. */
-  SQSBatchResponse invoke(List<Message> messages) {
+  public SQSBatchResponse invoke(List<Message> messages) {
     SQSBatchResponse response = function.apply(SqsLambdaEvents.of(queueArn, region, messages));
     invocations++;
     recordsDelivered += messages.size();
@@ -89,7 +88,7 @@ final class EventSourceMapping {
   }
 
   /** Deletes the messages the response does not name as failed. */
-  void deleteAllBut(List<Message> messages, SQSBatchResponse response) {
+  public void deleteAllBut(List<Message> messages, SQSBatchResponse response) {
     Set<String> failed = new HashSet<>();
     response.getBatchItemFailures().forEach(f -> failed.add(f.getItemIdentifier()));
     List<DeleteMessageBatchRequestEntry> done =
@@ -105,5 +104,20 @@ final class EventSourceMapping {
     if (!done.isEmpty()) {
       sqs.deleteMessageBatch(r -> r.queueUrl(queueUrl).entries(done));
     }
+  }
+
+  /** Invocations of the function so far. */
+  public int invocations() {
+    return invocations;
+  }
+
+  /** Records handed to the function so far, redeliveries included. */
+  public int recordsDelivered() {
+    return recordsDelivered;
+  }
+
+  /** Records the function reported as failed so far. */
+  public int failuresReported() {
+    return failuresReported;
   }
 }

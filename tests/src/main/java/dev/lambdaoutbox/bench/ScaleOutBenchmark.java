@@ -1,0 +1,285 @@
+package dev.lambdaoutbox.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
+import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxTables;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Scale-out on Lambda, with the packaged poller: the shaded jar under AWS's runtime interface
+ * client, N processes polling one Runtime API emulator as N concurrent execution environments of
+ * one function, publishing to SQS on ElasticMQ (a private child JVM: the shared test bed's
+ * LocalStack manages a few hundred messages a second and would be all this measures).
+ *
+ * <ol>
+ *   <li><b>Side by side</b>: for N = 1, 2, 4, N fresh processes drain the same backlog, each sent
+ *       one invocation marked as a fan-out's at the same moment (after a warm-up drain of their
+ *       own): events/s from the sending to the last answer.
+ *   <li><b>The real fan-out</b>: 4 warm processes, {@code OUTBOX_MAX_CONCURRENT_POLLERS=4}, one
+ *       scheduled invocation. The poller counts the due rows, decides, and invokes itself through
+ *       the SDK's Lambda client, which the emulator answers as Lambda's {@code Invoke} API ({@code
+ *       AWS_ENDPOINT_URL_LAMBDA}): how many it started, and events/s.
+ * </ol>
+ *
+ * Each run checks that the outbox is empty afterwards and that the invocations' summaries add up to
+ * the rows. Prints; asserts nothing.
+ *
+ * <pre>
+ * scripts/run-main dev.lambdaoutbox.bench.ScaleOutBenchmark [ROWS]      default 30000
+ * JAVA_OPTS="-Dbench.java=$(scripts/lambda-java21) -Dbench.pollers=1,2,4"
+ * </pre>
+ */
+public final class ScaleOutBenchmark {
+  private static final String POLLER = "dev.lambdaoutbox.poller.PollerHandler::handleRequest";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
+
+  /** The fan-out part's invocations: short, so that the backlog is beyond one of them. */
+  private static final Duration SCHEDULED_TIMEOUT = Duration.ofSeconds(30);
+
+  private ScaleOutBenchmark() {}
+
+  private record Run(
+      String name, int pollers, long rows, long published, double seconds, String note) {
+    double perSecond() {
+      return published / seconds;
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Locale.setDefault(Locale.ROOT);
+    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 30_000;
+    List<Integer> counts =
+        List.of(System.getProperty("bench.pollers", "1,2,4").split(",")).stream()
+            .map(s -> Integer.parseInt(s.strip()))
+            .toList();
+    Path java =
+        Path.of(
+            System.getProperty(
+                "bench.java", ProcessHandle.current().info().command().orElse("java")));
+    TestDatabase db = TestEndpoints.postgres();
+    List<Run> runs = new ArrayList<>();
+    try (ElasticMq broker = ElasticMq.start().warmUp(40_000);
+        SqsClient sqs = broker.endpoint().sqs()) {
+      System.out.printf(
+          "PostgreSQL at %s, SQS on ElasticMQ at %s, %d CPUs, %,d rows, functions on %s%n",
+          db.jdbcUrl(),
+          broker.endpoint().endpoint(),
+          Runtime.getRuntime().availableProcessors(),
+          rows,
+          java);
+      CpuUse cpu = CpuUse.withServerOn(broker.endpoint().endpoint().getPort());
+      for (int n : counts) {
+        runs.add(print(sideBySide(db, sqs, broker, java, n, rows, cpu)));
+      }
+      runs.add(print(fanOut(db, sqs, broker, java, 4, rows, cpu)));
+    }
+    Run one = runs.get(0);
+    System.out.printf(
+        "%n| run | pollers | rows | published | seconds | events/s | x one poller | note |%n"
+            + "|---|---:|---:|---:|---:|---:|---:|---|%n");
+    for (Run r : runs) {
+      System.out.printf(
+          "| %s | %d | %,d | %,d | %.2f | %,.0f | %.2fx | %s |%n",
+          r.name(),
+          r.pollers(),
+          r.rows(),
+          r.published(),
+          r.seconds(),
+          r.perSecond(),
+          r.perSecond() / one.perSecond(),
+          r.note());
+    }
+  }
+
+  private static Run sideBySide(
+      TestDatabase db, SqsClient sqs, ElasticMq broker, Path java, int n, int rows, CpuUse cpu)
+      throws Exception {
+    try (Fleet fleet = new Fleet(db, sqs, broker, java, n, n)) {
+      fleet.load(rows);
+      CpuUse.Sample from = cpu.sample();
+      long start = System.nanoTime();
+      List<JsonNode> answers = fleet.drainEach(n);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      String use = cpu.describe(from, cpu.sample());
+      return fleet.checked(
+          "side by side", n, rows, answers, seconds, "each sent one invocation; CPU " + use);
+    }
+  }
+
+  private static Run fanOut(
+      TestDatabase db, SqsClient sqs, ElasticMq broker, Path java, int n, int rows, CpuUse cpu)
+      throws Exception {
+    try (Fleet fleet = new Fleet(db, sqs, broker, java, n, n)) {
+      fleet.load(rows);
+      CpuUse.Sample from = cpu.sample();
+      long start = System.nanoTime();
+      JsonNode scheduled =
+          fleet.answer(
+              fleet.emulator.submit(
+                  "{\"source\":\"aws.events\",\"detail\":{}}", SCHEDULED_TIMEOUT));
+      List<JsonNode> answers = new ArrayList<>(List.of(scheduled));
+      for (CompletableFuture<LambdaRuntimeEmulator.Result> f :
+          fleet.emulator.invokedByFunctions()) {
+        answers.add(fleet.answer(f));
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      String use = cpu.describe(from, cpu.sample());
+      return fleet.checked(
+          "fan-out from one scheduled invocation",
+          n,
+          rows,
+          answers,
+          seconds,
+          String.format(
+              "OUTBOX_MAX_CONCURRENT_POLLERS=%d, %d s timeout: it started %d; CPU %s",
+              n, SCHEDULED_TIMEOUT.toSeconds(), scheduled.path("startedPollers").asInt(), use));
+    }
+  }
+
+  private static Run print(Run r) {
+    System.out.printf(
+        "  %-40s %d pollers: %,d of %,d rows in %.2f s, %,.0f events/s; %s%n",
+        r.name(), r.pollers(), r.published(), r.rows(), r.seconds(), r.perSecond(), r.note());
+    return r;
+  }
+
+  /**
+   * N packaged poller processes on one emulator, their tables and queue, warmed up: each has
+   * published once (SDK clients built, the publish and claim paths run).
+   */
+  private static final class Fleet implements AutoCloseable {
+    final LambdaRuntimeEmulator emulator;
+    private final TestDatabase db;
+    private final OutboxTables tables;
+    private final SqsClient sqs;
+    private final String queue;
+    private final List<PackagedFunction> functions = new ArrayList<>();
+
+    Fleet(TestDatabase db, SqsClient sqs, ElasticMq broker, Path java, int n, int maxPollers)
+        throws Exception {
+      this.db = db;
+      this.sqs = sqs;
+      this.tables = db.createTables("scale");
+      this.queue = sqs.createQueue(r -> r.queueName(tables.prefix() + "q")).queueUrl();
+      this.emulator = new LambdaRuntimeEmulator(SCHEDULED_TIMEOUT);
+      Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, broker.endpoint());
+      env.put("OUTBOX_DEFAULT_DESTINATION", queue);
+      env.put("OUTBOX_BATCH_SIZE", "1000");
+      env.put("OUTBOX_LOG_LEVEL", "WARN");
+      env.put("OUTBOX_MAX_CONCURRENT_POLLERS", Integer.toString(maxPollers));
+      env.put("AWS_ENDPOINT_URL_LAMBDA", emulator.invokeEndpoint());
+      for (int i = 0; i < n; i++) {
+        functions.add(
+            PackagedFunction.start(
+                PackagedFunction.lambdaJar("poller-function"),
+                "outbox-poller",
+                POLLER,
+                env,
+                emulator,
+                java,
+                ColdStartBenchmark.LAMBDA_JVM_OPTIONS));
+      }
+      load(2_000 * n);
+      List<JsonNode> warm = drainEach(n);
+      long published = warm.stream().mapToLong(j -> j.path("published").asLong()).sum();
+      if (published != 2_000L * n) {
+        throw new IllegalStateException("warm-up published " + published + ": " + warm);
+      }
+      requireAllRunning();
+    }
+
+    /** Fails when a function's JVM died: the run would measure fewer pollers than it says. */
+    void requireAllRunning() throws Exception {
+      if (!functions.stream().allMatch(PackagedFunction::isAlive)) {
+        throw new IllegalStateException("a poller process died:\n" + output());
+      }
+    }
+
+    void load(int rows) throws Exception {
+      try (Connection c = db.open()) {
+        c.setAutoCommit(true);
+        HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
+        loader.pending(rows, Instant.now().minus(Duration.ofDays(1)));
+        loader.analyze();
+      }
+    }
+
+    /** Sends n invocations marked as a fan-out's at once; their answers. */
+    List<JsonNode> drainEach(int n) throws Exception {
+      List<CompletableFuture<LambdaRuntimeEmulator.Result>> sent = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        sent.add(
+            emulator.submit("{\"outboxFanOut\":{\"startedBy\":\"benchmark\"}}", DRAIN_TIMEOUT));
+      }
+      List<JsonNode> answers = new ArrayList<>();
+      for (CompletableFuture<LambdaRuntimeEmulator.Result> f : sent) {
+        answers.add(answer(f));
+      }
+      return answers;
+    }
+
+    JsonNode answer(CompletableFuture<LambdaRuntimeEmulator.Result> result) throws Exception {
+      LambdaRuntimeEmulator.Result r =
+          result.get(DRAIN_TIMEOUT.toMillis() + 120_000, TimeUnit.MILLISECONDS);
+      if (r.failed()) {
+        throw new IllegalStateException(
+            "an invocation failed: " + r.errorType() + " " + r.body() + "\n" + output());
+      }
+      return JSON.readTree(r.body());
+    }
+
+    /** The run, after checking that the outbox is empty and the answers add up to the rows. */
+    Run checked(String name, int n, int rows, List<JsonNode> answers, double seconds, String note)
+        throws Exception {
+      requireAllRunning();
+      long published = answers.stream().mapToLong(j -> j.path("published").asLong()).sum();
+      long left;
+      try (Connection c = db.open();
+          var st = c.createStatement();
+          var rs = st.executeQuery("SELECT COUNT(*) FROM " + tables.messages())) {
+        rs.next();
+        left = rs.getLong(1);
+      }
+      String check =
+          published + left != rows
+              ? "CHECK FAILED: " + published + " published + " + left + " left != " + rows
+              : left == 0
+                  ? "all published, outbox empty"
+                  : left + " rows left for the next run (timeout)";
+      return new Run(name, n, rows, published, seconds, check + "; " + note);
+    }
+
+    private String output() throws Exception {
+      StringBuilder out = new StringBuilder();
+      for (PackagedFunction f : functions) {
+        out.append(f.output());
+      }
+      return out.toString();
+    }
+
+    @Override
+    public void close() throws Exception {
+      for (PackagedFunction f : functions) {
+        f.close();
+      }
+      emulator.close();
+      sqs.deleteQueue(r -> r.queueUrl(queue));
+      db.dropTables(tables);
+    }
+  }
+}

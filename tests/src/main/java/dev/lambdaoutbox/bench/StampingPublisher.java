@@ -1,0 +1,24 @@
+package dev.lambdaoutbox.bench;
+
+import dev.lambdaoutbox.poller.internal.Delivery;
+import dev.lambdaoutbox.poller.internal.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.PublishGate;
+import java.util.List;
+
+/** A {@link MessagePublisher} that stamps in {@link EventTimes} when each publish call returned. */
+record StampingPublisher(MessagePublisher publisher, EventTimes times) implements MessagePublisher {
+  @Override
+  public List<Delivery> publish(List<OutboundMessage> messages, PublishGate gate) {
+    long start = EventTimes.nowMicros();
+    List<Delivery> deliveries = publisher.publish(messages, gate);
+    long end = EventTimes.nowMicros();
+    times.publishReturned(messages.stream().map(OutboundMessage::id).toList(), end, end - start);
+    return deliveries;
+  }
+
+  @Override
+  public void close() {
+    publisher.close();
+  }
+}

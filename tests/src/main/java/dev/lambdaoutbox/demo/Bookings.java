@@ -1,0 +1,136 @@
+package dev.lambdaoutbox.demo;
+
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The application: it books reservations, each in one transaction that writes the reservation and
+ * appends its event through {@link OutboxWriter}; one in ten is declined at the last moment and
+ * rolled back, event and all. Later transactions upgrade and cancel some of the booked ones. It
+ * keeps the ids of the events it committed, and of those it rolled back.
+ */
+final class Bookings {
+  static final String CREATED = "reservation.created";
+  static final String UPGRADED = "reservation.upgraded";
+  static final String CANCELLED = "reservation.cancelled";
+
+  private final Handle handle;
+  private final DemoTables tables;
+  private final OutboxWriter outbox;
+  private final List<UUID> committed = new ArrayList<>();
+  private final List<UUID> rolledBack = new ArrayList<>();
+  private final Map<String, Integer> committedByType = new LinkedHashMap<>();
+  private final List<String> booked = new ArrayList<>();
+
+  /** The application's connection: one, kept open, as a service's pool would lend it. */
+  Bookings(Handle handle, DemoTables tables) {
+    this.handle = handle;
+    this.tables = tables;
+    this.outbox = OutboxWriter.builder().tables(tables.outbox()).build();
+  }
+
+  /** A payment declined after the reservation was written: the transaction rolls back. */
+  private static final class PaymentDeclined extends RuntimeException {
+    PaymentDeclined() {
+      super("payment declined", null, false, false);
+    }
+  }
+
+  /** Books {@code count} reservations, one transaction each; every tenth is rolled back. */
+  void book(int count) {
+    for (int n = 1; n <= count; n++) {
+      int i = n;
+      String id = String.format("r-%04d", booked.size() + rolledBack.size() + 1);
+      boolean declined = i % 10 == 0;
+      OutboxEvent event =
+          event(id, CREATED, "{\"reservationId\":\"" + id + "\",\"guest\":\"guest-" + i + "\"}");
+      try {
+        handle.useTransaction(
+            h -> {
+              h.execute(
+                  "INSERT INTO "
+                      + tables.reservations()
+                      + " (id, guest, nights, status) VALUES (?, ?, ?, 'BOOKED')",
+                  id,
+                  "guest-" + i,
+                  1 + i % 5);
+              outbox.append(h, event);
+              if (declined) {
+                throw new PaymentDeclined();
+              }
+            });
+        booked.add(id);
+        committed(event);
+      } catch (PaymentDeclined e) {
+        rolledBack.add(event.id());
+      }
+    }
+  }
+
+  /** Upgrades every {@code every}-th booked reservation (one more night), one transaction each. */
+  int upgrade(int every) {
+    return change(every, UPGRADED, "UPDATE %s SET nights = nights + 1 WHERE id = ?");
+  }
+
+  /** Cancels every {@code every}-th booked reservation, one transaction each. */
+  int cancel(int every) {
+    return change(every, CANCELLED, "UPDATE %s SET status = 'CANCELLED' WHERE id = ?");
+  }
+
+  private int change(int every, String eventType, String update) {
+    int changed = 0;
+    for (int i = every - 1; i < booked.size(); i += every) {
+      String id = booked.get(i);
+      OutboxEvent event = event(id, eventType, "{\"reservationId\":\"" + id + "\"}");
+      handle.useTransaction(
+          (Handle h) -> {
+            h.execute(String.format(update, tables.reservations()), id);
+            outbox.append(h, event);
+          });
+      committed(event);
+      changed++;
+    }
+    return changed;
+  }
+
+  private void committed(OutboxEvent event) {
+    committed.add(event.id());
+    committedByType.merge(event.eventType(), 1, Integer::sum);
+  }
+
+  private static OutboxEvent event(String reservationId, String eventType, String payload) {
+    return OutboxEvent.builder()
+        .aggregateType("reservation")
+        .aggregateId(reservationId)
+        .eventType(eventType)
+        .payload(payload)
+        .build();
+  }
+
+  /** Ids of the events whose transaction committed. */
+  List<UUID> committed() {
+    return List.copyOf(committed);
+  }
+
+  /** Ids of the events whose transaction rolled back. */
+  List<UUID> rolledBack() {
+    return List.copyOf(rolledBack);
+  }
+
+  /** Committed events by event type, in the order the types first appeared. */
+  Map<String, Integer> committedByType() {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(committedByType));
+  }
+
+  /** Reservations booked (committed). */
+  int booked() {
+    return booked.size();
+  }
+}

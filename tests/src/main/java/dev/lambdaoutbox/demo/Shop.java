@@ -1,0 +1,188 @@
+package dev.lambdaoutbox.demo;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.lambdaoutbox.consumer.InboundEvent;
+import dev.lambdaoutbox.consumer.SqsInboxConsumer;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.EventSourceMapping;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * The shop that consumes the reservations: its SQS queue, subscribed to the topics events reach it
+ * by, and its consumer, an SQS-triggered function built on {@link SqsInboxConsumer} that applies
+ * each event once, through the inbox, into the shop's own table ({@link DemoTables#bookings()}).
+ * Lambda's event source mapping is played by an {@link EventSourceMapping} on a thread of its own:
+ * batches of up to 10, the failed ones left for redelivery.
+ *
+ * <p>It counts what it was handed (every copy of every event) and what it applied; the difference
+ * is what the inbox absorbed.
+ */
+final class Shop implements AutoCloseable {
+  static final String CONSUMER = "shop-service";
+
+  private final SnsClient sns;
+  private final SqsClient sqs;
+  private final String queueUrl;
+  private final String queueArn;
+  private final SqsInboxConsumer consumer;
+  private final EventSourceMapping mapping;
+  private final Map<UUID, Integer> copies = new ConcurrentHashMap<>();
+  private final AtomicLong applied = new AtomicLong();
+  private final AtomicLong lastDelivery = new AtomicLong(System.nanoTime());
+  private final AtomicBoolean running = new AtomicBoolean(true);
+  private final Thread poller;
+
+  Shop(AwsEndpoint aws, Jdbi jdbi, DemoTables tables, String queueName) {
+    this.sns = aws.sns();
+    this.sqs = aws.sqs();
+    this.queueUrl =
+        sqs.createQueue(
+                r ->
+                    r.queueName(queueName)
+                        .attributes(Map.of(QueueAttributeName.VISIBILITY_TIMEOUT, "5")))
+            .queueUrl();
+    this.queueArn =
+        sqs.getQueueAttributes(
+                r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+            .attributes()
+            .get(QueueAttributeName.QUEUE_ARN);
+    this.consumer =
+        SqsInboxConsumer.builder()
+            .jdbi(jdbi)
+            .consumerName(CONSUMER)
+            .tables(tables.outbox())
+            .handler((handle, event) -> apply(handle, tables, event))
+            .logOutput(new PrintStream(OutputStream.nullOutputStream()))
+            .build();
+    this.mapping = new EventSourceMapping(sqs, queueUrl, queueArn, aws.region(), this::invoke);
+    this.poller = new Thread(this::pollWhileRunning, "shop-event-source-mapping");
+    poller.setDaemon(true);
+  }
+
+  /** Starts consuming. */
+  Shop start() {
+    poller.start();
+    return this;
+  }
+
+  String queueUrl() {
+    return queueUrl;
+  }
+
+  /** Subscribes the shop's queue to {@code topicArn}, with raw message delivery. */
+  void subscribe(String topicArn) {
+    AwsEndpoint.subscribeRaw(sns, sqs, topicArn, queueUrl);
+  }
+
+  /** The function, as the event source mapping invokes it: each record's event id noted first. */
+  private SQSBatchResponse invoke(SQSEvent event) {
+    for (SQSEvent.SQSMessage record : event.getRecords()) {
+      SQSEvent.MessageAttribute id = record.getMessageAttributes().get("eventId");
+      if (id != null) {
+        copies.merge(UUID.fromString(id.getStringValue()), 1, Integer::sum);
+      }
+    }
+    lastDelivery.set(System.nanoTime());
+    return consumer.handle(event);
+  }
+
+  /** The shop's business logic: one booking row per event, in the inbox's transaction. */
+  private void apply(Handle handle, DemoTables tables, InboundEvent event) {
+    handle.execute(
+        "INSERT INTO "
+            + tables.bookings()
+            + " (event_id, reservation_id, event_type) VALUES (?, ?, ?)",
+        event.eventId().toString(),
+        event.aggregateId(),
+        event.eventType());
+    applied.incrementAndGet();
+  }
+
+  private void pollWhileRunning() {
+    while (running.get()) {
+      try {
+        mapping.poll();
+      } catch (SdkException e) {
+        pause(Duration.ofMillis(250)); // the endpoint went away for a moment; poll again
+      }
+    }
+  }
+
+  /** Copies of each event handed to the consumer so far. */
+  Map<UUID, Integer> copies() {
+    return Map.copyOf(copies);
+  }
+
+  /** Event ids handed to the consumer at least once. */
+  Set<UUID> seen() {
+    return new HashSet<>(copies.keySet());
+  }
+
+  /** Records handed to the consumer that it did not report as failed. */
+  long handled() {
+    return mapping.recordsDelivered() - mapping.failuresReported();
+  }
+
+  /** Events the consumer applied (its handler ran and committed). */
+  long applied() {
+    return applied.get();
+  }
+
+  /** Records handed over and reported done without being applied again: the inbox's work. */
+  long absorbed() {
+    return handled() - applied();
+  }
+
+  /** Waits until nothing has been delivered for {@code quiet}, at most {@code max}. */
+  boolean awaitQuiet(Duration quiet, Duration max) {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (System.nanoTime() - lastDelivery.get() >= quiet.toNanos()) {
+        return true;
+      }
+      pause(Duration.ofMillis(100));
+    }
+    return false;
+  }
+
+  private static void pause(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    running.set(false);
+    try {
+      poller.join(Duration.ofSeconds(5).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      sqs.deleteQueue(r -> r.queueUrl(queueUrl));
+    } catch (SdkException e) {
+      // Best effort: a queue left behind is the demo's own, and named for this run.
+    }
+    sqs.close();
+    sns.close();
+  }
+}

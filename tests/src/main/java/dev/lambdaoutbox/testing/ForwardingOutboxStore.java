@@ -1,0 +1,53 @@
+package dev.lambdaoutbox.testing;
+
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.CompletionReport;
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealthStore;
+import dev.lambdaoutbox.store.OutboxStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An {@link OutboxStore} that hands every call to another: extend it to time, stamp or break one
+ * step of a real store and leave the rest as they are.
+ */
+public abstract class ForwardingOutboxStore implements OutboxStore {
+  private final OutboxStore delegate;
+
+  protected ForwardingOutboxStore(OutboxStore delegate) {
+    this.delegate = Objects.requireNonNull(delegate, "delegate");
+  }
+
+  @Override
+  public Claim claim(String owner, int limit, Instant now, Duration lease) {
+    return delegate.claim(owner, limit, now, lease);
+  }
+
+  @Override
+  public CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now) {
+    return delegate.complete(owner, outcomes, now);
+  }
+
+  @Override
+  public PurgeReport purge(Instant now, Duration timeSlice) {
+    return delegate.purge(now, timeSlice);
+  }
+
+  @Override
+  public Backlog backlog(Instant now) {
+    return delegate.backlog(now);
+  }
+
+  @Override
+  public DestinationHealthStore destinationHealth() {
+    return delegate.destinationHealth();
+  }
+
+  @Override
+  public int countDue(Instant now, int limit) {
+    return delegate.countDue(now, limit);
+  }
+}
