@@ -83,6 +83,13 @@ public interface OutboxStore {
    * How many rows are due (PENDING, {@code next_attempt_at <= now}), counting at most {@code
    * limit}: a bounded walk of the due index, so its cost does not grow with the backlog. For
    * deciding how many pollers a backlog needs.
+   *
+   * <p>With {@link Ordering#AGGREGATE} it counts the due rows of aggregates that are not parked. A
+   * parked aggregate's events are never counted (those it had when it parked are not due, those
+   * written since are left out), so parked rows never make a backlog that asks for more pollers.
+   * Rows queued behind a head in flight are counted, though no claim can take them before their
+   * head is published: they are work for the rounds to come. Pollers beyond what the aggregates
+   * with a due head can keep busy find nothing to claim and stop.
    */
   int countDue(Instant now, int limit);
 

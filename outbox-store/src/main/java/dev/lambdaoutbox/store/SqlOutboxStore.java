@@ -109,7 +109,8 @@ final class SqlOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     return executor.inTransaction(
-        "count the due rows of " + tables.messages(), s -> dialect.countDue(s, at, limit));
+        "count the due rows of " + tables.messages(),
+        s -> dialect.countDue(s, at, limit, ordering == Ordering.AGGREGATE));
   }
 
   private static void requireOwner(String owner) {

@@ -365,6 +365,35 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
     assertThat(ids(store.claim("p3", 10, T0.plusSeconds(3601), LEASE))).containsExactly(a2);
   }
 
+  // ---- counting the due rows, for scale-out
+
+  @Test
+  void countDue_countsTheRowsBehindALeasedHead_butNoneOfAParkedAggregate() {
+    UUID a1 = append(T0, "a");
+    append(T0.plusMillis(1), "a");
+    append(T0.plusMillis(2), "a");
+    UUID b1 = append(T0.plusMillis(3), "b");
+    append(T0.plusMillis(4), "b");
+    OutboxStore store = store();
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1, b1);
+
+    // The heads are leased (not due); the rows behind them are work for the rounds to come.
+    assertThat(store.countDue(T0.plusSeconds(2), 100)).isEqualTo(3);
+
+    store.complete(
+        "p1",
+        List.of(new DeadLetter(a1, "InvalidParameter", "refused"), new Published(b1)),
+        T0.plusSeconds(2));
+    append(T0.plusSeconds(5), "a"); // written after "a" parked: due, not marked
+
+    assertThat(store.countDue(T0.plusSeconds(10), 100)).isEqualTo(1);
+    OutboxStore unordered = OutboxStore.builder(newExecutor()).tables(tables).build();
+    assertThat(unordered.countDue(T0.plusSeconds(10), 100)).isEqualTo(2);
+
+    deadLetters().discard(List.of(a1), false, AUDIT);
+    assertThat(store.countDue(T0.plusSeconds(3601), 100)).isEqualTo(4);
+  }
+
   @Test
   void unorderedStore_ignoresTheOrderingTables() {
     UUID a1 = append(T0, "a");

@@ -43,6 +43,7 @@ abstract class PortableDialect implements StoreDialect {
   private final HealthRows healthRows;
   private final ParkedRows parkedRows;
   private final String countDueSql;
+  private final String countDueUnparkedSql;
   private final String deadLetterColumns;
   private final String auditSql;
   private final String auditTrailSql;
@@ -84,12 +85,20 @@ abstract class PortableDialect implements StoreDialect {
             + new ParkedRows(tables, syntax.timestampParam(), syntax.utcText()).countsSelectList();
     this.parkedRows = new ParkedRows(tables, syntax.timestampParam(), syntax.utcText());
     this.healthRows = new HealthRows(health, syntax.timestampParam(), syntax.utcText());
+    String due =
+        " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= "
+            + syntax.timestampParam().apply("now");
+    String walk = " ORDER BY w.next_attempt_at, w.id LIMIT :limit) due";
     this.countDueSql =
-        "SELECT COUNT(*) AS due FROM (SELECT id FROM "
+        "SELECT COUNT(*) AS due FROM (SELECT w.id FROM " + tables.messages() + due + walk;
+    this.countDueUnparkedSql =
+        "SELECT COUNT(*) AS due FROM (SELECT w.id FROM "
             + tables.messages()
-            + " WHERE status = 'PENDING' AND next_attempt_at <= "
-            + syntax.timestampParam().apply("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit) due";
+            + due
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + tables.parkedKeys()
+            + " k WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)"
+            + walk;
     this.deadLetterColumns = syntax.selectList("", DeadLetterRows.COLUMNS);
     List<String> values = new ArrayList<>();
     for (String column : AuditRows.INSERTED) {
@@ -310,9 +319,10 @@ abstract class PortableDialect implements StoreDialect {
   }
 
   @Override
-  public int countDue(SqlSession s, Instant now, int limit) {
+  public int countDue(SqlSession s, Instant now, int limit, boolean ordered) {
     Params params = Params.of().timestamp("now", now).integer("limit", limit);
-    return (int) s.query(countDueSql, params).get(0).longValue("due");
+    String sql = ordered ? countDueUnparkedSql : countDueSql;
+    return (int) s.query(sql, params).get(0).longValue("due");
   }
 
   // ---- the reprocessor's dead letters

@@ -210,8 +210,14 @@ public interface StoreDialect {
   /** Deletes the rows whose next probe is before {@code staleBefore}; returns how many. */
   int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore);
 
-  /** Due rows, counted along the due index up to {@code limit}. */
-  int countDue(SqlSession s, Instant now, int limit);
+  /**
+   * Due rows, counted along the due index up to {@code limit}. With {@code ordered}, only those of
+   * aggregates that are not parked: the events a parked aggregate had when it parked are not due,
+   * and those written since are left out here, so a parked backlog never counts as work. Rows
+   * queued behind a head in flight (leased) are counted: the ordered claim takes them one round
+   * after another, as their heads are published.
+   */
+  int countDue(SqlSession s, Instant now, int limit, boolean ordered);
 
   // ---- parked keys, released by the reprocessor
 
