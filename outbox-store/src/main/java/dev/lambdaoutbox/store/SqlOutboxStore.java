@@ -29,6 +29,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final StoreDialect dialect;
   private final OutboxTables tables;
   private final boolean retain;
+  private final Ordering ordering;
   private final RetentionPass retention;
   private final DestinationHealthStore destinationHealth;
 
@@ -37,6 +38,7 @@ final class SqlOutboxStore implements OutboxStore {
     this.tables = b.tables;
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
+    this.ordering = b.ordering;
     List<PurgeStep> steps = new ArrayList<>();
     if (b.retention != null) {
       steps.add(new PurgeStep.SentRows(b.retention));
@@ -62,7 +64,9 @@ final class SqlOutboxStore implements OutboxStore {
     Instant leaseEnd = micros(at.plus(lease));
     return executor.inTransaction(
         "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
-        s -> dialect.claim(s, owner, limit, at, leaseEnd));
+        ordering == Ordering.AGGREGATE
+            ? s -> dialect.claimHeads(s, owner, limit, at, leaseEnd)
+            : s -> dialect.claim(s, owner, limit, at, leaseEnd));
   }
 
   @Override
@@ -76,7 +80,7 @@ final class SqlOutboxStore implements OutboxStore {
     Outcomes byKind = Outcomes.of(outcomes, at);
     return executor.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
-        s -> byKind.record(s, dialect, owner, at, retain));
+        s -> byKind.record(s, dialect, owner, at, retain, ordering));
   }
 
   @Override
@@ -105,7 +109,8 @@ final class SqlOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     return executor.inTransaction(
-        "count the due rows of " + tables.messages(), s -> dialect.countDue(s, at, limit));
+        "count the due rows of " + tables.messages(),
+        s -> dialect.countDue(s, at, limit, ordering == Ordering.AGGREGATE));
   }
 
   private static void requireOwner(String owner) {
@@ -121,8 +126,8 @@ final class SqlOutboxStore implements OutboxStore {
 
   /**
    * A batch of outcomes by kind, recorded in one transaction: published rows first (they need no
-   * lease), then retries, dead letters and deferrals; then who holds the rows whose outcome was not
-   * applied.
+   * lease), then retries, dead letters (with ordering, each parking its aggregate first) and
+   * deferrals; then who holds the rows whose outcome was not applied.
    */
   private record Outcomes(
       List<DeliveryOutcome> all,
@@ -167,13 +172,22 @@ final class SqlOutboxStore implements OutboxStore {
     }
 
     CompletionReport record(
-        SqlSession s, StoreDialect dialect, String owner, Instant now, boolean retain) {
+        SqlSession s,
+        StoreDialect dialect,
+        String owner,
+        Instant now,
+        boolean retain,
+        Ordering ordering) {
       Set<UUID> applied = new HashSet<>();
       if (!published.isEmpty()) {
         applied.addAll(dialect.published(s, published, now, retain));
       }
       if (!retries.isEmpty()) {
         applied.addAll(dialect.retried(s, owner, retries, now));
+      }
+      Map<UUID, Integer> parked = Map.of();
+      if (!deadLetters.isEmpty() && ordering == Ordering.AGGREGATE) {
+        parked = dialect.park(s, owner, deadLetters.stream().map(DeadLetter::id).toList(), now);
       }
       List<SupersededDeadLetter> superseded = List.of();
       if (!deadLetters.isEmpty()) {
@@ -183,6 +197,15 @@ final class SqlOutboxStore implements OutboxStore {
       }
       if (!deferrals.isEmpty()) {
         applied.addAll(dialect.deferred(s, owner, deferrals, now));
+      }
+      if (ordering == Ordering.AGGREGATE) {
+        List<UUID> waiting = new ArrayList<>();
+        retries.forEach(r -> waiting.add(r.id()));
+        deferrals.stream().filter(d -> d.errorCode() != null).forEach(d -> waiting.add(d.id()));
+        waiting.retainAll(applied);
+        if (!waiting.isEmpty()) {
+          dialect.holdBehind(s, waiting);
+        }
       }
       List<UUID> lost = new ArrayList<>();
       for (DeliveryOutcome outcome : all) {
@@ -201,7 +224,7 @@ final class SqlOutboxStore implements OutboxStore {
           completions.add(Completion.gone(outcome));
         }
       }
-      return new CompletionReport(completions, superseded);
+      return new CompletionReport(completions, superseded, parked);
     }
   }
 }

@@ -95,6 +95,7 @@ public final class PollerWiring {
             SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
         .tables(config.database().tables())
         .retention(config.retention())
+        .ordering(config.ordering())
         .idempotencyWindow(config.idempotencyWindow())
         .build();
   }
