@@ -37,6 +37,17 @@ class RoutesJsonTest {
   }
 
   @Test
+  void isEmptyObject_onlyForBracesAndJsonWhitespace() {
+    assertThat(RoutesJson.isEmptyObject("{}")).isTrue();
+    assertThat(RoutesJson.isEmptyObject(" \t{\r\n }\n")).isTrue();
+    assertThat(RoutesJson.isEmptyObject("{} x")).isFalse();
+    assertThat(RoutesJson.isEmptyObject("{ \"a\" }")).isFalse();
+    assertThat(RoutesJson.isEmptyObject("\u2003{}")).isFalse();
+    assertThat(RoutesJson.isEmptyObject("{")).isFalse();
+    assertThat(RoutesJson.isEmptyObject("")).isFalse();
+  }
+
+  @Test
   void read_notAnObject_isNull() throws IOException {
     assertThat(RoutesJson.read("[\"arn:b\"]")).isNull();
     assertThat(RoutesJson.read("\"arn:b\"")).isNull();
