@@ -1,6 +1,8 @@
 package dev.lambdaoutbox.telemetry;
 
+import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Writes a value as compact JSON text, as Jackson's {@code ObjectMapper} writes it (no spaces;
@@ -14,17 +16,28 @@ import java.util.Map;
  *       them, NaN and the infinities as strings ({@code "NaN"}), since JSON has no such number;
  *   <li>any other {@link Number} by its {@code toString()};
  *   <li>an {@link Enum} by its name;
- *   <li>a {@link Map} as an object (keys by {@code String.valueOf}), an {@link Iterable} or an
+ *   <li>a {@link Map} as an object (keys by {@code String.valueOf}), a {@link Collection} or an
  *       object array as an array, their elements by these same rules;
+ *   <li>{@link Raw} (e.g. a Jackson tree's {@code toString()}) as it is;
  *   <li>anything else as a string, its {@code toString()}.
  * </ul>
  *
  * <p>It exists so that a cold start of a function does not pay for Jackson's data binding (about
- * 500 classes) to write a log line. It uses no lambda and no string concatenation, which would each
- * spin classes at run time.
+ * 500 classes) to write a log line. It uses no lambda, which would spin a class at run time.
  */
 public final class JsonWriter {
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  /**
+   * A value that is already JSON text, written as it is.
+   *
+   * @param json exactly one valid JSON value, e.g. a Jackson tree's {@code toString()}
+   */
+  public record Raw(String json) {
+    public Raw {
+      Objects.requireNonNull(json, "json");
+    }
+  }
 
   private JsonWriter() {}
 
@@ -52,7 +65,9 @@ public final class JsonWriter {
       string(out, e.name());
     } else if (value instanceof Map<?, ?> map) {
       object(out, map);
-    } else if (value instanceof Iterable<?> items) {
+    } else if (value instanceof Raw raw) {
+      out.append(raw.json());
+    } else if (value instanceof Collection<?> items) {
       out.append('[');
       boolean first = true;
       for (Object item : items) {

@@ -116,6 +116,24 @@ class JsonWriterTest {
   }
 
   @Test
+  void write_raw_asItIs_whereAJacksonTreeWasWrittenAsTheTree() throws Exception {
+    JsonNode tree = JACKSON.readTree("{\"replayed\":[\"a\",\"b\"],\"count\":2}");
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("report", tree);
+
+    assertThat(JsonWriter.write(Map.of("report", new JsonWriter.Raw(tree.toString()))))
+        .isEqualTo(JACKSON.writeValueAsString(line))
+        .isEqualTo("{\"report\":{\"replayed\":[\"a\",\"b\"],\"count\":2}}");
+  }
+
+  @Test
+  void write_iterableThatIsNoCollection_asItsTextNotItsElements() throws Exception {
+    JsonNode tree = JACKSON.readTree("{\"a\":1}"); // Iterable over its values
+
+    assertThat(JsonWriter.write(tree)).isEqualTo("\"{\\\"a\\\":1}\"");
+  }
+
+  @Test
   void write_otherObjects_asTheirTextInAString() {
     Object odd =
         new Object() {
