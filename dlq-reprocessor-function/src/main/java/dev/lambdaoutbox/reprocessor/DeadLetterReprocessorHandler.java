@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.telemetry.JsonWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -104,7 +105,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
     } else if (request instanceof ReprocessorRequest.AuditRequest) {
       fields.put("count", outcome.report().path("count").asInt()); // as for list: no page
     } else {
-      fields.put("report", outcome.report());
+      fields.put("report", new JsonWriter.Raw(outcome.report().toString()));
     }
     if (outcome.failure() != null) {
       log.error(request.action() + " stopped part-way", fields, outcome.failure());

@@ -38,7 +38,7 @@ public final class InvalidRequestException extends RuntimeException {
   }
 
   private static String json(String field, String problem) {
-    ObjectNode error = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode error = JsonSupport.mapper().createObjectNode();
     error.put("error", "InvalidRequest");
     error.put("field", field);
     error.put("message", field + ": " + problem);

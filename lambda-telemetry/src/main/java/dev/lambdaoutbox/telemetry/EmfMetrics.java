@@ -1,11 +1,10 @@
 package dev.lambdaoutbox.telemetry;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -16,8 +15,6 @@ import java.util.Objects;
  * the invocation.
  */
 public final class EmfMetrics {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final String namespace;
   private final String service;
   private final PrintStream out;
@@ -70,19 +67,26 @@ public final class EmfMetrics {
 
     /** The EMF JSON line. */
     public String render() {
-      ObjectNode root = JSON.createObjectNode();
-      ObjectNode aws = root.putObject("_aws");
-      aws.put("Timestamp", clock.millis());
-      ObjectNode directive = aws.putArray("CloudWatchMetrics").addObject();
+      List<Map<String, String>> metrics = new ArrayList<>(units.size());
+      for (Map.Entry<String, MetricUnit> unit : units.entrySet()) {
+        Map<String, String> metric = new LinkedHashMap<>();
+        metric.put("Name", unit.getKey());
+        metric.put("Unit", unit.getValue().cloudWatchName());
+        metrics.add(metric);
+      }
+      Map<String, Object> directive = new LinkedHashMap<>();
       directive.put("Namespace", namespace);
-      directive.putArray("Dimensions").addArray().add("Service");
-      ArrayNode metrics = directive.putArray("Metrics");
-      units.forEach(
-          (name, unit) -> metrics.addObject().put("Name", name).put("Unit", unit.cloudWatchName()));
+      directive.put("Dimensions", List.of(List.of("Service")));
+      directive.put("Metrics", metrics);
+      Map<String, Object> aws = new LinkedHashMap<>();
+      aws.put("Timestamp", clock.millis());
+      aws.put("CloudWatchMetrics", List.of(directive));
+      Map<String, Object> root = new LinkedHashMap<>();
+      root.put("_aws", aws);
       root.put("Service", service);
-      properties.forEach((k, v) -> root.set(k, JSON.valueToTree(v)));
-      values.forEach((k, v) -> root.set(k, JSON.valueToTree(v)));
-      return root.toString();
+      root.putAll(properties);
+      root.putAll(values);
+      return JsonWriter.write(root);
     }
   }
 }

@@ -1,11 +1,10 @@
 package dev.lambdaoutbox.telemetry;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -31,8 +30,6 @@ public final class JsonLogger {
       }
     }
   }
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String service;
   private final String logger;
@@ -78,13 +75,13 @@ public final class JsonLogger {
     if (!enabled(level)) {
       return;
     }
-    ObjectNode line = JSON.createObjectNode();
+    Map<String, Object> line = new LinkedHashMap<>();
     line.put("timestamp", clock.instant().toString());
     line.put("level", level.name());
     line.put("service", service);
     line.put("logger", logger);
     line.put("message", message);
-    fields.forEach((k, v) -> line.set(k, JSON.valueToTree(v)));
+    line.putAll(fields);
     if (error != null) {
       line.put("errorType", error.getClass().getName());
       line.put("errorMessage", String.valueOf(error.getMessage()));
@@ -92,6 +89,6 @@ public final class JsonLogger {
       error.printStackTrace(new PrintWriter(trace));
       line.put("stackTrace", trace.toString());
     }
-    out.println(line);
+    out.println(JsonWriter.write(line));
   }
 }

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class EmfMetricsTest {
@@ -44,15 +46,52 @@ class EmfMetricsTest {
   }
 
   @Test
+  void render_isTheLineJacksonWrote() {
+    Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
+    EmfMetrics metrics = new EmfMetrics("LambdaOutbox", "poller", System.out, clock);
+
+    String line =
+        metrics
+            .batch()
+            .count("Claimed", 7)
+            .metric("AgeSeconds", 0.25, MetricUnit.SECONDS)
+            .property("capped", true)
+            .property("requestId", "r-\"1\"")
+            .render();
+
+    assertThat(line)
+        .isEqualTo(
+            "{\"_aws\":{\"Timestamp\":1767323045000,\"CloudWatchMetrics\":[{\"Namespace\":"
+                + "\"LambdaOutbox\",\"Dimensions\":[[\"Service\"]],\"Metrics\":[{\"Name\":"
+                + "\"Claimed\",\"Unit\":\"Count\"},{\"Name\":\"AgeSeconds\",\"Unit\":"
+                + "\"Seconds\"}]}]},\"Service\":\"poller\",\"capped\":true,\"requestId\":"
+                + "\"r-\\\"1\\\"\",\"Claimed\":7,\"AgeSeconds\":0.25}");
+  }
+
+  @Test
+  void jsonLogger_writesTheLineJacksonWrote_fieldsNamedLikeStandardOnesReplaceThemInPlace() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05.120Z"), ZoneOffset.UTC);
+    JsonLogger log = logger(JsonLogger.Level.DEBUG, bytes, clock);
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("eventId", "e-1");
+    fields.put("message", "overridden\ttab");
+    fields.put("attempts", 3L);
+
+    log.info("original", fields);
+
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "{\"timestamp\":\"2026-01-02T03:04:05.120Z\",\"level\":\"INFO\",\"service\":"
+                + "\"poller\",\"logger\":\"dev.lambdaoutbox.telemetry.EmfMetricsTest\","
+                + "\"message\":\"overridden\\ttab\",\"eventId\":\"e-1\",\"attempts\":3}"
+                + System.lineSeparator());
+  }
+
+  @Test
   void jsonLogger_dropsLinesBelowThresholdAndKeepsFields() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    JsonLogger log =
-        new JsonLogger(
-            "poller",
-            EmfMetricsTest.class,
-            JsonLogger.Level.INFO,
-            new PrintStream(bytes, true, StandardCharsets.UTF_8),
-            Clock.systemUTC());
+    JsonLogger log = logger(JsonLogger.Level.INFO, bytes, Clock.systemUTC());
 
     log.debug("hidden", java.util.Map.of());
     log.error(
@@ -67,5 +106,15 @@ class EmfMetricsTest {
     assertThat(line.get("eventId").asText()).isEqualTo("e-1");
     assertThat(line.get("attempts").asInt()).isEqualTo(3);
     assertThat(line.get("errorMessage").asText()).isEqualTo("boom");
+  }
+
+  private static JsonLogger logger(
+      JsonLogger.Level threshold, ByteArrayOutputStream to, Clock clock) {
+    return new JsonLogger(
+        "poller",
+        EmfMetricsTest.class,
+        threshold,
+        new PrintStream(to, true, StandardCharsets.UTF_8),
+        clock);
   }
 }

@@ -34,14 +34,17 @@ public final class SqlExecutors {
   private SqlExecutors() {}
 
   public static SqlExecutor fromSettings(StoreSettings settings, ConnectionLimits limits) {
-    return switch (settings) {
-      case DatabaseSettings jdbc ->
-          JdbcExecutor.of(
-              JdbcConnectionProvider.create(
-                  jdbc, CredentialsSource.from(jdbc, SqlExecutors::secretsManagerFor), limits));
-      case DataApiSettings dataApi ->
-          DataApiExecutor.builder(rdsDataClient(dataApi, limits), dataApi).build();
-    };
+    // instanceof, not a pattern switch: the switch's bootstrap (SwitchBootstraps) would cost each
+    // function's cold start about 40 ms, this being the first such switch its init reaches.
+    if (settings instanceof DatabaseSettings jdbc) {
+      return JdbcExecutor.of(
+          JdbcConnectionProvider.create(
+              jdbc, CredentialsSource.from(jdbc, SqlExecutors::secretsManagerFor), limits));
+    }
+    if (settings instanceof DataApiSettings dataApi) {
+      return DataApiExecutor.builder(rdsDataClient(dataApi, limits), dataApi).build();
+    }
+    throw new IllegalArgumentException("no executor for " + settings.getClass().getName());
   }
 
   /**

@@ -237,7 +237,7 @@ public final class OutboxEvent {
 
     /** The payload as an object, serialized with a default Jackson {@link ObjectMapper}. */
     public Builder payload(Object value) {
-      return payload(value, JsonSupport.MAPPER);
+      return payload(value, JsonSupport.mapper());
     }
 
     /** The payload as an object, serialized with the given {@link ObjectMapper}. */

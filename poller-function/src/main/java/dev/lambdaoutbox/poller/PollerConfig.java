@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.poller;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.poller.internal.RoutesJson;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
@@ -10,6 +9,7 @@ import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.writer.Destinations;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -150,8 +150,6 @@ public record PollerConfig(
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
   public static final String MAX_CONCURRENT_POLLERS = "OUTBOX_MAX_CONCURRENT_POLLERS";
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   public PollerConfig {
     routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -318,10 +316,10 @@ public record PollerConfig(
     if (text.isEmpty()) {
       return routes;
     }
-    JsonNode json;
+    Map<String, RoutesJson.Value> json;
     try {
-      json = JSON.readTree(text.get());
-    } catch (Exception e) {
+      json = RoutesJson.read(text.get());
+    } catch (IOException e) {
       throw new ConfigurationException(
           ROUTES,
           "is not valid JSON ("
@@ -329,25 +327,29 @@ public record PollerConfig(
               + "); expected an object such as {\"order.*\":\"arn:aws:sns:...\"}",
           e);
     }
-    if (json == null || !json.isObject()) {
+    if (json == null) {
       throw new ConfigurationException(
           ROUTES,
           "'"
               + text.get()
               + "' is not a JSON object; expected one such as {\"order.*\":\"arn:aws:sns:...\"}");
     }
-    for (Map.Entry<String, JsonNode> route : json.properties()) {
+    for (Map.Entry<String, RoutesJson.Value> route : json.entrySet()) {
       String pattern = route.getKey();
       String patternProblem = problemWithPattern(pattern);
       if (patternProblem != null) {
         throw new ConfigurationException(ROUTES, "pattern '" + pattern + "' " + patternProblem);
       }
-      if (!route.getValue().isTextual()) {
+      if (!route.getValue().textual()) {
         throw new ConfigurationException(
             ROUTES,
-            "route '" + pattern + "' maps to " + route.getValue() + ", not a destination string");
+            "route '"
+                + pattern
+                + "' maps to "
+                + route.getValue().text()
+                + ", not a destination string");
       }
-      String destination = route.getValue().asText().strip();
+      String destination = route.getValue().text().strip();
       requireDestination(ROUTES, destination, "route '" + pattern + "': ");
       routes.put(pattern, destination);
     }

@@ -2,7 +2,6 @@ package dev.lambdaoutbox.poller;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.poller.internal.FanOut;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
@@ -11,10 +10,12 @@ import dev.lambdaoutbox.poller.internal.SnapStartPriming;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.telemetry.JsonWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
@@ -40,8 +41,6 @@ import java.util.random.RandomGenerator;
  * stop, and start no others.
  */
 public final class PollerHandler implements RequestStreamHandler {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final OutboxPoller poller;
   private final OutboxPoller fanOutPoller;
 
@@ -116,7 +115,9 @@ public final class PollerHandler implements RequestStreamHandler {
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
     boolean startedByFanOut = FanOut.isFanOutEvent(input.readAllBytes());
-    JSON.writeValue(output, startedByFanOut ? drainAsFanOut(context) : poll(context));
+    Map<String, Object> summary = startedByFanOut ? drainAsFanOut(context) : poll(context);
+    output.write(JsonWriter.write(summary).getBytes(StandardCharsets.UTF_8));
+    output.flush();
   }
 
   /**

@@ -108,6 +108,7 @@ public final class ColdStartBenchmark {
       Map<String, String> env = functionEnvironment(db, aws, tables);
       Map<String, String> pollerEnv = new HashMap<>(env);
       pollerEnv.put("OUTBOX_DEFAULT_DESTINATION", queue);
+      pollerEnv.put("OUTBOX_ROUTES", "{}"); // the template's default: routes are always parsed
       OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
       String scheduled =
           Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));

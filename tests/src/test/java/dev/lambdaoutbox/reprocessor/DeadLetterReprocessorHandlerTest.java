@@ -519,7 +519,7 @@ class DeadLetterReprocessorHandlerTest {
 
   private static JsonNode parse(String json) {
     try {
-      return JsonSupport.MAPPER.readTree(json);
+      return JsonSupport.mapper().readTree(json);
     } catch (IOException e) {
       throw new AssertionError("not JSON: " + json, e);
     }

@@ -321,7 +321,7 @@ class DeadLetterRequestValidationTest {
 
   private static JsonNode parse(String json) {
     try {
-      return JsonSupport.MAPPER.readTree(json);
+      return JsonSupport.mapper().readTree(json);
     } catch (Exception e) {
       throw new AssertionError("error message is not JSON: " + json, e);
     }

@@ -70,7 +70,7 @@ final class ReprocessorHarness implements AutoCloseable {
     try {
       handler.handleRequest(
           new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)), out, context);
-      return JsonSupport.MAPPER.readTree(out.toByteArray());
+      return JsonSupport.mapper().readTree(out.toByteArray());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -90,7 +90,7 @@ final class ReprocessorHarness implements AutoCloseable {
     for (String line : captured.toString(StandardCharsets.UTF_8).split("\n")) {
       if (!line.isBlank()) {
         try {
-          lines.add(JsonSupport.MAPPER.readTree(line));
+          lines.add(JsonSupport.mapper().readTree(line));
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }

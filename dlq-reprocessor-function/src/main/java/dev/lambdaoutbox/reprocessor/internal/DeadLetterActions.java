@@ -114,7 +114,7 @@ public final class DeadLetterActions {
 
   private static Outcome failed(
       DeadLetterActionException e, ObjectNode committed, int replayed, int discarded) {
-    ObjectNode error = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode error = JsonSupport.mapper().createObjectNode();
     error.put("error", "ActionFailed");
     error.put("message", e.getMessage());
     error.set("committed", committed);

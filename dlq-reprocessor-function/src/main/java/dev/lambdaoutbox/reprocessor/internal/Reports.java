@@ -58,7 +58,7 @@ public final class Reports {
 
   /** A parked aggregate: which, behind which dead letter, since when, and what waits. */
   private static ObjectNode parkedKey(ParkedKey k) {
-    return JsonSupport.MAPPER
+    return JsonSupport.mapper()
         .createObjectNode()
         .put("aggregateType", k.aggregateType())
         .put("aggregateId", k.aggregateId())
@@ -196,7 +196,7 @@ public final class Reports {
   }
 
   private static ObjectNode header(String action, String requestId) {
-    ObjectNode report = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode report = JsonSupport.mapper().createObjectNode();
     report.put("action", action);
     report.put("requestId", requestId);
     return report;
@@ -204,7 +204,7 @@ public final class Reports {
 
   private static ObjectNode deadLetter(DeadLetterPage.Entry entry) {
     DeadLetter d = entry.deadLetter();
-    ObjectNode row = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode row = JsonSupport.mapper().createObjectNode();
     row.put("id", d.id().toString());
     row.put("eventType", d.eventType());
     row.put("aggregateType", d.aggregateType());
@@ -228,7 +228,7 @@ public final class Reports {
   }
 
   private static ObjectNode filter(DeadLetterFilter f) {
-    ObjectNode node = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode node = JsonSupport.mapper().createObjectNode();
     putIfSet(node, "eventType", f.eventType());
     putIfSet(node, "aggregateType", f.aggregateType());
     putIfSet(node, "aggregateId", f.aggregateId());
@@ -239,7 +239,7 @@ public final class Reports {
   }
 
   private static ObjectNode auditFilter(AuditFilter f) {
-    ObjectNode node = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode node = JsonSupport.mapper().createObjectNode();
     putIfSet(node, "deadLetterId", f.deadLetterId() == null ? null : f.deadLetterId().toString());
     putIfSet(node, "requestedBy", f.requestedBy());
     putIfSet(node, "requestId", f.requestId());

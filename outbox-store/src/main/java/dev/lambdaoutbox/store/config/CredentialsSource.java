@@ -47,7 +47,7 @@ public interface CredentialsSource {
   private static DatabaseCredentials parse(String arn, String secretString) {
     JsonNode json;
     try {
-      json = JsonSupport.MAPPER.readTree(secretString == null ? "" : secretString);
+      json = JsonSupport.mapper().readTree(secretString == null ? "" : secretString);
     } catch (Exception e) {
       throw new ConfigurationException(
           DatabaseSettings.SECRET_ARN,

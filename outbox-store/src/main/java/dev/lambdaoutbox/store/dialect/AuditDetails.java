@@ -17,7 +17,7 @@ public final class AuditDetails {
   private AuditDetails() {}
 
   public static String write(DeadLetter row, String destinationOverride) {
-    ObjectNode root = JsonSupport.MAPPER.createObjectNode();
+    ObjectNode root = JsonSupport.mapper().createObjectNode();
     ObjectNode d = root.putObject("deadLetter");
     d.put("id", row.id().toString());
     d.put("aggregateType", row.aggregateType());
@@ -75,10 +75,10 @@ public final class AuditDetails {
 
   private static JsonNode parse(String details) {
     if (details == null) {
-      return JsonSupport.MAPPER.missingNode();
+      return JsonSupport.mapper().missingNode();
     }
     try {
-      return JsonSupport.MAPPER.readTree(details);
+      return JsonSupport.mapper().readTree(details);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
           "audit details are not JSON: " + e.getOriginalMessage(), e);

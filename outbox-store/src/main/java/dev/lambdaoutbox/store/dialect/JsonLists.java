@@ -37,14 +37,14 @@ final class JsonLists {
 
   /** {@code ["a","b",...]}, escaped as JSON. */
   static String texts(Collection<String> values) {
-    ArrayNode array = JsonSupport.MAPPER.createArrayNode();
+    ArrayNode array = JsonSupport.mapper().createArrayNode();
     values.forEach(array::add);
     return write(array);
   }
 
   /** {@code [{...},{...}]}: one object per item, filled by {@code fields}. */
   static <T> String records(List<T> items, BiConsumer<T, ObjectNode> fields) {
-    ArrayNode array = JsonSupport.MAPPER.createArrayNode();
+    ArrayNode array = JsonSupport.mapper().createArrayNode();
     for (T item : items) {
       fields.accept(item, array.addObject());
     }
@@ -57,7 +57,7 @@ final class JsonLists {
 
   private static String write(ArrayNode array) {
     try {
-      return JsonSupport.MAPPER.writeValueAsString(array);
+      return JsonSupport.mapper().writeValueAsString(array);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a list of strings is always JSON", e);
     }

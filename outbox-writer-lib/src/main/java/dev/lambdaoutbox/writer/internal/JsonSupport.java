@@ -12,8 +12,13 @@ import java.util.Map;
 
 /** JSON validation and the headers column's encoding. */
 public final class JsonSupport {
-  /** Shared, configured once; thread-safe after construction. */
-  public static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules();
+  /**
+   * Built on first use: reading a row's headers and checking a payload stream the tokens, so a
+   * poller that never needs data binding (about 500 classes and a module scan) never loads it.
+   */
+  private static final class Shared {
+    static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules();
+  }
 
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
@@ -22,6 +27,11 @@ public final class JsonSupport {
           .build();
 
   private JsonSupport() {}
+
+  /** The shared mapper, configured once; thread-safe. */
+  public static ObjectMapper mapper() {
+    return Shared.MAPPER;
+  }
 
   /**
    * Returns null when {@code text} is exactly one well-formed JSON value (surrounding whitespace
@@ -64,7 +74,7 @@ public final class JsonSupport {
       return null;
     }
     try {
-      return MAPPER.writeValueAsString(headers);
+      return mapper().writeValueAsString(headers);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a string map always serializes", e);
     }
