@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -142,7 +143,11 @@ class PollerOrderingTest {
         p.get();
       }
     } finally {
+      // Every poller stopped before the next case resets the tables under them.
       pool.shutdownNow();
+      assertThat(pool.awaitTermination(60, TimeUnit.SECONDS))
+          .as("writers and pollers stopped")
+          .isTrue();
     }
 
     List<Message> received = bed.receive(queue, AGGREGATES * EVENTS_EACH);
@@ -382,6 +387,9 @@ class PollerOrderingTest {
       List<PollSummary> summaries) {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (!(written.get() && bed.count(bed.tables.messages()) == 0)) {
+      if (Thread.currentThread().isInterrupted()) {
+        return null; // the test is over (a writer or another poller failed): stop
+      }
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
             "the outbox did not drain in 120 s: " + bed.count(bed.tables.messages()) + " left");
