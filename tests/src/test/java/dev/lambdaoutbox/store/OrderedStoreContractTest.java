@@ -183,6 +183,19 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
     assertThat(ids(store.claim("p4", 10, T0.plusSeconds(62), LEASE))).containsExactly(a2);
   }
 
+  /** The ids of the first {@code n} rows of the outbox, in the order written. */
+  List<UUID> firstIds(Connection c, int n) throws Exception {
+    List<UUID> ids = new ArrayList<>();
+    String sql = "SELECT id FROM " + tables.messages() + " ORDER BY seq LIMIT " + n;
+    try (PreparedStatement st = c.prepareStatement(sql);
+        ResultSet rs = st.executeQuery()) {
+      while (rs.next()) {
+        ids.add(UUID.fromString(rs.getString(1)));
+      }
+    }
+    return ids;
+  }
+
   /**
    * Locks the {@code n}th event (from 1) of aggregate {@code aggregateId} in {@code c}'s
    * transaction.

@@ -265,8 +265,7 @@ final class MysqlDialect extends PortableDialect {
     Map<Instant, List<UUID>> behind = new HashMap<>();
     for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
       Params params = Params.of();
-      String sql = holdBehindSql + InLists.uuids("id", chunk, params) + " FOR UPDATE SKIP LOCKED";
-      for (Row row : s.query(sql, params)) {
+      for (Row row : s.query(behindSql(chunk, params), params)) {
         behind.computeIfAbsent(row.instant("due"), d -> new ArrayList<>()).add(row.uuid("id"));
       }
     }
@@ -277,6 +276,17 @@ final class MysqlDialect extends PortableDialect {
             s.update(moveBehindSql + InLists.uuids("id", chunk, params), params);
           }
         });
+  }
+
+  @Override
+  public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
+    Params params = Params.of();
+    return explain(s, behindSql(heads, params), params);
+  }
+
+  /** Locks the rows behind {@code heads} that no other transaction holds: their ids, due times. */
+  private String behindSql(Collection<UUID> heads, Params params) {
+    return holdBehindSql + InLists.uuids("id", heads, params) + " FOR UPDATE SKIP LOCKED";
   }
 
   private static Params headsParams(Instant now, int limit) {

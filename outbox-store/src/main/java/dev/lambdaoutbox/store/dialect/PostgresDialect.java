@@ -412,6 +412,11 @@ final class PostgresDialect extends PortableDialect {
     s.update(holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
   }
 
+  @Override
+  public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
+    return explain(s, holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
+  }
+
   /** Runs the claim, or where the session bounds a result, its sized variant. */
   private static List<Row> claimRows(SqlSession s, String sql, String sizedSql, Params params) {
     if (ResultBudget.unbounded(s)) {

@@ -108,6 +108,12 @@ public interface StoreDialect {
   void holdBehind(SqlSession s, Collection<UUID> heads);
 
   /**
+   * The database's plan for how {@link #holdBehind} finds the rows behind {@code heads} (at most
+   * 1,000), without running it.
+   */
+  String explainHoldBehind(SqlSession s, Collection<UUID> heads);
+
+  /**
    * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
    * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
    * events behind it), and the events behind it marked parked (due never, last error saying behind
