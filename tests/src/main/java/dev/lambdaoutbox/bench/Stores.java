@@ -10,7 +10,9 @@ import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Optional;
+import java.util.UUID;
 
 /** Builds the JDBC store's parts for a test database, as a poller's start-up would. */
 public final class Stores {
@@ -61,6 +63,19 @@ public final class Stores {
       return JdbcExecutor.of(connections)
           .inTransaction(
               "explain the ordered claim", s -> dialect.explainClaimHeads(s, now, limit));
+    }
+  }
+
+  /**
+   * The database's plan for finding the rows behind {@code heads} that back off (see {@link
+   * StoreDialect#explainHoldBehind}).
+   */
+  public static String explainHoldBehind(
+      TestDatabase db, OutboxTables tables, Collection<UUID> heads) {
+    try (JdbcConnectionProvider connections = connections(db, tables)) {
+      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      return JdbcExecutor.of(connections)
+          .inTransaction("explain holding back", s -> dialect.explainHoldBehind(s, heads));
     }
   }
 

@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
@@ -54,14 +55,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 class PollerOrderingTest {
   private static final int AGGREGATES = 100;
 
-  /**
-   * Events per aggregate in the concurrent drain: 20, not 50, so that the test stays well under a
-   * minute on the shared 2-core machine, where the local endpoint (LocalStack) takes most of the
-   * time; the parking test keeps 50.
-   */
-  private static final int CONCURRENT_EACH = 20;
-
+  /** Events per aggregate, in the concurrent drain and in the parking tests alike. */
   private static final int EVENTS_EACH = 50;
+
   private static final int WRITERS = 8;
   private static final int POLLERS = 4;
   private static final AuditInfo AUDIT = new AuditInfo("req-1", "alice", "consumer fixed");
@@ -94,7 +90,7 @@ class PollerOrderingTest {
   }
 
   /**
-   * 100 aggregates x 20 events, written interleaved by 8 writers (each aggregate by one of them,
+   * 100 aggregates x 50 events, written interleaved by 8 writers (each aggregate by one of them,
    * one event per transaction, so its commit order is its event number), drained by 4 pollers at
    * once while about 5% of the entries sent fail transiently.
    */
@@ -147,10 +143,14 @@ class PollerOrderingTest {
         p.get();
       }
     } finally {
+      // Every poller stopped before the next case resets the tables under them.
       pool.shutdownNow();
+      assertThat(pool.awaitTermination(60, TimeUnit.SECONDS))
+          .as("writers and pollers stopped")
+          .isTrue();
     }
 
-    List<Message> received = bed.receive(queue, AGGREGATES * CONCURRENT_EACH);
+    List<Message> received = bed.receive(queue, AGGREGATES * EVENTS_EACH);
     assertThat(injected.get()).as("transient failures injected").isPositive();
     assertThat(summaries.stream().mapToInt(PollSummary::retried).sum()).isPositive();
     assertThat(summaries.stream().mapToInt(PollSummary::deadLettered).sum()).isZero();
@@ -339,7 +339,7 @@ class PollerOrderingTest {
     Map<String, List<UUID>> order = new LinkedHashMap<>();
     try (Connection c = bed.db.open()) {
       c.setAutoCommit(false);
-      for (int n = 0; n < CONCURRENT_EACH; n++) {
+      for (int n = 0; n < EVENTS_EACH; n++) {
         for (int a = w; a < AGGREGATES; a += WRITERS) {
           OutboxEvent e = event(a, n);
           writer.append(c, e);
@@ -387,6 +387,9 @@ class PollerOrderingTest {
       List<PollSummary> summaries) {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     while (!(written.get() && bed.count(bed.tables.messages()) == 0)) {
+      if (Thread.currentThread().isInterrupted()) {
+        return null; // the test is over (a writer or another poller failed): stop
+      }
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
             "the outbox did not drain in 120 s: " + bed.count(bed.tables.messages()) + " left");

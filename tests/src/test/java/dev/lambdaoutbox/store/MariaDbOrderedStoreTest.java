@@ -8,6 +8,8 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
@@ -42,5 +44,28 @@ class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
       assertThat(plan.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
       assertThat(plan).contains("<derived2>");
     }
+  }
+
+  /**
+   * Holding back the rows behind heads that back off finds the heads by primary key and probes the
+   * key index once per head, even where the statistics were taken while the table was empty.
+   */
+  @Test
+  void holdBehind_withTheStatisticsOfAnEmptyTable_probesTheKeyIndexPerHead() throws Exception {
+    List<UUID> heads;
+    try (Connection c = database().open()) {
+      c.setAutoCommit(true);
+      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+      loader.analyze();
+      loader.pendingOverKeys(5_000, 100, T0);
+      heads = firstIds(c, 10);
+    }
+
+    String plan = Stores.explainHoldBehind(database(), tables, heads);
+
+    assertThat(plan)
+        .contains("\"key\": \"PRIMARY\"")
+        .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
+        .doesNotContain("\"access_type\": \"ALL\"");
   }
 }

@@ -14,6 +14,9 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.writer.OutboxEvent;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -135,6 +139,88 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
 
     assertThat(store.claim("p2", 10, T0.plusSeconds(2), LEASE).isEmpty()).isTrue();
     assertThat(ids(store.claim("p2", 10, T0.plusSeconds(31), LEASE))).containsExactly(a1);
+  }
+
+  /**
+   * Holding back the events behind a head that backs off decides where they wait, not whether: one
+   * that another transaction holds locked right now (here an explicit transaction on a second
+   * connection) is left where it is. The completion neither waits for that lock nor fails for it,
+   * and the event still goes only after its head.
+   */
+  @Test
+  void aRetriedHead_whoseSuccessorAnotherTransactionLocks_isRecordedAtOnce_andStillGoesFirst()
+      throws Exception {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID a3 = append(T0.plusMillis(2), "a");
+    OutboxStore store = store();
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try (Connection other = database().open()) {
+      other.setAutoCommit(false);
+      lockEvent(other, "a", 2);
+      Future<CompletionReport> retried =
+          pool.submit(
+              () ->
+                  store.complete(
+                      "p1",
+                      List.of(new Retry(a1, "Throttled", "slow down", T0.plusSeconds(60))),
+                      T0.plusSeconds(1)));
+
+      CompletionReport report = retried.get(5, TimeUnit.SECONDS);
+      assertThat(report.completions().get(0).result()).isEqualTo(Result.RETRIED);
+      assertThat(TestRows.instant(rows.message(a3), "next_attempt_at"))
+          .isEqualTo(T0.plusSeconds(60));
+      other.commit();
+    } finally {
+      pool.shutdownNow();
+    }
+    // a2 stayed due where it was, yet waits behind its head like a3.
+    assertThat(TestRows.instant(rows.message(a2), "next_attempt_at")).isBefore(T0.plusSeconds(1));
+    assertThat(store.claim("p2", 10, T0.plusSeconds(2), LEASE).isEmpty()).isTrue();
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(61), LEASE))).containsExactly(a1);
+    store.complete("p3", List.of(new Published(a1)), T0.plusSeconds(61));
+    assertThat(ids(store.claim("p4", 10, T0.plusSeconds(62), LEASE))).containsExactly(a2);
+  }
+
+  /** The ids of the first {@code n} rows of the outbox, in the order written. */
+  List<UUID> firstIds(Connection c, int n) throws Exception {
+    List<UUID> ids = new ArrayList<>();
+    String sql = "SELECT id FROM " + tables.messages() + " ORDER BY seq LIMIT " + n;
+    try (PreparedStatement st = c.prepareStatement(sql);
+        ResultSet rs = st.executeQuery()) {
+      while (rs.next()) {
+        ids.add(UUID.fromString(rs.getString(1)));
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * Locks the {@code n}th event (from 1) of aggregate {@code aggregateId} in {@code c}'s
+   * transaction.
+   */
+  private void lockEvent(Connection c, String aggregateId, int n) throws Exception {
+    String sql =
+        "SELECT seq FROM "
+            + tables.messages()
+            + " WHERE aggregate_id = ? ORDER BY seq LIMIT 1 OFFSET "
+            + (n - 1);
+    long seq;
+    try (PreparedStatement st = c.prepareStatement(sql)) {
+      st.setString(1, aggregateId);
+      try (ResultSet rs = st.executeQuery()) {
+        assertThat(rs.next()).as("event " + n + " of " + aggregateId).isTrue();
+        seq = rs.getLong(1);
+      }
+    }
+    String lock = "SELECT seq FROM " + tables.messages() + " WHERE seq = ? FOR UPDATE";
+    try (PreparedStatement st = c.prepareStatement(lock)) {
+      st.setLong(1, seq);
+      try (ResultSet rs = st.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+      }
+    }
   }
 
   @Test

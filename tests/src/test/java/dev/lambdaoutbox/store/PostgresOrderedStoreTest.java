@@ -15,6 +15,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class PostgresOrderedStoreTest extends OrderedStoreContractTest {
@@ -52,6 +53,35 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
           .contains(tables.messages() + "_key_ix")
           .doesNotContain("Seq Scan on " + tables.messages());
     }
+  }
+
+  /**
+   * Holding back the rows behind heads that back off starts from the heads and probes the key index
+   * once per head, whatever the statistics say. Here they say the table is empty, as after a vacuum
+   * of a drained outbox, and a backlog has come since: a join of the table with itself planned from
+   * them walked every PENDING row and probed for its head, seconds on a few thousand rows.
+   */
+  @Test
+  void holdBehind_withTheStatisticsOfADrainedOutbox_probesTheKeyIndexPerHead() throws Exception {
+    List<UUID> heads;
+    try (Connection c = database().open()) {
+      c.setAutoCommit(true);
+      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+      loader.pendingOverKeys(5_000, 100, T0);
+      try (Statement st = c.createStatement()) {
+        st.execute("DELETE FROM " + tables.messages());
+        st.execute("VACUUM (ANALYZE, TRUNCATE false) " + tables.messages());
+      }
+      loader.pendingOverKeys(5_000, 100, T0);
+      heads = firstIds(c, 10);
+    }
+
+    String plan = Stores.explainHoldBehind(database(), tables, heads);
+
+    assertThat(plan)
+        .contains("LockRows")
+        .contains("Index Scan using " + tables.messages() + "_key_ix")
+        .contains("Tid Scan on " + tables.messages());
   }
 
   /** The generic plan of {@code namedSql}, its parameters typed by name. */

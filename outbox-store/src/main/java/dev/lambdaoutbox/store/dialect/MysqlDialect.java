@@ -50,6 +50,7 @@ final class MysqlDialect extends PortableDialect {
   private final String parkedSql;
   private final String parkKeySql;
   private final String holdBehindSql;
+  private final String moveBehindSql;
   private final String retrySql;
   private final String deferSql;
   private final String releaseSql;
@@ -114,15 +115,25 @@ final class MysqlDialect extends PortableDialect {
                 "payload,",
                 "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
                     + " ELSE payload END AS payload,");
+    // Holding back the rows behind heads that now back off or wait for their destination: they
+    // are due no earlier than their head, so that they do not crowd the front of the ordered
+    // claim's window. Only that: they cannot go before their head whether they move or not, as
+    // the claim takes no row behind a PENDING one of its aggregate. So the rows are locked SKIP
+    // LOCKED first (a completion never waits for a lock here, nor fails for one; a row skipped
+    // stays where it was), each head found by primary key and probing the key index for the rows
+    // behind it (STRAIGHT_JOIN: the heads first, whatever the statistics say), then moved by
+    // primary key.
     this.holdBehindSql =
-        "UPDATE "
+        "SELECT STRAIGHT_JOIN m.id, "
+            + utcText("h.next_attempt_at")
+            + " AS due FROM "
             + t
-            + " m JOIN "
+            + " h JOIN "
             + t
-            + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
-            + " SET m.next_attempt_at = h.next_attempt_at WHERE h.status = 'PENDING'"
-            + " AND m.status = 'PENDING' AND m.seq > h.seq AND m.next_attempt_at < h.next_attempt_at"
-            + " AND h.id IN ";
+            + " m ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id"
+            + " WHERE h.status = 'PENDING' AND m.status = 'PENDING' AND m.seq > h.seq"
+            + " AND m.next_attempt_at < h.next_attempt_at AND h.id IN ";
+    this.moveBehindSql = "UPDATE " + t + " SET next_attempt_at = :due WHERE id IN ";
     this.parkedSql =
         "UPDATE "
             + t
@@ -251,10 +262,31 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public void holdBehind(SqlSession s, Collection<UUID> heads) {
+    Map<Instant, List<UUID>> behind = new HashMap<>();
     for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
       Params params = Params.of();
-      s.update(holdBehindSql + InLists.uuids("id", chunk, params), params);
+      for (Row row : s.query(behindSql(chunk, params), params)) {
+        behind.computeIfAbsent(row.instant("due"), d -> new ArrayList<>()).add(row.uuid("id"));
+      }
     }
+    behind.forEach(
+        (due, ids) -> {
+          for (List<UUID> chunk : InLists.chunks(ids)) {
+            Params params = Params.of().timestamp("due", due);
+            s.update(moveBehindSql + InLists.uuids("id", chunk, params), params);
+          }
+        });
+  }
+
+  @Override
+  public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
+    Params params = Params.of();
+    return explain(s, behindSql(heads, params), params);
+  }
+
+  /** Locks the rows behind {@code heads} that no other transaction holds: their ids, due times. */
+  private String behindSql(Collection<UUID> heads, Params params) {
+    return holdBehindSql + InLists.uuids("id", heads, params) + " FOR UPDATE SKIP LOCKED";
   }
 
   private static Params headsParams(Instant now, int limit) {

@@ -127,17 +127,30 @@ final class PostgresDialect extends PortableDialect {
                 + heads,
             sizedReturning);
     // Holding back the rows behind heads that now back off or wait for their destination: they
-    // may not go before their head, so they are due no earlier than it.
+    // are due no earlier than their head, so that they do not crowd the front of the ordered
+    // claim's window. Only that: they cannot go before their head whether they move or not, as
+    // the claim takes no row with an earlier PENDING row of its aggregate, and the head is
+    // PENDING. So the rows are taken SKIP LOCKED (a completion never waits for a lock here, nor
+    // fails for one; a row skipped stays where it was), and the statement is shaped so that no
+    // plan can cost the square of the backlog: each head (by id) probes the key index for the
+    // rows behind it (a LATERAL subquery runs per head), and the rows locked are updated by ctid,
+    // a TID scan. (As a join of the table with itself, a plan made while the statistics said the
+    // table was empty, as they do after a vacuum of a drained outbox, walked every PENDING row
+    // and probed for its head: seconds on a backlog of thousands, past the statement timeout.)
     this.holdBehindSql =
-        "UPDATE "
+        "WITH h AS (SELECT aggregate_type, aggregate_id, seq, next_attempt_at FROM "
             + t
-            + " m SET next_attempt_at = h.next_attempt_at FROM "
-            + t
-            + " h WHERE h.id = ANY("
+            + " WHERE id = ANY("
             + uuids("ids")
-            + ") AND h.status = 'PENDING' AND m.aggregate_type = h.aggregate_type"
-            + " AND m.aggregate_id = h.aggregate_id AND m.status = 'PENDING' AND m.seq > h.seq"
-            + " AND m.next_attempt_at < h.next_attempt_at";
+            + ") AND status = 'PENDING'), behind AS (SELECT b.ctid, h.next_attempt_at FROM h"
+            + " CROSS JOIN LATERAL (SELECT ctid FROM "
+            + t
+            + " b WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id"
+            + " AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at"
+            + " FOR UPDATE SKIP LOCKED) b) UPDATE "
+            + t
+            + " m SET next_attempt_at = behind.next_attempt_at FROM behind"
+            + " WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid";
     // Parking, before the head is dead-lettered in the same transaction: lock the heads the owner
     // still holds, mark the events behind each (due never, the dead letter named), and record the
     // key with the head's seq and how many events it parked.
@@ -397,6 +410,11 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public void holdBehind(SqlSession s, Collection<UUID> heads) {
     s.update(holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
+  }
+
+  @Override
+  public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
+    return explain(s, holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
   }
 
   /** Runs the claim, or where the session bounds a result, its sized variant. */

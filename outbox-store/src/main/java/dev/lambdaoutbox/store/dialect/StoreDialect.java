@@ -100,9 +100,18 @@ public interface StoreDialect {
   /**
    * With ordering, after retries and deferrals: the PENDING rows behind each of {@code heads} (same
    * aggregate, later seq) become due no earlier than their head, so that they do not crowd the
-   * front of the ordered claim's window while it waits.
+   * front of the ordered claim's window while it waits. Where they wait, not whether: the ordered
+   * claim takes no row behind a PENDING one of its aggregate, so a row another transaction holds
+   * locked is skipped (left where it is), and this never waits for a lock, nor fails the completion
+   * for one.
    */
   void holdBehind(SqlSession s, Collection<UUID> heads);
+
+  /**
+   * The database's plan for how {@link #holdBehind} finds the rows behind {@code heads} (at most
+   * 1,000), without running it.
+   */
+  String explainHoldBehind(SqlSession s, Collection<UUID> heads);
 
   /**
    * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
