@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -25,11 +26,15 @@ import java.util.Map;
  * JAVA_OPTS="-Dbench.databases=postgres,mariadb"
  * </pre>
  *
+ * The poller runs twice: pipelined (the default) and sequential ({@code OUTBOX_PIPELINE=false}).
  * The slow contenders stop after the time budget (default 120 s) and are rated on the rows they got
  * through, which is still per-event throughput. MariaDB runs the ceiling, the store and the poller
  * only.
  */
 public final class PollerDrainBenchmark {
+  /** The poller as it was before pipelining: claim, publish, record, one after the other. */
+  private static final Map<String, String> SEQUENTIAL = Map.of(PollerConfig.PIPELINE, "false");
+
   private PollerDrainBenchmark() {}
 
   /** What one database's run measured, by role. */
@@ -38,6 +43,8 @@ public final class PollerDrainBenchmark {
       DrainResult reference,
       List<DrainResult> store,
       DrainResult storeSingle,
+      DrainResult sequentialSingle,
+      DrainResult sequentialPair,
       DrainResult pollerSingle,
       DrainResult pollerPair,
       List<DrainResult> all) {}
@@ -82,6 +89,8 @@ public final class PollerDrainBenchmark {
       StoreDrain.run(db, tables, 1, 1000);
       execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
       PollerRunDrain.run(db, tables, 1, 1000, Map.of());
+      execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
+      PollerRunDrain.run(db, tables, 1, 1000, SEQUENTIAL);
 
       reload(c, db, tables, source);
       DrainResult reference = print(DeleteReturningDrain.run(db, tables));
@@ -92,6 +101,12 @@ public final class PollerDrainBenchmark {
         store.add(print(StoreDrain.run(db, tables, shape[0], shape[1])));
       }
       all.addAll(store);
+      reload(c, db, tables, source);
+      DrainResult sequentialSingle = print(PollerRunDrain.run(db, tables, 1, 1000, SEQUENTIAL));
+      reload(c, db, tables, source);
+      DrainResult sequentialPair = print(PollerRunDrain.run(db, tables, 2, 1000, SEQUENTIAL));
+      all.add(sequentialSingle);
+      all.add(sequentialPair);
       reload(c, db, tables, source);
       DrainResult pollerSingle = print(PollerRunDrain.run(db, tables, 1, 1000, Map.of()));
       reload(c, db, tables, source);
@@ -113,7 +128,16 @@ public final class PollerDrainBenchmark {
         all.add(print(NaiveDrain.run(db, naive, rows, budget)));
         all.add(print(GruelboxDrain.run(db, tables.prefix() + "txno", rows, budget)));
       }
-      return new Run(db, reference, store, store.get(1), pollerSingle, pollerPair, all);
+      return new Run(
+          db,
+          reference,
+          store,
+          store.get(1),
+          sequentialSingle,
+          sequentialPair,
+          pollerSingle,
+          pollerPair,
+          all);
     } finally {
       try (Connection c = db.open()) {
         execute(c, "DROP TABLE IF EXISTS " + source);
@@ -192,6 +216,12 @@ public final class PollerDrainBenchmark {
     System.out.printf(
         "store loop (1 thread, claim 1000) / bare DELETE = %.2f%n",
         ratio(run.storeSingle(), reference));
+    System.out.printf(
+        "one poller, sequential / bare DELETE           = %.2f%n",
+        ratio(run.sequentialSingle(), reference));
+    System.out.printf(
+        "two pollers, sequential / bare DELETE          = %.2f%n",
+        ratio(run.sequentialPair(), reference));
     System.out.printf(
         "one poller (batch 1000) / bare DELETE          = %.2f   (target at least 0.7)%n",
         ratio(run.pollerSingle(), reference));

@@ -26,8 +26,8 @@ import java.util.concurrent.Future;
 /**
  * Drains the outbox with the real poller: {@code pollers} concurrent invocations of {@link
  * OutboxPoller} (routing, building messages, the invocation budget, recording outcomes), each with
- * its own connection, publishing to a {@link CountingPublisher}. Unlike {@link StoreDrain}, this is
- * everything an invocation does but the broker call.
+ * its own connection (two when it pipelines), publishing to a {@link CountingPublisher}. Unlike
+ * {@link StoreDrain}, this is everything an invocation does but the broker call.
  */
 final class PollerRunDrain {
   private PollerRunDrain() {}
@@ -59,7 +59,12 @@ final class PollerRunDrain {
     for (int i = 0; i < pollers; i++) {
       JdbcConnectionProvider connections = Stores.connections(db, tables);
       providers.add(connections);
-      OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
+      OutboxStore.Builder builder =
+          OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables);
+      if (config.pipeline()) {
+        builder.completionsOnSecondConnection(); // as PollerWiring builds it
+      }
+      OutboxStore store = builder.build();
       store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
       invocations.add(
           new OutboxPoller(
