@@ -1,6 +1,8 @@
 package dev.lambdaoutbox.store;
 
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /**
  * What one {@link OutboxStore#claim} took.
@@ -8,21 +10,25 @@ import java.util.List;
  * @param messages the rows to publish, leased to the owner, oldest first
  * @param unreadable rows that could not be read: already dead-lettered in the claim's transaction
  * @param superseded older dead letters that unreadable rows replaced (their ids were reused)
+ * @param parked with {@link Ordering#AGGREGATE}: per unreadable row that parked its aggregate (by
+ *     its dead letter id), how many events behind it parked; empty otherwise
  */
 public record Claim(
     List<OutboxMessage> messages,
     List<UnreadableRow> unreadable,
-    List<SupersededDeadLetter> superseded) {
+    List<SupersededDeadLetter> superseded,
+    Map<UUID, Integer> parked) {
 
   public Claim {
     messages = List.copyOf(messages);
     unreadable = List.copyOf(unreadable);
     superseded = List.copyOf(superseded);
+    parked = Map.copyOf(parked);
   }
 
   /** A claim of readable rows only. */
   public static Claim of(List<OutboxMessage> messages) {
-    return new Claim(messages, List.of(), List.of());
+    return new Claim(messages, List.of(), List.of(), Map.of());
   }
 
   /** Rows claimed, readable or not: fewer than the limit means none more were due. */

@@ -43,13 +43,17 @@ public interface OutboxStore {
    * Claims up to {@code limit} due rows (PENDING, {@code next_attempt_at <= now}), oldest first,
    * skipping rows other pollers hold locked, and leases them to {@code owner} until {@code now +
    * lease}: until then no other poller claims them, and after it (say the owner crashed) any poller
-   * may. Over a carrier that bounds one result (the RDS Data API answers at most 1 MiB), fewer than
-   * {@code limit} rows may come back while more are due, when their sizes would not fit; the first
-   * due row always comes back.
+   * may. With {@link Ordering#AGGREGATE}, only the oldest unpublished row of each aggregate that is
+   * not parked, and only while no earlier row of it waits (leased, backing off, deferred). Over a
+   * carrier that bounds one result (the RDS Data API answers at most 1 MiB), fewer than {@code
+   * limit} rows may come back while more are due, when their sizes would not fit; the first due row
+   * always comes back.
    *
    * <p>Each row is read on its own. A row that cannot be read (see {@link UnreadableRow}) is moved
    * to the dead-letter table in the claim's own transaction and reported in {@link
-   * Claim#unreadable()}; it never holds up the rows behind it.
+   * Claim#unreadable()}; it never holds up the other rows claimed with it. With {@link
+   * Ordering#AGGREGATE} an unreadable head parks its aggregate first, as any dead-lettered head
+   * does ({@link Claim#parked()}).
    */
   Claim claim(String owner, int limit, Instant now, Duration lease);
 
@@ -84,6 +88,13 @@ public interface OutboxStore {
    * How many rows are due (PENDING, {@code next_attempt_at <= now}), counting at most {@code
    * limit}: a bounded walk of the due index, so its cost does not grow with the backlog. For
    * deciding how many pollers a backlog needs.
+   *
+   * <p>With {@link Ordering#AGGREGATE} it counts the due rows of aggregates that are not parked. A
+   * parked aggregate's events are never counted (those it had when it parked are not due, those
+   * written since are left out), so parked rows never make a backlog that asks for more pollers.
+   * Rows queued behind a head in flight are counted, though no claim can take them before their
+   * head is published: they are work for the rounds to come. Pollers beyond what the aggregates
+   * with a due head can keep busy find nothing to claim and stop.
    */
   int countDue(Instant now, int limit);
 
@@ -111,6 +122,12 @@ public interface OutboxStore {
   int DEAD_LETTER_COUNT_CAP = 10_000;
 
   /**
+   * Most parked keys, and most parked events, {@link Backlog#parkedKeys()} and {@link
+   * Backlog#parkedEvents()} count; beyond it the counts stop.
+   */
+  int PARKED_COUNT_CAP = 10_000;
+
+  /**
    * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
    *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
    *     its replay.
@@ -120,17 +137,28 @@ public interface OutboxStore {
    *     DestinationHealthStore#STALE_AFTER})
    * @param destinationsMisconfigured those of them marked {@link DestinationState#MISCONFIGURED}
    * @param staleDestinations health rows that are stale and not counted
+   * @param parkedKeys aggregates parked behind a dead letter ({@link Ordering#AGGREGATE}), counted
+   *     up to {@link #PARKED_COUNT_CAP} plus one
+   * @param parkedEvents their events waiting in the outbox, counted up to {@link #PARKED_COUNT_CAP}
+   *     plus one
    */
   record Backlog(
       Duration oldestUnpublishedAge,
       long deadLetters,
       int destinationsDown,
       int destinationsMisconfigured,
-      int staleDestinations) {
+      int staleDestinations,
+      long parkedKeys,
+      long parkedEvents) {
 
     /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
     public boolean deadLettersCapped() {
       return deadLetters > DEAD_LETTER_COUNT_CAP;
+    }
+
+    /** Whether there are more parked keys or parked events than {@link #PARKED_COUNT_CAP}. */
+    public boolean parkedCapped() {
+      return parkedKeys > PARKED_COUNT_CAP || parkedEvents > PARKED_COUNT_CAP;
     }
   }
 
@@ -139,6 +167,7 @@ public interface OutboxStore {
     final SqlExecutor executor;
     OutboxTables tables = OutboxTables.defaults();
     Duration retention;
+    Ordering ordering = Ordering.NONE;
     Duration idempotencyWindow;
     boolean secondConnection;
 
@@ -162,6 +191,15 @@ public interface OutboxStore {
         throw new IllegalArgumentException("retention: must not be negative, was " + retention);
       }
       this.retention = retention.isZero() ? null : retention;
+      return this;
+    }
+
+    /**
+     * How claims treat the events of one aggregate ({@link Ordering}); {@link Ordering#NONE} when
+     * not given. With {@link Ordering#AGGREGATE} the tables need migration V5.
+     */
+    public Builder ordering(Ordering ordering) {
+      this.ordering = Objects.requireNonNull(ordering, "ordering");
       return this;
     }
 

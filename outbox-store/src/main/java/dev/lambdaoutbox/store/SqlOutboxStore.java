@@ -31,6 +31,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final StoreDialect dialect;
   private final OutboxTables tables;
   private final boolean retain;
+  private final Ordering ordering;
   private final RetentionPass retention;
   private final DestinationHealthStore destinationHealth;
 
@@ -40,6 +41,7 @@ final class SqlOutboxStore implements OutboxStore {
     this.tables = b.tables;
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
+    this.ordering = b.ordering;
     List<PurgeStep> steps = new ArrayList<>();
     if (b.retention != null) {
       steps.add(new PurgeStep.SentRows(b.retention));
@@ -65,7 +67,9 @@ final class SqlOutboxStore implements OutboxStore {
     Instant leaseEnd = micros(at.plus(lease));
     return executor.inTransaction(
         "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
-        s -> dialect.claim(s, owner, limit, at, leaseEnd));
+        ordering == Ordering.AGGREGATE
+            ? s -> dialect.claimHeads(s, owner, limit, at, leaseEnd)
+            : s -> dialect.claim(s, owner, limit, at, leaseEnd));
   }
 
   @Override
@@ -79,7 +83,7 @@ final class SqlOutboxStore implements OutboxStore {
     Outcomes byKind = Outcomes.of(outcomes, at);
     return completions.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
-        s -> byKind.record(s, dialect, owner, at, retain));
+        s -> byKind.record(s, dialect, owner, at, retain, ordering));
   }
 
   @Override
@@ -108,7 +112,8 @@ final class SqlOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     return executor.inTransaction(
-        "count the due rows of " + tables.messages(), s -> dialect.countDue(s, at, limit));
+        "count the due rows of " + tables.messages(),
+        s -> dialect.countDue(s, at, limit, ordering == Ordering.AGGREGATE));
   }
 
   private static void requireOwner(String owner) {
@@ -124,8 +129,8 @@ final class SqlOutboxStore implements OutboxStore {
 
   /**
    * A batch of outcomes by kind, recorded in one transaction: published rows first (they need no
-   * lease), then retries, dead letters and deferrals; then who holds the rows whose outcome was not
-   * applied.
+   * lease), then retries, dead letters (with ordering, each parking its aggregate first) and
+   * deferrals; then who holds the rows whose outcome was not applied.
    */
   private record Outcomes(
       List<DeliveryOutcome> all,
@@ -170,13 +175,22 @@ final class SqlOutboxStore implements OutboxStore {
     }
 
     CompletionReport record(
-        SqlSession s, StoreDialect dialect, String owner, Instant now, boolean retain) {
+        SqlSession s,
+        StoreDialect dialect,
+        String owner,
+        Instant now,
+        boolean retain,
+        Ordering ordering) {
       Set<UUID> applied = new HashSet<>();
       if (!published.isEmpty()) {
         applied.addAll(dialect.published(s, published, now, retain));
       }
       if (!retries.isEmpty()) {
         applied.addAll(dialect.retried(s, owner, retries, now));
+      }
+      Map<UUID, Integer> parked = Map.of();
+      if (!deadLetters.isEmpty() && ordering == Ordering.AGGREGATE) {
+        parked = dialect.park(s, owner, deadLetters.stream().map(DeadLetter::id).toList(), now);
       }
       List<SupersededDeadLetter> superseded = List.of();
       if (!deadLetters.isEmpty()) {
@@ -186,6 +200,15 @@ final class SqlOutboxStore implements OutboxStore {
       }
       if (!deferrals.isEmpty()) {
         applied.addAll(dialect.deferred(s, owner, deferrals, now));
+      }
+      if (ordering == Ordering.AGGREGATE) {
+        List<UUID> waiting = new ArrayList<>();
+        retries.forEach(r -> waiting.add(r.id()));
+        deferrals.stream().filter(d -> d.errorCode() != null).forEach(d -> waiting.add(d.id()));
+        waiting.retainAll(applied);
+        if (!waiting.isEmpty()) {
+          dialect.holdBehind(s, waiting);
+        }
       }
       List<UUID> lost = new ArrayList<>();
       for (DeliveryOutcome outcome : all) {
@@ -204,7 +227,7 @@ final class SqlOutboxStore implements OutboxStore {
           completions.add(Completion.gone(outcome));
         }
       }
-      return new CompletionReport(completions, superseded);
+      return new CompletionReport(completions, superseded, parked);
     }
   }
 }

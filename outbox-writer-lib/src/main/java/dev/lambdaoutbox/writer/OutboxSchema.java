@@ -32,7 +32,8 @@ public final class OutboxSchema {
           "V1__create_outbox_tables.sql",
           "V2__create_idempotency_keys.sql",
           "V3__destination_health.sql",
-          "V4__audit_details_as_json.sql");
+          "V4__audit_details_as_json.sql",
+          "V5__aggregate_ordering.sql");
 
   private final OutboxTables tables;
 

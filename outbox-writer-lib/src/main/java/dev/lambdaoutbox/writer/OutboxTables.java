@@ -64,6 +64,11 @@ public record OutboxTables(String prefix) {
     return prefix + "outbox_destination_health";
   }
 
+  /** Aggregates parked behind a dead letter while ordering is on (migration V5). */
+  public String parkedKeys() {
+    return prefix + "outbox_parked_keys";
+  }
+
   public String inbox() {
     return prefix + "inbox_processed_messages";
   }

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
@@ -38,6 +39,16 @@ import java.util.Optional;
  *       pattern is an exact event type, or a prefix ending in {@code *}; an exact match beats any
  *       wildcard, and a longer prefix beats a shorter one. Every destination is checked at
  *       start-up. Default: no routes.
+ * </ul>
+ *
+ * <p>In what order:
+ *
+ * <ul>
+ *   <li>{@code OUTBOX_ORDERING} ({@code none}, the default, or {@code aggregate}): with {@code
+ *       aggregate}, each aggregate's events (key: aggregate type and id) are published one at a
+ *       time in the order they were written, across all pollers; an event that keeps failing holds
+ *       up its own aggregate only, and one that is dead-lettered parks its aggregate until an
+ *       operator replays or discards it ({@link Ordering}). Needs schema migration V5.
  * </ul>
  *
  * <p>How hard it tries:
@@ -103,6 +114,7 @@ public record PollerConfig(
     ConnectionLimits connectionLimits,
     Optional<String> defaultDestination,
     Map<String, String> routes,
+    Ordering ordering,
     int maxRetries,
     Duration backoffBase,
     Duration backoffMax,
@@ -124,6 +136,7 @@ public record PollerConfig(
 
   public static final String DEFAULT_DESTINATION = "OUTBOX_DEFAULT_DESTINATION";
   public static final String ROUTES = "OUTBOX_ROUTES";
+  public static final String ORDERING = "OUTBOX_ORDERING";
   public static final String MAX_RETRIES = "OUTBOX_MAX_RETRIES";
   public static final String BACKOFF_BASE_MS = "OUTBOX_BACKOFF_BASE_MS";
   public static final String BACKOFF_MAX_MS = "OUTBOX_BACKOFF_MAX_MS";
@@ -161,6 +174,16 @@ public record PollerConfig(
     defaultDestination.ifPresent(d -> requireDestination(DEFAULT_DESTINATION, d, ""));
     Map<String, String> routes = parseRoutes(env.optional(ROUTES));
 
+    String orderingText = env.string(ORDERING, "none");
+    Ordering ordering = Ordering.parse(orderingText);
+    if (ordering == null) {
+      throw new ConfigurationException(
+          ORDERING,
+          "'"
+              + orderingText
+              + "' is not an ordering; use none (the default) or aggregate (each aggregate's"
+              + " events one at a time, in order)");
+    }
     int maxRetries = env.integer(MAX_RETRIES, 10, 0, 100);
     Duration backoffBase =
         env.millis(
@@ -246,6 +269,7 @@ public record PollerConfig(
         connectionLimits,
         defaultDestination,
         routes,
+        ordering,
         maxRetries,
         backoffBase,
         backoffMax,
@@ -276,6 +300,7 @@ public record PollerConfig(
         connectionLimits,
         defaultDestination,
         routes,
+        ordering,
         maxRetries,
         backoffBase,
         backoffMax,

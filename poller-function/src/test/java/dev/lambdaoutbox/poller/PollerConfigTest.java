@@ -3,6 +3,7 @@ package dev.lambdaoutbox.poller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -30,6 +31,7 @@ class PollerConfigTest {
 
     assertThat(config.defaultDestination()).isEmpty();
     assertThat(config.routes()).isEmpty();
+    assertThat(config.ordering()).isEqualTo(Ordering.NONE);
     assertThat(config.maxRetries()).isEqualTo(10);
     assertThat(config.backoffBase()).isEqualTo(Duration.ofSeconds(1));
     assertThat(config.backoffMax()).isEqualTo(Duration.ofMinutes(15));
@@ -65,6 +67,28 @@ class PollerConfigTest {
         .isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("OUTBOX_PIPELINE")
         .hasMessageContaining("sometimes");
+  }
+
+  @Test
+  void fromEnvironment_ordering_readsNoneOrAggregateInAnyCase() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_ORDERING", "Aggregate");
+    assertThat(PollerConfig.fromEnvironment(env).ordering()).isEqualTo(Ordering.AGGREGATE);
+    env.put("OUTBOX_ORDERING", "none");
+    assertThat(PollerConfig.fromEnvironment(env).ordering()).isEqualTo(Ordering.NONE);
+  }
+
+  @Test
+  void fromEnvironment_ordering_whenUnknown_refusesNamingTheVariableAndTheChoices() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_ORDERING", "fifo");
+
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("OUTBOX_ORDERING")
+        .hasMessageContaining("'fifo'")
+        .hasMessageContaining("none")
+        .hasMessageContaining("aggregate");
   }
 
   @Test

@@ -35,12 +35,24 @@ public final class HistoryLoader {
 
   /** {@code count} PENDING rows, the n-th due (and created) at {@code base} + n microseconds. */
   public int pending(int count, Instant base) throws SQLException {
-    return insertMessages(count, base, "PENDING", 1);
+    return insertMessages(count, base, "PENDING", 1, 0);
+  }
+
+  /**
+   * {@code count} PENDING rows over {@code keys} aggregates ({@code o-0} to {@code o-<keys-1>},
+   * taken in turn), the n-th due (and created) at {@code base} + n microseconds: each aggregate's
+   * rows due in the order they were inserted.
+   */
+  public int pendingOverKeys(int count, int keys, Instant base) throws SQLException {
+    if (keys < 1) {
+      throw new IllegalArgumentException("keys must be positive, not " + keys);
+    }
+    return insertMessages(count, base, "PENDING", 1, keys);
   }
 
   /** {@code count} SENT rows, sent (and created) before {@code base}, one a millisecond. */
   public int sent(int count, Instant base) throws SQLException {
-    return insertMessages(count, base, "SENT", -1000);
+    return insertMessages(count, base, "SENT", -1000, 0);
   }
 
   /** {@code count} dead letters that died before {@code base}, one a millisecond. */
@@ -97,7 +109,8 @@ public final class HistoryLoader {
     }
   }
 
-  private int insertMessages(int count, Instant base, String status, int microsPerRow)
+  /** {@code keys} 0: every row an aggregate of its own. */
+  private int insertMessages(int count, Instant base, String status, int microsPerRow, int keys)
       throws SQLException {
     String columns =
         "id, aggregate_type, aggregate_id, event_type, payload, headers, destination,"
@@ -106,7 +119,7 @@ public final class HistoryLoader {
     String select =
         uuid()
             + ", 'order', "
-            + concat("'o-'", "n")
+            + concat("'o-'", keys == 0 ? "n" : "(n % " + keys + ")")
             + ", 'order.created', "
             + concat("'" + PAYLOAD_PREFIX + "'", "n", "'}'")
             + ", '{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}',"

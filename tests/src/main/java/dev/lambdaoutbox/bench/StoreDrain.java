@@ -2,6 +2,7 @@ package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -27,6 +29,17 @@ final class StoreDrain {
 
   static DrainResult run(TestDatabase db, OutboxTables tables, int threads, int claimSize)
       throws Exception {
+    return run(db, tables, threads, claimSize, Ordering.NONE);
+  }
+
+  /**
+   * With {@link Ordering#AGGREGATE} a claim may come back empty while another thread holds the
+   * heads of every aggregate left; a thread then stops only once no other thread has rows in hand.
+   */
+  static DrainResult run(
+      TestDatabase db, OutboxTables tables, int threads, int claimSize, Ordering ordering)
+      throws Exception {
+    AtomicInteger inHand = new AtomicInteger();
     AtomicLong published = new AtomicLong();
     AtomicLong payloadChars = new AtomicLong();
     AtomicLong claimNanos = new AtomicLong();
@@ -37,7 +50,8 @@ final class StoreDrain {
     for (int i = 0; i < threads; i++) {
       JdbcConnectionProvider p = Stores.connections(db, tables);
       providers.add(p);
-      OutboxStore store = OutboxStore.builder(JdbcExecutor.of(p)).tables(tables).build();
+      OutboxStore store =
+          OutboxStore.builder(JdbcExecutor.of(p)).tables(tables).ordering(ordering).build();
       store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
       stores.add(store);
     }
@@ -54,12 +68,17 @@ final class StoreDrain {
                   while (true) {
                     Instant now = Instant.now();
                     long t0 = System.nanoTime();
+                    inHand.incrementAndGet();
                     List<OutboxMessage> claimed =
                         store.claim(owner, claimSize, now, Duration.ofMinutes(5)).messages();
                     long t1 = System.nanoTime();
                     claimNanos.addAndGet(t1 - t0);
                     if (claimed.isEmpty()) {
-                      return null;
+                      if (inHand.decrementAndGet() == 0 || ordering == Ordering.NONE) {
+                        return null;
+                      }
+                      Thread.sleep(1);
+                      continue;
                     }
                     store.destinationHealth().all();
                     healthNanos.addAndGet(System.nanoTime() - t1);
@@ -73,6 +92,7 @@ final class StoreDrain {
                         store.complete(owner, outcomes, now).count(Completion.Result.PUBLISHED);
                     completeNanos.addAndGet(System.nanoTime() - t2);
                     published.addAndGet(sent);
+                    inHand.decrementAndGet();
                   }
                 }));
       }
@@ -85,7 +105,14 @@ final class StoreDrain {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     return new DrainResult(
-        "JDBC store, " + threads + " thread" + (threads > 1 ? "s" : "") + ", claim " + claimSize,
+        "JDBC store"
+            + (ordering == Ordering.AGGREGATE ? " ordered" : "")
+            + ", "
+            + threads
+            + " thread"
+            + (threads > 1 ? "s" : "")
+            + ", claim "
+            + claimSize,
         published.get(),
         seconds,
         String.format(

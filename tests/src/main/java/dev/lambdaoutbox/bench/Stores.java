@@ -51,6 +51,20 @@ public final class Stores {
   }
 
   /**
+   * The database's plan for the ordered claim's first statement at {@code now} (see {@link
+   * StoreDialect#explainClaimHeads}).
+   */
+  public static String explainClaimHeads(
+      TestDatabase db, OutboxTables tables, Instant now, int limit) {
+    try (JdbcConnectionProvider connections = connections(db, tables)) {
+      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      return JdbcExecutor.of(connections)
+          .inTransaction(
+              "explain the ordered claim", s -> dialect.explainClaimHeads(s, now, limit));
+    }
+  }
+
+  /**
    * The database's plan for the backlog statement at {@code now} (see {@link
    * StoreDialect#explainBacklog}).
    */

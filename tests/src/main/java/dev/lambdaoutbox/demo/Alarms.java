@@ -14,8 +14,8 @@ import java.util.function.ToDoubleFunction;
  * stands for one minute; the demo runs the schedule faster, a minute to a run.
  *
  * <p>This class is the one place the demo names alarms and metrics: the story asks for {@link
- * #DEAD_LETTERS}, {@link #BACKLOG_AGE}, {@link #DESTINATION_DOWN} and {@link #POLLER_ERRORS} by
- * what they are for.
+ * #DEAD_LETTERS}, {@link #BACKLOG_AGE}, {@link #DESTINATION_DOWN}, {@link #PARKED_KEYS} and {@link
+ * #POLLER_ERRORS} by what they are for.
  */
 public final class Alarms {
   /** What CloudWatch does with a period that has no datapoint. */
@@ -95,13 +95,21 @@ public final class Alarms {
       new Rule(
           "DestinationDownAlarm", "DestinationsDown", "Maximum", 60, true, 1, 3, 3, Missing.IGNORE);
 
+  /**
+   * An aggregate is parked behind a dead letter (with {@code OUTBOX_ORDERING=aggregate}): its later
+   * events wait until an operator replays or discards it. The demo's poller does not order, so this
+   * one stays OK.
+   */
+  public static final Rule PARKED_KEYS =
+      new Rule("ParkedKeysAlarm", "ParkedKeys", "Maximum", 60, false, 0, 1, 1, Missing.IGNORE);
+
   /** Whole poller invocations failed (Lambda's own metric). */
   public static final Rule POLLER_ERRORS =
       new Rule("PollerErrorsAlarm", "Errors", "Sum", 60, false, 0, 1, 1, Missing.NOT_BREACHING);
 
   /** Every alarm of the template. */
   public static final List<Rule> RULES =
-      List.of(DEAD_LETTERS, BACKLOG_AGE, DESTINATION_DOWN, POLLER_ERRORS);
+      List.of(DEAD_LETTERS, BACKLOG_AGE, DESTINATION_DOWN, PARKED_KEYS, POLLER_ERRORS);
 
   /** A change of an alarm's state after a period. */
   record Transition(Rule rule, boolean alarm, double value) {

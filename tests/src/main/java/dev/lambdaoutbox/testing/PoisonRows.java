@@ -98,6 +98,14 @@ public final class PoisonRows {
     return KINDS.stream().filter(k -> k.sql(dialect) != null).toList();
   }
 
+  /** The kind named {@code name}. */
+  public static Kind named(String name) {
+    return KINDS.stream()
+        .filter(k -> k.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no poison kind " + name));
+  }
+
   /** Overwrites the column of the outbox row {@code id} with {@code kind}'s value. */
   public static void poison(TestDatabase db, OutboxTables tables, UUID id, Kind kind) {
     try (Connection c = db.open()) {

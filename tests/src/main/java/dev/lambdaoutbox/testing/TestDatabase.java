@@ -94,6 +94,7 @@ public record TestDatabase(
             tables.idempotencyKeys(),
             tables.inbox(),
             tables.destinationHealth(),
+            tables.parkedKeys(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);

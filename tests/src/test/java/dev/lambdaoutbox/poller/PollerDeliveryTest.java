@@ -135,7 +135,11 @@ class PollerDeliveryTest {
             "DeadLetterBacklog",
             "DestinationsDown",
             "DestinationsMisconfigured",
+            "ParkedKeys",
+            "ParkedEvents",
             "DurationMs");
+    assertThat(line.get("ParkedKeys").asInt()).isZero();
+    assertThat(line.get("ParkedEvents").asInt()).isZero();
     assertThat(bed.logs("ERROR")).isEmpty();
   }
 

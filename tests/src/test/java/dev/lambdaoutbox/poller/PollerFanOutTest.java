@@ -93,10 +93,7 @@ class PollerFanOutTest {
         scheduled.get("published").asInt()
             + lambda.fanOutSummaries.stream().mapToInt(s -> s.get("published").asInt()).sum();
     assertThat(published).isEqualTo(300);
-    assertThat(bed.count(bed.tables.messages())).isZero();
-    assertThat(bed.receive(queue, 300))
-        .extracting(m -> UUID.fromString(attribute(m, "eventId")))
-        .containsExactlyInAnyOrderElementsOf(ids);
+    assertAllDelivered(ids);
   }
 
   @Test
@@ -174,7 +171,69 @@ class PollerFanOutTest {
     bed.receive(queue, 30);
   }
 
+  @Test
+  void orderedBacklogOnManyAggregates_startsMore_whoDrainItTogether() throws Exception {
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      ids.addAll(appendRows(150)); // 150 aggregates, two events each
+    }
+    FakeLambda lambda = new FakeLambda(false);
+
+    JsonNode scheduled =
+        lambda.scheduledInvocation(config("4", PollerConfig.ORDERING, "aggregate"));
+    lambda.awaitAll();
+
+    // 300 due rows of aggregates that are not parked, at ~100 per invocation: two more.
+    assertThat(lambda.calls).hasSize(2);
+    assertThat(scheduled.get("startedPollers").asInt()).isEqualTo(2);
+    assertThat(lambda.fanOutSummaries)
+        .hasSize(2)
+        .allSatisfy(s -> assertThat(s.get("stoppedBecause").asText()).isEqualTo("drained"));
+    assertAllDelivered(ids);
+  }
+
+  @Test
+  void orderedBacklogBehindAParkedHead_startsNoOthers() throws Exception {
+    PollerConfig config =
+        bed.config(
+            PollerConfig.ROUTES,
+            "{\"order.created\":\"" + queue + "\"}",
+            PollerConfig.BATCH_SIZE,
+            "50",
+            PollerConfig.MAX_CONCURRENT_POLLERS,
+            "4",
+            PollerConfig.ORDERING,
+            "aggregate");
+    FakeLambda lambda = new FakeLambda(false);
+    // No route for the head's type: it is dead-lettered (NO_DESTINATION) and parks its aggregate.
+    bed.append(event("order.unrouted", "o-parked").build());
+    assertThat(lambda.scheduledInvocation(config).get("deadLettered").asInt()).isEqualTo(1);
+    // Written after it parked, so not marked: due, but behind the parked head.
+    OutboxEvent[] behind = new OutboxEvent[300];
+    for (int i = 0; i < behind.length; i++) {
+      behind[i] = event("order.created", "o-parked").build();
+    }
+    bed.append(behind);
+
+    JsonNode scheduled = lambda.scheduledInvocation(config);
+    lambda.awaitAll();
+
+    // 300 rows nobody may claim: no help is started for them, run after run.
+    assertThat(lambda.calls).isEmpty();
+    assertThat(scheduled.has("startedPollers")).isFalse();
+    assertThat(scheduled.get("published").asInt()).isZero();
+    assertThat(bed.count(bed.tables.messages())).isEqualTo(300);
+  }
+
   // ---- helpers
+
+  /** The outbox is empty, and the queue got each of {@code ids}. */
+  private void assertAllDelivered(List<UUID> ids) {
+    assertThat(bed.count(bed.tables.messages())).isZero();
+    assertThat(bed.receive(queue, ids.size()))
+        .extracting(m -> UUID.fromString(attribute(m, "eventId")))
+        .containsExactlyInAnyOrderElementsOf(ids);
+  }
 
   private PollerConfig config(String maxConcurrentPollers, String... more) {
     List<String> env =

@@ -97,7 +97,7 @@ class PollerFifoTest {
       String eventId = attribute(m, "eventId");
       String aggregate = attribute(m, "aggregateId");
       assertThat(m.attributes().get(MessageSystemAttributeName.MESSAGE_GROUP_ID))
-          .isEqualTo(aggregate);
+          .isEqualTo(attribute(m, "aggregateType") + ":" + aggregate);
       assertThat(m.attributes().get(MessageSystemAttributeName.MESSAGE_DEDUPLICATION_ID))
           .isEqualTo(eventId);
       receivedPerAggregate.computeIfAbsent(aggregate, k -> new ArrayList<>()).add(eventId);

@@ -47,6 +47,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -109,6 +111,7 @@ final class PollerTestBed implements AutoCloseable {
     execute("DELETE FROM " + tables.messages());
     execute("DELETE FROM " + tables.deadLetters());
     execute("DELETE FROM " + tables.destinationHealth());
+    execute("DELETE FROM " + tables.parkedKeys());
     clock.set(T0);
     synchronized (output) {
       output.reset();
@@ -153,6 +156,7 @@ final class PollerTestBed implements AutoCloseable {
         OutboxStore.builder(JdbcExecutor.of(connections))
             .tables(tables)
             .retention(config.retention())
+            .ordering(config.ordering())
             .idempotencyWindow(config.idempotencyWindow());
     if (config.pipeline()) {
       store.completionsOnSecondConnection();
@@ -345,8 +349,20 @@ final class PollerTestBed implements AutoCloseable {
                         .messageAttributeNames("All")
                         .messageSystemAttributeNames(MessageSystemAttributeName.ALL))
             .messages();
-    for (Message m : messages) {
-      sqs.deleteMessage(r -> r.queueUrl(queueUrl).receiptHandle(m.receiptHandle()));
+    if (!messages.isEmpty()) {
+      List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>(messages.size());
+      for (int i = 0; i < messages.size(); i++) {
+        entries.add(
+            DeleteMessageBatchRequestEntry.builder()
+                .id(String.valueOf(i))
+                .receiptHandle(messages.get(i).receiptHandle())
+                .build());
+      }
+      DeleteMessageBatchResponse deleted =
+          sqs.deleteMessageBatch(r -> r.queueUrl(queueUrl).entries(entries));
+      if (!deleted.failed().isEmpty()) {
+        throw new IllegalStateException("could not delete received messages: " + deleted.failed());
+      }
     }
     return messages;
   }

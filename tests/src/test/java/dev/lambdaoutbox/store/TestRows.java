@@ -72,6 +72,7 @@ final class TestRows {
     execute("DELETE FROM " + tables.idempotencyKeys());
     execute("DELETE FROM " + tables.deadLetters());
     execute("DELETE FROM " + tables.destinationHealth());
+    execute("DELETE FROM " + tables.parkedKeys());
   }
 
   private Map<String, Object> row(String table, UUID id) {

@@ -226,7 +226,15 @@ class TemplateAlarmsTest {
             "DeadLetteredAlarm",
             "OldestUnpublishedAgeAlarm",
             "DestinationDownAlarm",
+            "ParkedKeysAlarm",
             "PollerErrorsAlarm");
+    assertThat(resolved.properties("ParkedKeysAlarm"))
+        .as("an aggregate parked behind a dead letter waits for an operator")
+        .containsEntry("MetricName", "ParkedKeys")
+        .containsEntry("Statistic", "Maximum")
+        .containsEntry("ComparisonOperator", "GreaterThanThreshold");
+    assertThat(String.valueOf(resolved.properties("ParkedKeysAlarm").get("Threshold")))
+        .isEqualTo("0");
     Map<String, Object> deadLettered = resolved.properties("DeadLetteredAlarm");
     assertThat(deadLettered)
         .as("new dead letters, not a latched backlog: OK again after a quiet minute")

@@ -19,6 +19,9 @@ public final class DeadLetterActions {
   /** Characters of each payload a listing shows; the full payload stays in the table. */
   public static final int PAYLOAD_PREVIEW_CHARS = 1_000;
 
+  /** Parked aggregates a listing shows, longest parked first; the total counts them all. */
+  public static final int PARKED_KEYS_LISTED = 100;
+
   private final DeadLetterStore store;
 
   public DeadLetterActions(DeadLetterStore store) {
@@ -42,7 +45,12 @@ public final class DeadLetterActions {
         DeadLetterPage page =
             store.list(list.filter(), list.cursor(), list.limit(), PAYLOAD_PREVIEW_CHARS);
         yield new Outcome(
-            Reports.list(requestId, list.filter(), page, store.summarize(list.filter())),
+            Reports.list(
+                requestId,
+                list.filter(),
+                page,
+                store.summarize(list.filter()),
+                store.parkedKeys(PARKED_KEYS_LISTED)),
             0,
             0,
             null);

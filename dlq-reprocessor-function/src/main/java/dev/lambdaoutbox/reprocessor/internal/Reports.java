@@ -9,7 +9,9 @@ import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.time.Instant;
 
@@ -18,7 +20,11 @@ public final class Reports {
   private Reports() {}
 
   public static ObjectNode list(
-      String requestId, DeadLetterFilter filter, DeadLetterPage page, DeadLetterSummary summary) {
+      String requestId,
+      DeadLetterFilter filter,
+      DeadLetterPage page,
+      DeadLetterSummary summary,
+      DeadLetterStore.ParkedKeys parked) {
     ObjectNode report = header("list", requestId);
     report.set("filter", filter(filter));
     ArrayNode rows = report.putArray("deadLetters");
@@ -39,7 +45,27 @@ public final class Reports {
           .put("oldestDeadAt", time(g.oldestDeadAt()))
           .put("newestDeadAt", time(g.newestDeadAt()));
     }
+    ObjectNode p = report.putObject("parkedKeys");
+    p.put("total", parked.total());
+    p.put("parkedEvents", parked.keys().stream().mapToLong(ParkedKey::waitingEvents).sum());
+    ArrayNode keys = p.putArray("keys");
+    parked.keys().forEach(k -> keys.add(parkedKey(k)));
+    if (parked.total() > parked.keys().size()) {
+      p.put("shown", parked.keys().size());
+    }
     return report;
+  }
+
+  /** A parked aggregate: which, behind which dead letter, since when, and what waits. */
+  private static ObjectNode parkedKey(ParkedKey k) {
+    return JsonSupport.MAPPER
+        .createObjectNode()
+        .put("aggregateType", k.aggregateType())
+        .put("aggregateId", k.aggregateId())
+        .put("deadLetterId", k.deadLetterId().toString())
+        .put("parkedAt", time(k.parkedAt()))
+        .put("parkedEventsAtPark", k.parkedEvents())
+        .put("waitingEvents", k.waitingEvents());
   }
 
   /** The audit listing: who did what to which dead letter, when and why, newest first. */
@@ -104,13 +130,39 @@ public final class Reports {
           .put("reason", s.reason().name())
           .put("detail", s.reason().description());
     }
-    report.putObject("counts").put(key, result.applied().size()).put("skipped", skipped.size());
+    ArrayNode released = report.putArray(result.dryRun() ? "wouldRelease" : "released");
+    result.released().forEach(k -> released.add(parkedKey(k)));
+    report
+        .putObject("counts")
+        .put(key, result.applied().size())
+        .put("skipped", skipped.size())
+        .put(result.dryRun() ? "wouldReleaseEvents" : "releasedEvents", releasedEvents(result));
     report.put("batches", result.batches());
     report.put("message", message(verb, done, filter != null, result));
     return report;
   }
 
+  private static long releasedEvents(DeadLetterActionResult result) {
+    return result.released().stream().mapToLong(ParkedKey::waitingEvents).sum();
+  }
+
   private static String message(
+      String verb, String done, boolean byFilter, DeadLetterActionResult result) {
+    String release =
+        result.released().isEmpty()
+            ? ""
+            : (result.dryRun() ? " It would release " : " Released ")
+                + result.released().size()
+                + " parked aggregate(s), "
+                + releasedEvents(result)
+                + " waiting event(s)"
+                + (verb.equals("replay")
+                    ? ", each replayed event back at the head of its aggregate."
+                    : ", due now in their order.");
+    return messageWithoutRelease(verb, done, byFilter, result) + release;
+  }
+
+  private static String messageWithoutRelease(
       String verb, String done, boolean byFilter, DeadLetterActionResult result) {
     int applied = result.applied().size();
     int skipped = result.skipped().size();

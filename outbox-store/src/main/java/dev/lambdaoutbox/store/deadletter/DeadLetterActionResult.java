@@ -11,13 +11,31 @@ import java.util.UUID;
  * @param skipped ids left alone, with the reason
  * @param moreMatching for a filter-based action: rows beyond the limit still match the filter
  * @param batches transactions committed (zero in a dry run)
+ * @param released aggregates parked behind the dead letters replayed or discarded, now released (in
+ *     a dry run: that would be), each with the events it had waiting
  */
 public record DeadLetterActionResult(
-    boolean dryRun, List<UUID> applied, List<Skipped> skipped, boolean moreMatching, int batches) {
+    boolean dryRun,
+    List<UUID> applied,
+    List<Skipped> skipped,
+    boolean moreMatching,
+    int batches,
+    List<ParkedKey> released) {
 
   public DeadLetterActionResult {
     applied = List.copyOf(applied);
     skipped = List.copyOf(skipped);
+    released = List.copyOf(released);
+  }
+
+  /** A result that released no parked aggregate. */
+  public DeadLetterActionResult(
+      boolean dryRun,
+      List<UUID> applied,
+      List<Skipped> skipped,
+      boolean moreMatching,
+      int batches) {
+    this(dryRun, applied, skipped, moreMatching, batches, List.of());
   }
 
   public record Skipped(UUID id, SkipReason reason) {}

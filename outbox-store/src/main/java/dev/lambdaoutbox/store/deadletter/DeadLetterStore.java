@@ -17,6 +17,11 @@ import java.util.UUID;
  * A replayed row keeps its event id. A row whose id is already back in the outbox, that is no
  * longer dead, or whose idempotency key another outbox row holds, is skipped and reported, never
  * duplicated.
+ *
+ * <p>A dead letter that parked its aggregate ({@code OUTBOX_ORDERING=aggregate}) releases it when
+ * it is replayed (it goes back at the head of the aggregate, ahead of the events that waited behind
+ * it) or discarded (the events behind it become due), in the same transaction; the result lists the
+ * aggregates released, and a dry run those that would be.
  */
 public interface DeadLetterStore {
   /** Most ids or rows one request may name or touch. */
@@ -34,6 +39,22 @@ public interface DeadLetterStore {
 
   /** Rows in the dead-letter table. */
   long count();
+
+  /**
+   * Aggregates parked behind a dead letter ({@code OUTBOX_ORDERING=aggregate}), up to {@code limit}
+   * of them, longest parked first, with how many parked and how many wait now.
+   */
+  ParkedKeys parkedKeys(int limit);
+
+  /**
+   * @param keys up to the limit asked for, longest parked first
+   * @param total every parked key
+   */
+  record ParkedKeys(List<ParkedKey> keys, long total) {
+    public ParkedKeys {
+      keys = List.copyOf(keys);
+    }
+  }
 
   /**
    * Moves the rows with these ids back into the outbox (same id, retry count 0, due now, replay

@@ -59,6 +59,14 @@ final class SqlDeadLetterStore implements DeadLetterStore {
   }
 
   @Override
+  public ParkedKeys parkedKeys(int limit) {
+    requireLimit(limit);
+    return read(
+        "list parked keys",
+        s -> new ParkedKeys(dialect.parkedKeys(s, limit), dialect.countParkedKeys(s)));
+  }
+
+  @Override
   public DeadLetterActionResult replay(
       List<UUID> ids, String destinationOverride, boolean dryRun, AuditInfo audit) {
     requireIds(ids);
@@ -148,7 +156,10 @@ final class SqlDeadLetterStore implements DeadLetterStore {
               dialect.recordAudit(s, AuditEntry.DISCARD, rows, null, audit, now());
               delete(s, rows);
             }
-            rows.forEach(r -> batch.applied(r.id()));
+            for (DeadLetter row : rows) {
+              batch.applied(row.id());
+              release(s, row, false, dryRun, batch);
+            }
             return batch.inOrderOf(chunk);
           });
     }
@@ -195,6 +206,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       if (skip == null) {
         moved.add(row);
         batch.applied(row.id());
+        release(s, row, true, false, batch);
       } else {
         batch.skipped(row.id(), skip);
       }
@@ -228,7 +240,23 @@ final class SqlDeadLetterStore implements DeadLetterStore {
           batch.claimedKey(key);
         }
         batch.applied(row.id());
+        release(s, row, true, true, batch);
       }
+    }
+  }
+
+  /**
+   * Releases the aggregate parked behind {@code row}, if any (a dry run only reports it). A
+   * replayed head takes its old place at the head of the aggregate.
+   */
+  private void release(
+      SqlSession s, DeadLetter row, boolean replayed, boolean dryRun, ResultCollector.Batch batch) {
+    ParkedKey key = dialect.parkedKey(s, row.id(), !dryRun);
+    if (key != null) {
+      if (!dryRun) {
+        dialect.release(s, key, replayed, now());
+      }
+      batch.released(key);
     }
   }
 

@@ -5,6 +5,7 @@ import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.DuplicateKeyException;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,8 +43,13 @@ final class MysqlDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimHeadsSql;
   private final String claimSizesSql;
+  private final String claimHeadsSizesSql;
   private final String claimedRowsColumns;
+  private final String parkedSql;
+  private final String parkKeySql;
+  private final String holdBehindSql;
   private final String retrySql;
   private final String deferSql;
   private final String releaseSql;
@@ -59,15 +66,38 @@ final class MysqlDialect extends PortableDialect {
 
     // The claim, first step: walk the (status, next_attempt_at, id) index in order and lock the
     // rows returned, skipping locked ones. The second step leases them by id.
-    this.claimSql =
-        "SELECT "
-            + SelectList.of("", MysqlDialect::utcText, MessageRows.COLUMNS)
-            + " FROM "
+    this.claimSql = claimSql(t);
+    // The ordered claim: a window of the :scan oldest due rows of aggregates not parked, read
+    // along the due index without locking (a parked aggregate's events written after it parked
+    // are stepped over), of which it takes those that are the first PENDING row of their aggregate
+    // along the key index (aggregate_type, aggregate_id, status, seq): one index dive that reads
+    // one entry (a NOT EXISTS with seq < would read the aggregate's whole range). The window bounds
+    // the walk when fewer aggregates than the limit have a head to give; rows behind a head backing
+    // off or deferred are moved to its due time (holdBehind), so they do not crowd its front. The
+    // heads are then locked by primary key, SKIP LOCKED, and checked again as locked (a locking
+    // read sees the latest version: still PENDING and due), so a row another claim leased
+    // meanwhile is skipped. An earlier row that is leased, backing off or deferred is PENDING, so
+    // it holds up the rows behind it; one another claim is locking right now is PENDING too (the
+    // subqueries read without locking, so SKIP LOCKED does not hide it).
+    String heads =
+        " FROM (SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM "
             + t
-            + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
-    // Sized to a result budget, the first step locks the due rows but reads only their sizes;
-    // the rows that fit are then read by id, a payload too long for any broker cut (see
+            + " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now AND NOT EXISTS"
+            + " (SELECT 1 FROM "
+            + tables.parkedKeys()
+            + " k WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)"
+            + " ORDER BY w.next_attempt_at, w.id LIMIT :scan) c JOIN "
+            + t
+            + " m ON m.id = c.id WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now"
+            + " AND c.seq = (SELECT e.seq FROM "
+            + t
+            + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+            + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)"
+            + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimHeadsSql =
+        "SELECT " + SelectList.of("m", MysqlDialect::utcText, MessageRows.COLUMNS) + heads;
+    // Sized to a result budget, the first step locks the due rows (or heads) but reads only their
+    // sizes; the rows that fit are then read by id, a payload too long for any broker cut (see
     // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
     this.claimSizesSql =
         "SELECT id, "
@@ -76,12 +106,34 @@ final class MysqlDialect extends PortableDialect {
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= :now"
             + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimHeadsSizesSql =
+        "SELECT m.id, " + ResultBudget.messageBytes("m") + " AS bytes" + heads;
     this.claimedRowsColumns =
         SelectList.of("", MysqlDialect::utcText, MessageRows.COLUMNS)
             .replace(
                 "payload,",
                 "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
                     + " ELSE payload END AS payload,");
+    this.holdBehindSql =
+        "UPDATE "
+            + t
+            + " m JOIN "
+            + t
+            + " h ON h.aggregate_type = m.aggregate_type AND h.aggregate_id = m.aggregate_id"
+            + " SET m.next_attempt_at = h.next_attempt_at WHERE h.status = 'PENDING'"
+            + " AND m.status = 'PENDING' AND m.seq > h.seq AND m.next_attempt_at < h.next_attempt_at"
+            + " AND h.id IN ";
+    this.parkedSql =
+        "UPDATE "
+            + t
+            + " SET next_attempt_at = :parkedUntil, last_error_code = :parked,"
+            + " last_error_reason = :reason WHERE aggregate_type = :type AND aggregate_id = :aggregateId"
+            + " AND status = 'PENDING' AND seq > :seq";
+    this.parkKeySql =
+        "INSERT INTO "
+            + tables.parkedKeys()
+            + " (aggregate_type, aggregate_id, dead_letter_id, head_seq, parked_events, parked_at)"
+            + " VALUES (:type, :aggregateId, :id, :seq, :events, :now)";
     this.retrySql =
         "UPDATE "
             + t
@@ -140,6 +192,16 @@ final class MysqlDialect extends PortableDialect {
             + " 0, :replayCount, :now, NULL, NULL, NULL, NULL, NULL, NULL)";
   }
 
+  /** The claim's locking SELECT. */
+  private static String claimSql(String t) {
+    return "SELECT "
+        + SelectList.of("c", MysqlDialect::utcText, MessageRows.COLUMNS)
+        + " FROM "
+        + t
+        + " c WHERE c.status = 'PENDING' AND c.next_attempt_at <= :now"
+        + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
+  }
+
   /**
    * A time column as the dead-letter table takes it: the column while the stores can read it back,
    * otherwise the time of death (a zero date, or a zero month or day, which MySQL may store).
@@ -166,42 +228,74 @@ final class MysqlDialect extends PortableDialect {
 
   // ---- the poller's outbox
 
-  /**
-   * Locks the due rows, reads each on its own, leases the readable ones by id, and moves the
-   * unreadable ones (which the lock holds) to the dead letters.
-   */
+  /** Locks the due rows (those that fit, under a result budget), then {@link #lease}s them. */
   @Override
   public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    Params params = Params.of().timestamp("now", now).integer("limit", limit);
     List<Row> rows =
         ResultBudget.unbounded(s)
-            ? s.query(claimSql, Params.of().timestamp("now", now).integer("limit", limit))
-            : claimWithin(s, limit, now);
+            ? s.query(claimSql, params)
+            : claimWithin(s, claimSizesSql, params);
+    return lease(s, owner, rows, now, leaseEnd, false);
+  }
+
+  @Override
+  public Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    Params params = headsParams(now, limit);
+    List<Row> rows =
+        ResultBudget.unbounded(s)
+            ? s.query(claimHeadsSql, params)
+            : claimWithin(s, claimHeadsSizesSql, params);
+    return lease(s, owner, rows, now, leaseEnd, true);
+  }
+
+  @Override
+  public void holdBehind(SqlSession s, Collection<UUID> heads) {
+    for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
+      Params params = Params.of();
+      s.update(holdBehindSql + InLists.uuids("id", chunk, params), params);
+    }
+  }
+
+  private static Params headsParams(Instant now, int limit) {
+    return Params.of()
+        .timestamp("now", now)
+        .integer("limit", limit)
+        .integer("scan", StoreDialect.scan(limit));
+  }
+
+  /**
+   * Reads the locked rows each on its own, leases the readable ones by id, and moves the unreadable
+   * ones (which the lock holds) to the dead letters.
+   */
+  private Claim lease(
+      SqlSession s, String owner, List<Row> rows, Instant now, Instant leaseEnd, boolean ordered) {
     MessageRows.Read read = MessageRows.readAll(rows);
     List<UUID> ids = read.messages().stream().map(OutboxMessage::id).toList();
     for (List<UUID> chunk : InLists.chunks(ids)) {
-      Params params = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
+      Params lease = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
       s.update(
           "UPDATE "
               + messages
               + " SET next_attempt_at = :leaseEnd, locked_until = :leaseEnd, locked_by = :owner"
               + " WHERE id IN "
-              + InLists.uuids("id", chunk, params),
-          params);
+              + InLists.uuids("id", chunk, lease),
+          lease);
     }
-    if (read.unreadable().isEmpty()) {
-      return Claim.of(read.messages());
-    }
-    Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
-    return new Claim(read.messages(), read.unreadable(), moved.superseded());
+    return claimed(s, owner, now, read, ordered);
+  }
+
+  @Override
+  Moved moveUnreadable(SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    return move(s, owner, rows.stream().map(DeadLetterMove::of).toList(), now);
   }
 
   /**
-   * Locks the due rows, keeps those that fit the session's budget, and reads them, in order. Ids go
-   * as stored: an unreadable row's need not be a UUID.
+   * Locks the due rows (or heads) with {@code sizesSql}, keeps those that fit the session's budget,
+   * and reads them, in order. Ids go as stored: an unreadable row's need not be a UUID.
    */
-  private List<Row> claimWithin(SqlSession s, int limit, Instant now) {
-    List<Row> sizes =
-        s.query(claimSizesSql, Params.of().timestamp("now", now).integer("limit", limit));
+  private List<Row> claimWithin(SqlSession s, String sizesSql, Params locking) {
+    List<Row> sizes = s.query(sizesSql, locking);
     int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
     Map<String, Row> byId = new HashMap<>();
     List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
@@ -229,10 +323,99 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public String explainClaim(SqlSession s, Instant now, int limit) {
-    return Results.planLines(
-        s.query(
-            "EXPLAIN FORMAT=JSON " + claimSql,
-            Params.of().timestamp("now", now).integer("limit", limit)));
+    return explain(s, claimSql, Params.of().timestamp("now", now).integer("limit", limit));
+  }
+
+  @Override
+  public String claimHeadsSql() {
+    return claimHeadsSql;
+  }
+
+  @Override
+  public String explainClaimHeads(SqlSession s, Instant now, int limit) {
+    return explain(s, claimHeadsSql, headsParams(now, limit));
+  }
+
+  private static String explain(SqlSession s, String claim, Params params) {
+    return Results.planLines(s.query("EXPLAIN FORMAT=JSON " + claim, params));
+  }
+
+  /**
+   * Locks the heads the owner still holds and reads their keys, then per head marks the events
+   * behind it and records the key. A key parked already (it cannot be, while its head was leased)
+   * keeps its row.
+   */
+  @Override
+  public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
+    Map<String, UUID> deadLetterIds = new LinkedHashMap<>();
+    heads.forEach(id -> deadLetterIds.put(id.toString(), id));
+    return park(s, owner, deadLetterIds, now);
+  }
+
+  /**
+   * Unreadable heads are not leased (only locked, by the claim's own transaction), and their ids as
+   * stored need not be UUIDs: each parks its key behind its dead letter's id.
+   */
+  @Override
+  Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    Map<String, UUID> deadLetterIds = new LinkedHashMap<>();
+    rows.forEach(r -> deadLetterIds.put(r.rawId(), r.deadLetterId()));
+    return park(s, null, deadLetterIds, now);
+  }
+
+  /**
+   * Parks the heads whose ids as stored are the keys of {@code deadLetterIds}, each behind its dead
+   * letter; with an {@code owner}, only the heads it still holds.
+   */
+  private Map<UUID, Integer> park(
+      SqlSession s, String owner, Map<String, UUID> deadLetterIds, Instant now) {
+    Map<UUID, Integer> parked = new HashMap<>();
+    for (List<String> chunk : InLists.chunks(List.copyOf(deadLetterIds.keySet()))) {
+      Params params = Params.of();
+      String held = "";
+      if (owner != null) {
+        params.text("owner", owner);
+        held = "locked_by = :owner AND ";
+      }
+      String sql =
+          "SELECT id, aggregate_type, aggregate_id, seq FROM "
+              + messages
+              + " WHERE "
+              + held
+              + "status = 'PENDING' AND id IN "
+              + InLists.texts("id", chunk, params)
+              + " FOR UPDATE";
+      for (Row head : s.query(sql, params)) {
+        UUID deadLetterId = deadLetterIds.get(head.text("id"));
+        Params key =
+            Params.of()
+                .text("type", head.text("aggregate_type"))
+                .text("aggregateId", head.text("aggregate_id"))
+                .longValue("seq", head.longValue("seq"));
+        int events =
+            s.update(
+                parkedSql,
+                key.timestamp("parkedUntil", ParkedRows.PARKED_UNTIL)
+                    .text("parked", ParkedRows.PARKED)
+                    .text("reason", ParkedRows.reason(deadLetterId)));
+        try {
+          s.update(
+              parkKeySql,
+              Params.of()
+                  .text("type", head.text("aggregate_type"))
+                  .text("aggregateId", head.text("aggregate_id"))
+                  .uuid("id", deadLetterId)
+                  .longValue("seq", head.longValue("seq"))
+                  .integer("events", events)
+                  .timestamp("now", now));
+          parked.put(deadLetterId, events);
+        } catch (DuplicateKeyException e) {
+          // The key is parked already, behind another dead letter: its row stays as it is.
+        }
+      }
+    }
+    return parked;
   }
 
   /**

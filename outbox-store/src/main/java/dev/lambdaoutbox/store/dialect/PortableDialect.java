@@ -1,10 +1,12 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
@@ -15,6 +17,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -38,7 +41,9 @@ abstract class PortableDialect implements StoreDialect {
   private final Syntax syntax;
   private final String backlogSql;
   private final HealthRows healthRows;
+  private final ParkedRows parkedRows;
   private final String countDueSql;
+  private final String countDueUnparkedSql;
   private final String deadLetterColumns;
   private final String auditSql;
   private final String auditTrailSql;
@@ -48,7 +53,8 @@ abstract class PortableDialect implements StoreDialect {
     this.syntax = syntax;
     // The oldest unpublished row's creation time: MIN over the partial (PostgreSQL) or
     // (status, created_at) (MySQL) unpublished index, one index entry. The dead letters counted
-    // no further than the cap plus one, and the destination health table, which is small.
+    // no further than the cap plus one, the destination health table, which is small, and the
+    // parked keys and their events (along the key index), each counted no further than its cap.
     String health = tables.destinationHealth();
     String staleBefore = syntax.timestampParam().apply("staleBefore");
     this.backlogSql =
@@ -75,14 +81,24 @@ abstract class PortableDialect implements StoreDialect {
             + health
             + " WHERE next_probe_at < "
             + staleBefore
-            + ") AS stale_destinations";
+            + ") AS stale_destinations, "
+            + new ParkedRows(tables, syntax.timestampParam(), syntax.utcText()).countsSelectList();
+    this.parkedRows = new ParkedRows(tables, syntax.timestampParam(), syntax.utcText());
     this.healthRows = new HealthRows(health, syntax.timestampParam(), syntax.utcText());
+    String due =
+        " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= "
+            + syntax.timestampParam().apply("now");
+    String walk = " ORDER BY w.next_attempt_at, w.id LIMIT :limit) due";
     this.countDueSql =
-        "SELECT COUNT(*) AS due FROM (SELECT id FROM "
+        "SELECT COUNT(*) AS due FROM (SELECT w.id FROM " + tables.messages() + due + walk;
+    this.countDueUnparkedSql =
+        "SELECT COUNT(*) AS due FROM (SELECT w.id FROM "
             + tables.messages()
-            + " WHERE status = 'PENDING' AND next_attempt_at <= "
-            + syntax.timestampParam().apply("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit) due";
+            + due
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + tables.parkedKeys()
+            + " k WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)"
+            + walk;
     this.deadLetterColumns = syntax.selectList("", DeadLetterRows.COLUMNS);
     List<String> values = new ArrayList<>();
     for (String column : AuditRows.INSERTED) {
@@ -181,6 +197,11 @@ abstract class PortableDialect implements StoreDialect {
     return healthRows;
   }
 
+  /** The parked-keys statements, in this dialect's time syntax. */
+  final ParkedRows parkedRows() {
+    return parkedRows;
+  }
+
   @Override
   public Backlog backlog(SqlSession s, Instant now, Instant staleBefore) {
     return Results.backlog(
@@ -234,11 +255,77 @@ abstract class PortableDialect implements StoreDialect {
     return s.update(healthRows.deleteStale(), Params.of().timestamp("staleBefore", staleBefore));
   }
 
-  @Override
-  public int countDue(SqlSession s, Instant now, int limit) {
-    Params params = Params.of().timestamp("now", now).integer("limit", limit);
-    return (int) s.query(countDueSql, params).get(0).longValue("due");
+  // ---- the claim's unreadable rows
+
+  /**
+   * A claim's result from its rows, read one by one: the unreadable ones, which this transaction
+   * holds, are moved to the dead letters at once; with {@code ordered}, each parks its aggregate
+   * first, as any dead-lettered head does.
+   */
+  final Claim claimed(
+      SqlSession s, String owner, Instant now, MessageRows.Read read, boolean ordered) {
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
+    }
+    Map<UUID, Integer> parked =
+        ordered ? parkUnreadable(s, owner, read.unreadable(), now) : Map.of();
+    Moved moved = moveUnreadable(s, owner, read.unreadable(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded(), parked);
   }
+
+  /**
+   * Moves claimed rows that could not be read (this transaction holds them) to the dead letters.
+   */
+  abstract Moved moveUnreadable(SqlSession s, String owner, List<UnreadableRow> rows, Instant now);
+
+  /**
+   * Parks the aggregates of claimed heads that could not be read, before they are moved; returns
+   * per dead letter id how many events behind it parked.
+   */
+  abstract Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now);
+
+  // ---- parked keys
+
+  @Override
+  public ParkedKey parkedKey(SqlSession s, UUID deadLetterId, boolean lock) {
+    List<Row> rows =
+        s.query(parkedRows.selectByDeadLetter(lock), Params.of().uuid("id", deadLetterId));
+    return rows.isEmpty() ? null : ParkedRows.read(rows.get(0));
+  }
+
+  @Override
+  public List<ParkedKey> parkedKeys(SqlSession s, int limit) {
+    return s.query(parkedRows.list(), Params.of().integer("limit", limit)).stream()
+        .map(ParkedRows::read)
+        .toList();
+  }
+
+  @Override
+  public long countParkedKeys(SqlSession s) {
+    return s.query(parkedRows.count(), Params.none()).get(0).longValue("row_count");
+  }
+
+  @Override
+  public int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now) {
+    if (restoreHead) {
+      s.update(
+          parkedRows.restoreHead(),
+          Params.of().longValue("seq", key.headSeq()).uuid("id", key.deadLetterId()));
+    }
+    int unparked = s.update(parkedRows.unpark(), ParkedRows.unparkParams(key, now));
+    s.update(parkedRows.delete(), ParkedRows.keyParams(key));
+    return unparked;
+  }
+
+  @Override
+  public int countDue(SqlSession s, Instant now, int limit, boolean ordered) {
+    Params params = Params.of().timestamp("now", now).integer("limit", limit);
+    String sql = ordered ? countDueUnparkedSql : countDueSql;
+    return (int) s.query(sql, params).get(0).longValue("due");
+  }
+
+  // ---- the reprocessor's dead letters
 
   /**
    * The page of up to {@code limit} rows after {@code after}. Under a result budget the rows' sizes

@@ -4,6 +4,7 @@ import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.Params;
@@ -11,7 +12,6 @@ import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
@@ -38,7 +38,11 @@ final class PostgresDialect extends PortableDialect {
   private final String messages;
   private final String deadLetters;
   private final String claimSql;
+  private final String claimHeadsSql;
   private final String claimSizedSql;
+  private final String claimHeadsSizedSql;
+  private final String parkSql;
+  private final String holdBehindSql;
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
@@ -58,50 +62,105 @@ final class PostgresDialect extends PortableDialect {
     String t = messages;
 
     // The claim. The due CTE walks the partial due index (WHERE status = 'PENDING') in order and
-    // locks what it takes, skipping locked rows; the UPDATE leases exactly those rows and returns
-    // them, sorted by their due time before the lease moved it. The UPDATE finds its rows by the
-    // physical row ids (ctid) the locking SELECT returned, through = ANY(ARRAY(...)): a TID scan,
-    // with no second index look-up per row, and a plan shape that cannot change. (Joining due on
-    // id lets a generic plan, which the server adopts for a statement prepared over and over, pick
-    // a hash join over a sequential scan of the whole table: claim cost would grow with the
-    // table.) The locked rows cannot move before the UPDATE, as this transaction holds their
-    // locks; were a ctid ever stale, that row would simply not be claimed this time.
+    // locks what it takes, skipping locked rows (see claimSql for how they are leased).
+    String returning = SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS);
+    // Sized to a result budget, a payload too long for any broker comes back cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    String sizedReturning =
+        returning.replace(
+            "m.payload,",
+            "CASE WHEN octet_length(m.payload) > :payloadCap"
+                + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,");
     String due =
         " FROM "
             + t
             + " WHERE status = 'PENDING' AND next_attempt_at <= "
             + at("now")
-            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED)";
-    String returning = SelectList.of("m", PostgresDialect::utcText, MessageRows.COLUMNS);
-    this.claimSql =
-        "WITH due AS (SELECT ctid, id, next_attempt_at"
-            + due
-            + ", "
-            + lease(t, "due", returning)
-            + " SELECT claimed.* FROM claimed JOIN due USING (id)"
-            + " ORDER BY due.next_attempt_at, due.id";
-    // The same claim sized to a result budget: of the rows the due CTE locked, the fit CTE keeps
-    // the first ones whose running size stays within :maxBytes (always the first); the rest stay
-    // due and are released at commit. A payload too long for any broker comes back cut (see
-    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+            + " ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED";
+    this.claimSql = claimSql(t, "SELECT ctid, id, next_attempt_at" + due, returning);
     this.claimSizedSql =
-        "WITH due AS (SELECT ctid, id, next_attempt_at, "
-            + ResultBudget.MESSAGE_BYTES
-            + " AS bytes"
-            + due
-            + ", fit AS (SELECT ctid, id, next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
-            + " sum(bytes) OVER w AS running, row_number() OVER w AS n FROM due"
-            + " WINDOW w AS (ORDER BY next_attempt_at, id)) sized"
-            + " WHERE running <= :maxBytes OR n = 1), "
-            + lease(
-                t,
-                "fit",
-                returning.replace(
-                    "m.payload,",
-                    "CASE WHEN octet_length(m.payload) > :payloadCap"
-                        + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,"))
-            + " SELECT claimed.* FROM claimed JOIN fit USING (id)"
-            + " ORDER BY fit.next_attempt_at, fit.id";
+        claimSizedSql(
+            t,
+            "SELECT ctid, id, next_attempt_at, " + ResultBudget.MESSAGE_BYTES + " AS bytes" + due,
+            sizedReturning);
+    // The ordered claim walks the due index too, but only through a window of the :scan oldest
+    // due rows of aggregates that are not parked (a parked aggregate's events written after it
+    // parked are stepped over, one probe each), and takes those of them that are the oldest
+    // PENDING row of their aggregate (one probe of the key index each). The window bounds the walk
+    // when fewer aggregates than the limit have a head to give: the rows queued behind heads in
+    // flight are not walked to the end. Rows behind a head backing off or deferred are moved to its
+    // due time (holdBehind), so they do not sit at the front of the window. An earlier row that is
+    // leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
+    // claim is locking right now is PENDING too (the probes read without locking, so SKIP LOCKED
+    // does not hide it). The window reads without locking; only the heads taken are locked, found
+    // again by ctid, and checked again as they are locked (still PENDING and due), so a row
+    // another claim leased meanwhile is skipped. OFFSET 0 keeps each NOT EXISTS a correlated
+    // subplan, run per candidate: left to itself the planner may make it an anti-join, and a plan
+    // cached while the table was small (a nested loop over a sequential scan) costs the square of
+    // the backlog once it has grown.
+    String heads =
+        " FROM (SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM "
+            + t
+            + " w WHERE status = 'PENDING' AND next_attempt_at <= "
+            + at("now")
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + tables.parkedKeys()
+            + " k WHERE k.aggregate_type = w.aggregate_type"
+            + " AND k.aggregate_id = w.aggregate_id OFFSET 0)"
+            + " ORDER BY next_attempt_at, id LIMIT :scan) c JOIN "
+            + t
+            + " m ON m.ctid = c.ctid WHERE m.status = 'PENDING' AND m.next_attempt_at <= "
+            + at("now")
+            + " AND NOT EXISTS (SELECT 1 FROM "
+            + t
+            + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+            + " AND e.status = 'PENDING' AND e.seq < c.seq OFFSET 0)"
+            + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE OF m SKIP LOCKED";
+    this.claimHeadsSql = claimSql(t, "SELECT m.ctid, m.id, m.next_attempt_at" + heads, returning);
+    // The ordered claim sized to a result budget: the same window, the heads measured as locked.
+    this.claimHeadsSizedSql =
+        claimSizedSql(
+            t,
+            "SELECT m.ctid, m.id, m.next_attempt_at, "
+                + ResultBudget.messageBytes("m")
+                + " AS bytes"
+                + heads,
+            sizedReturning);
+    // Holding back the rows behind heads that now back off or wait for their destination: they
+    // may not go before their head, so they are due no earlier than it.
+    this.holdBehindSql =
+        "UPDATE "
+            + t
+            + " m SET next_attempt_at = h.next_attempt_at FROM "
+            + t
+            + " h WHERE h.id = ANY("
+            + uuids("ids")
+            + ") AND h.status = 'PENDING' AND m.aggregate_type = h.aggregate_type"
+            + " AND m.aggregate_id = h.aggregate_id AND m.status = 'PENDING' AND m.seq > h.seq"
+            + " AND m.next_attempt_at < h.next_attempt_at";
+    // Parking, before the head is dead-lettered in the same transaction: lock the heads the owner
+    // still holds, mark the events behind each (due never, the dead letter named), and record the
+    // key with the head's seq and how many events it parked.
+    this.parkSql =
+        "WITH h AS (SELECT id, aggregate_type, aggregate_id, seq FROM "
+            + t
+            + " WHERE id = ANY("
+            + uuids("ids")
+            + ") AND locked_by = :owner AND status = 'PENDING' FOR UPDATE),"
+            + " held AS (UPDATE "
+            + t
+            + " m SET next_attempt_at = "
+            + at("parkedUntil")
+            + ", last_error_code = :parked, last_error_reason = :reasonStart || h.id || :reasonEnd"
+            + " FROM h WHERE m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id"
+            + " AND m.status = 'PENDING' AND m.seq > h.seq RETURNING h.id)"
+            + " INSERT INTO "
+            + tables.parkedKeys()
+            + " (aggregate_type, aggregate_id, dead_letter_id, head_seq, parked_events, parked_at)"
+            + " SELECT h.aggregate_type, h.aggregate_id, h.id, h.seq,"
+            + " (SELECT count(*) FROM held WHERE held.id = h.id), "
+            + at("now")
+            + " FROM h ON CONFLICT DO NOTHING RETURNING dead_letter_id, parked_events";
 
     this.markSentSql =
         "UPDATE "
@@ -210,8 +269,38 @@ final class PostgresDialect extends PortableDialect {
   }
 
   /**
-   * The claim's {@code claimed} CTE: leases the rows whose {@code ctid}s the CTE {@code rows}
-   * locked, and returns {@code returning} of each.
+   * The claim around {@code due}, the statement that finds and locks the rows ({@code ctid, id,
+   * next_attempt_at}). The UPDATE leases exactly those rows and returns them, sorted by their due
+   * time before the lease moved it. It finds its rows by the physical row ids (ctid) the locking
+   * SELECT returned, through = ANY(ARRAY(...)): a TID scan, with no second index look-up per row,
+   * and a plan shape that cannot change. (Joining due on id lets a generic plan, which the server
+   * adopts for a statement prepared over and over, pick a hash join over a sequential scan of the
+   * whole table: claim cost would grow with the table.) The locked rows cannot move before the
+   * UPDATE, as this transaction holds their locks; were a ctid ever stale, that row would simply
+   * not be claimed this time.
+   */
+  private static String claimSql(String t, String due, String returning) {
+    return "WITH due AS (" + due + "), " + lease(t, "due", returning);
+  }
+
+  /**
+   * The claim around {@code due} sized to a result budget: {@code due} also gives each row's {@code
+   * bytes}; of the rows it locked, the fit CTE keeps the first ones whose running size stays within
+   * :maxBytes (always the first); the rest stay due and are released at commit.
+   */
+  private static String claimSizedSql(String t, String due, String returning) {
+    return "WITH due AS ("
+        + due
+        + "), fit AS (SELECT ctid, id, next_attempt_at FROM (SELECT ctid, id, next_attempt_at,"
+        + " sum(bytes) OVER w AS running, row_number() OVER w AS n FROM due"
+        + " WINDOW w AS (ORDER BY next_attempt_at, id)) sized"
+        + " WHERE running <= :maxBytes OR n = 1), "
+        + lease(t, "fit", returning);
+  }
+
+  /**
+   * The claim's {@code claimed} CTE and its result: leases the rows whose {@code ctid}s the CTE
+   * {@code rows} locked, and returns {@code returning} of each, in the order of {@code rows}.
    */
   private static String lease(String table, String rows, String returning) {
     return "claimed AS (UPDATE "
@@ -224,7 +313,13 @@ final class PostgresDialect extends PortableDialect {
         + rows
         + ")) RETURNING "
         + returning
-        + ")";
+        + ") SELECT claimed.* FROM claimed JOIN "
+        + rows
+        + " USING (id) ORDER BY "
+        + rows
+        + ".next_attempt_at, "
+        + rows
+        + ".id";
   }
 
   /** A timestamp parameter, read as UTC. */
@@ -278,20 +373,54 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    List<Row> rows =
-        ResultBudget.unbounded(s)
-            ? s.query(claimSql, claimParams(owner, limit, now, leaseEnd))
-            : s.query(
-                claimSizedSql,
-                claimParams(owner, limit, now, leaseEnd)
-                    .integer("maxBytes", ResultBudget.asParameter(s))
-                    .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
-    MessageRows.Read read = MessageRows.readAll(rows);
-    if (read.unreadable().isEmpty()) {
-      return Claim.of(read.messages());
+    return claimed(
+        s,
+        owner,
+        now,
+        MessageRows.readAll(
+            claimRows(s, claimSql, claimSizedSql, claimParams(owner, limit, now, leaseEnd))),
+        false);
+  }
+
+  @Override
+  public Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return claimed(
+        s,
+        owner,
+        now,
+        MessageRows.readAll(
+            claimRows(
+                s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, limit, now, leaseEnd))),
+        true);
+  }
+
+  @Override
+  public void holdBehind(SqlSession s, Collection<UUID> heads) {
+    s.update(holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
+  }
+
+  /** Runs the claim, or where the session bounds a result, its sized variant. */
+  private static List<Row> claimRows(SqlSession s, String sql, String sizedSql, Params params) {
+    if (ResultBudget.unbounded(s)) {
+      return s.query(sql, params);
     }
-    Moved moved = move(s, owner, read.unreadable().stream().map(DeadLetterMove::of).toList(), now);
-    return new Claim(read.messages(), read.unreadable(), moved.superseded());
+    return s.query(
+        sizedSql,
+        params
+            .integer("maxBytes", ResultBudget.asParameter(s))
+            .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
+  }
+
+  @Override
+  Moved moveUnreadable(SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    return move(s, owner, rows.stream().map(DeadLetterMove::of).toList(), now);
+  }
+
+  /** The rows are leased to the owner already; their ids are UUIDs, the dead letters' own. */
+  @Override
+  Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
+    return park(s, owner, rows.stream().map(UnreadableRow::deadLetterId).toList(), now);
   }
 
   @Override
@@ -301,10 +430,46 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public String explainClaim(SqlSession s, Instant now, int limit) {
-    return Results.planLines(
-        s.query(
-            "EXPLAIN " + claimSql,
-            claimParams("explain", limit, now, now.plus(Duration.ofMinutes(1)))));
+    return explain(s, claimSql, claimParams("explain", limit, now, now.plusSeconds(60)));
+  }
+
+  @Override
+  public String claimHeadsSql() {
+    return claimHeadsSql;
+  }
+
+  @Override
+  public String explainClaimHeads(SqlSession s, Instant now, int limit) {
+    return explain(s, claimHeadsSql, headsParams("explain", limit, now, now.plusSeconds(60)));
+  }
+
+  private static String explain(SqlSession s, String claim, Params params) {
+    return Results.planLines(s.query("EXPLAIN " + claim, params));
+  }
+
+  /** The ordered claim's parameters: the claim's, and the window it walks. */
+  private static Params headsParams(String owner, int limit, Instant now, Instant leaseEnd) {
+    return claimParams(owner, limit, now, leaseEnd).integer("scan", StoreDialect.scan(limit));
+  }
+
+  @Override
+  public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
+    String reason = ParkedRows.reason("\u0000");
+    int split = reason.indexOf('\u0000');
+    Params params =
+        Params.of()
+            .json("ids", JsonLists.uuids(heads))
+            .text("owner", owner)
+            .timestamp("parkedUntil", ParkedRows.PARKED_UNTIL)
+            .text("parked", ParkedRows.PARKED)
+            .text("reasonStart", reason.substring(0, split))
+            .text("reasonEnd", reason.substring(split + 1))
+            .timestamp("now", now);
+    Map<UUID, Integer> parked = new HashMap<>();
+    for (Row row : s.query(parkSql, params)) {
+      parked.put(row.uuid("dead_letter_id"), row.integer("parked_events"));
+    }
+    return parked;
   }
 
   private static Params claimParams(String owner, int limit, Instant now, Instant leaseEnd) {

@@ -24,6 +24,11 @@ final class ResultBudget {
           + " + octet_length(event_type) + "
           + ROW_OVERHEAD;
 
+  /** {@link #MESSAGE_BYTES} over the columns of the table under {@code alias}. */
+  static String messageBytes(String alias) {
+    return MESSAGE_BYTES.replaceAll("octet_length\\((\\w+)\\)", "octet_length(" + alias + ".$1)");
+  }
+
   /** A dead letter's size, in SQL both dialects run. */
   static final String DEAD_LETTER_BYTES =
       MESSAGE_BYTES + " + octet_length(error_code) + COALESCE(octet_length(error_reason), 0)";

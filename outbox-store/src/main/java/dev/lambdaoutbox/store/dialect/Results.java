@@ -23,7 +23,8 @@ final class Results {
 
   /**
    * The backlog from {@code oldest_created_at}, {@code dead_letters}, {@code destinations_down},
-   * {@code destinations_misconfigured} and {@code stale_destinations}.
+   * {@code destinations_misconfigured}, {@code stale_destinations}, {@code parked_keys} and {@code
+   * parked_events}.
    */
   static Backlog backlog(Row row, Instant now) {
     Instant oldest = row.instant("oldest_created_at");
@@ -34,7 +35,9 @@ final class Results {
         row.longValue("dead_letters"),
         row.integer("destinations_down"),
         row.integer("destinations_misconfigured"),
-        row.integer("stale_destinations"));
+        row.integer("stale_destinations"),
+        row.longValue("parked_keys"),
+        row.longValue("parked_events"));
   }
 
   /**

@@ -16,6 +16,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -73,6 +74,43 @@ public interface StoreDialect {
    * index.
    */
   String explainClaim(SqlSession s, Instant now, int limit);
+
+  /**
+   * The ordered claim ({@link dev.lambdaoutbox.store.Ordering#AGGREGATE}): like {@link #claim}, but
+   * takes a due row only when it is the oldest PENDING row of its aggregate (lowest {@code seq}: no
+   * earlier event of the aggregate is leased, backing off, deferred or otherwise waiting) and its
+   * aggregate is not parked. One statement finds and locks the rows, along the due index with one
+   * key-index probe per candidate, so at most one event per aggregate is ever leased. Where the
+   * session bounds a result, the heads are sized as in {@link #claim}. An unreadable head is
+   * dead-lettered as in {@link #claim}, and parks its aggregate first ({@link #park}).
+   */
+  Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+
+  /** The statement {@link #claimHeads} runs first (it finds and locks the rows). */
+  String claimHeadsSql();
+
+  /** The database's plan for {@link #claimHeadsSql()}, without running it. */
+  String explainClaimHeads(SqlSession s, Instant now, int limit);
+
+  /** The due rows an ordered claim of {@code limit} rows looks at, at most: four per row. */
+  static int scan(int limit) {
+    return 4 * limit;
+  }
+
+  /**
+   * With ordering, after retries and deferrals: the PENDING rows behind each of {@code heads} (same
+   * aggregate, later seq) become due no earlier than their head, so that they do not crowd the
+   * front of the ordered claim's window while it waits.
+   */
+  void holdBehind(SqlSession s, Collection<UUID> heads);
+
+  /**
+   * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
+   * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
+   * events behind it), and the events behind it marked parked (due never, last error saying behind
+   * which dead letter). Returns, per head parked, how many events it parked.
+   */
+  Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now);
 
   /**
    * Deletes the PENDING rows among {@code ids}, or with {@code retain} marks them SENT at {@code
@@ -172,8 +210,32 @@ public interface StoreDialect {
   /** Deletes the rows whose next probe is before {@code staleBefore}; returns how many. */
   int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore);
 
-  /** Due rows, counted along the due index up to {@code limit}. */
-  int countDue(SqlSession s, Instant now, int limit);
+  /**
+   * Due rows, counted along the due index up to {@code limit}. With {@code ordered}, only those of
+   * aggregates that are not parked: the events a parked aggregate had when it parked are not due,
+   * and those written since are left out here, so a parked backlog never counts as work. Rows
+   * queued behind a head in flight (leased) are counted: the ordered claim takes them one round
+   * after another, as their heads are published.
+   */
+  int countDue(SqlSession s, Instant now, int limit, boolean ordered);
+
+  // ---- parked keys, released by the reprocessor
+
+  /** The key parked behind dead letter {@code deadLetterId}, or null; with {@code lock}, locked. */
+  ParkedKey parkedKey(SqlSession s, UUID deadLetterId, boolean lock);
+
+  /** Up to {@code limit} parked keys, longest parked first, with their waiting events. */
+  List<ParkedKey> parkedKeys(SqlSession s, int limit);
+
+  long countParkedKeys(SqlSession s);
+
+  /**
+   * Releases a parked key: with {@code restoreHead}, the replayed head (back in the outbox under
+   * the dead letter's id) takes its old {@code seq} again, ahead of the events behind it; the
+   * events marked parked become due at {@code now}; the parked-keys row goes. Returns how many
+   * events were unmarked.
+   */
+  int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now);
 
   // ---- the reprocessor's dead letters
 

@@ -18,9 +18,12 @@ import java.util.concurrent.Future;
  * concurrently on a bounded pool, every entry of every response reconciled ({@link
  * BatchReconciler}).
  *
- * <p>A FIFO destination's batches go out one after another in claim order, and once a message of a
- * group fails, the group's later messages are held back (not attempted) so they cannot overtake it.
- * Once a call shows a destination down, the gate stops further calls to it. The SDK's synchronous
+ * <p>A FIFO destination's batches go out one after another in claim order when two of its messages
+ * share a message group, and once a message of a group fails, the group's later messages are held
+ * back (not attempted) so they cannot overtake it. When every message has a group of its own
+ * (always so with {@code OUTBOX_ORDERING=aggregate}, which claims one event per aggregate), nothing
+ * can overtake anything, and its batches go out concurrently, as a standard destination's do. Once
+ * a call shows a destination down, the gate stops further calls to it. The SDK's synchronous
  * clients are thread-safe, so one client serves every thread.
  */
 public final class BatchPublisher implements MessagePublisher {
@@ -45,7 +48,7 @@ public final class BatchPublisher implements MessagePublisher {
         BatchPlanner.byDestination(messages).entrySet()) {
       String target = destination.getKey();
       List<OutboundMessage> queue = destination.getValue();
-      if (Destinations.isFifo(target)) {
+      if (Destinations.isFifo(target) && sharesAGroup(queue)) {
         tasks.add(() -> sendInOrder(target, queue, gate));
       } else {
         for (List<OutboundMessage> batch : BatchPlanner.batches(queue)) {
@@ -141,6 +144,17 @@ public final class BatchPublisher implements MessagePublisher {
       deliveries.addAll(sendBatch(destination, List.of(m), gate));
     }
     return deliveries;
+  }
+
+  /** Whether two of {@code messages} have the same FIFO message group. */
+  private static boolean sharesAGroup(List<OutboundMessage> messages) {
+    Set<String> groups = new HashSet<>();
+    for (OutboundMessage m : messages) {
+      if (!groups.add(m.messageGroupId())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String groupOf(List<OutboundMessage> batch, Delivery delivery) {

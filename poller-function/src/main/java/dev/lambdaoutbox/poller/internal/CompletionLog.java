@@ -15,6 +15,10 @@ import java.util.UUID;
  * letter a new one replaced (its event id reused).
  */
 final class CompletionLog {
+  /** What a dead letter's log line says when it parked its aggregate. */
+  static final String PARKED =
+      "its aggregate is parked: later events wait until this dead letter is replayed or discarded";
+
   private final JsonLogger log;
   private final DeadLetterReports deadLetterReports;
 
@@ -34,16 +38,22 @@ final class CompletionLog {
       switch (c.result()) {
         case DEAD_LETTERED -> {
           DeliveryOutcome.DeadLetter dead = (DeliveryOutcome.DeadLetter) c.outcome();
-          log.error(
-              "event dead-lettered",
+          Map<String, Object> fields =
               LogFields.of(
                   "eventId", eventId,
                   "eventType", row.eventType(),
                   "destination", String.valueOf(destinations.get(row.id())),
                   "attempts", row.retryCount() + 1,
                   "errorCode", dead.errorCode(),
-                  "reason", dead.reason()),
-              null);
+                  "reason", dead.reason());
+          Integer parked = report.parked().get(row.id());
+          if (parked != null) {
+            fields.put("aggregateType", row.aggregateType());
+            fields.put("aggregateId", row.aggregateId());
+            fields.put("parkedEvents", parked);
+            fields.put("parked", PARKED);
+          }
+          log.error("event dead-lettered", fields, null);
         }
         case RETRIED -> {
           DeliveryOutcome.Retry retry = (DeliveryOutcome.Retry) c.outcome();

@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * ERROR log lines for what the store dead-lettered on its own: rows a claim could not read (each
- * moved at once, one line each, as for any dead letter), and older dead letters replaced by newer
- * ones of the same event id.
+ * moved at once, one line each, as for any dead letter, saying when it parked its aggregate), and
+ * older dead letters replaced by newer ones of the same event id.
  */
 final class DeadLetterReports {
   private final JsonLogger log;
@@ -31,6 +31,11 @@ final class DeadLetterReports {
       fields.put("errorCode", UnreadableRow.ERROR_CODE);
       fields.put("column", row.column());
       fields.put("reason", row.reason());
+      Integer parked = claim.parked().get(row.deadLetterId());
+      if (parked != null) {
+        fields.put("parkedEvents", parked);
+        fields.put("parked", CompletionLog.PARKED);
+      }
       log.error("event dead-lettered", fields, null);
     }
     superseded(claim.superseded());

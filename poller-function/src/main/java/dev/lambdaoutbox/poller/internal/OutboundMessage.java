@@ -62,13 +62,15 @@ public record OutboundMessage(
   }
 
   /**
-   * The FIFO message group: the aggregate id, so one aggregate's events stay in order. An id that
-   * FIFO topics and queues would refuse (over 128 characters, or characters outside printable
-   * ASCII) is replaced by its SHA-256 in hex, which keeps one aggregate in one group.
+   * The FIFO message group: the ordering key, {@code aggregateType:aggregateId}, so one aggregate's
+   * events stay in order and two aggregate types sharing an id do not hold each other up. A key
+   * that FIFO topics and queues would refuse (over 128 characters, or characters outside printable
+   * ASCII) is replaced by its SHA-256 in hex (64 characters), which keeps one aggregate in one
+   * group.
    */
   public String messageGroupId() {
-    String id = row.aggregateId();
-    return GROUP_ID.matcher(id).matches() ? id : sha256(id);
+    String key = row.aggregateType() + ":" + row.aggregateId();
+    return GROUP_ID.matcher(key).matches() ? key : sha256(key);
   }
 
   /** The FIFO de-duplication id: the event id, so a republished row is dropped by the broker. */

@@ -5,6 +5,7 @@ import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
@@ -28,8 +29,10 @@ import java.util.random.RandomGenerator;
  *
  * <ul>
  *   <li>A full batch is followed at once by another claim, so a backlog drains in one invocation.
- *       Once a claim comes back short, the poller stops, or, with a poll interval, waits that long
- *       and claims again, until the remaining time runs low.
+ *       With ordering, so is any claim that found rows: publishing an aggregate's head makes its
+ *       next event due, so a short claim does not mean the backlog is drained. Once a claim comes
+ *       back short (with ordering: empty), the poller stops, or, with a poll interval, waits that
+ *       long and claims again, until the remaining time runs low.
  *   <li>Nothing is claimed, and no batch call started, that could not finish before the safety
  *       margin ({@link InvocationBudget}); rows claimed but not sent for lack of time are released
  *       at once, their retry count untouched.
@@ -43,6 +46,11 @@ import java.util.random.RandomGenerator;
  *       is claimed while one is published, and outcomes are recorded on a second connection
  *       meanwhile, with the same leases, failure paths and order per aggregate.
  * </ul>
+ *
+ * <p>With {@code OUTBOX_ORDERING=aggregate} the store claims at most one event per aggregate, the
+ * oldest unpublished one, so nothing in a round (parallel batches, a split batch, a probe, a
+ * deferral) can put two events of one aggregate in flight; a dead-lettered head parks its
+ * aggregate, an unreadable one too (in the claim's transaction).
  *
  * <p>Each invocation writes one EMF metrics line. A row is logged at ERROR exactly once, when it is
  * really dead-lettered; retries are logged at INFO.
@@ -63,6 +71,7 @@ public final class OutboxPoller implements AutoCloseable {
   private final DeadLetterReports deadLetterReports;
   private final EmfMetrics metrics;
   private final PipelineThreads threads;
+  private final boolean ordered;
 
   public OutboxPoller(
       PollerConfig config,
@@ -79,6 +88,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
     this.deadLetterReports = new DeadLetterReports(this.log);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.ordered = config.ordering() == Ordering.AGGREGATE;
     this.round =
         new ClaimRound(
             new DestinationRouter(config.routes(), config.defaultDestination()),
@@ -161,8 +171,11 @@ public final class OutboxPoller implements AutoCloseable {
       }
       totals.rounds++;
       totals.unreadable(deadLetterReports.unreadable(batch.claim()));
-      boolean full = batch.claim().size() >= config.batchSize();
-      if (full && pipeline.claimsAhead() && budget.mayClaimAhead()) {
+      // Another claim may find rows: the batch was full, or, ordered, the claim found any (it
+      // takes one event per aggregate; their successors are due once these are recorded).
+      boolean more =
+          batch.claim().size() >= config.batchSize() || (ordered && !batch.claim().isEmpty());
+      if (more && pipeline.claimsAhead() && budget.mayClaimAhead()) {
         pipeline.claimAhead(() -> claim(owner, budget, true));
       }
       List<OutboxMessage> claimed = batch.claim().messages();
@@ -170,7 +183,7 @@ public final class OutboxPoller implements AutoCloseable {
         totals.claimed += claimed.size();
         pipeline.record(round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim())));
       }
-      if (!full) {
+      if (!more) {
         // Before idling: what the recordings met counts now, not after the sleep.
         pipeline.awaitRecordings();
         pipeline.throwIfFailed();
@@ -263,6 +276,12 @@ public final class OutboxPoller implements AutoCloseable {
           "forgot destinations marked down that no pending row has been routed to for a while",
           Map.of("forgotten", forgotten));
     }
+    if (!ordered && backlog.parkedKeys() > 0) {
+      log.warn(
+          "aggregates are parked behind dead letters, and OUTBOX_ORDERING is none: their parked"
+              + " events wait until each dead letter is replayed or discarded",
+          Map.of("parkedKeys", backlog.parkedKeys(), "parkedEvents", backlog.parkedEvents()));
+    }
     return backlog;
   }
 
@@ -292,7 +311,10 @@ public final class OutboxPoller implements AutoCloseable {
               Math.min(backlog.deadLetters(), OutboxStore.DEAD_LETTER_COUNT_CAP))
           .count("DestinationsDown", backlog.destinationsDown())
           .count("DestinationsMisconfigured", backlog.destinationsMisconfigured())
-          .property("deadLetterBacklogCapped", backlog.deadLettersCapped());
+          .property("deadLetterBacklogCapped", backlog.deadLettersCapped())
+          .count("ParkedKeys", Math.min(backlog.parkedKeys(), OutboxStore.PARKED_COUNT_CAP))
+          .count("ParkedEvents", Math.min(backlog.parkedEvents(), OutboxStore.PARKED_COUNT_CAP))
+          .property("parkedCapped", backlog.parkedCapped());
     }
     line.metric("DurationMs", durationMs, MetricUnit.MILLISECONDS)
         .property("heldBack", totals.heldBack)

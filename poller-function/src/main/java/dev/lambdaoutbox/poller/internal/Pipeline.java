@@ -27,9 +27,10 @@ import java.util.function.Consumer;
  *       sent for that reason are released at once like any unsent row. A batch is claimed ahead
  *       only after a full one, and only while two whole publish calls still fit in the invocation
  *       ({@link InvocationBudget#mayClaimAhead()}): one batch at most is claimed ahead.
- *   <li><b>When to stop.</b> A short claim ends the drain only when no recording ran beside it (a
- *       row a recording holds locked is skipped); otherwise the recordings are waited for and the
- *       rows claimed once more.
+ *   <li><b>When to stop.</b> A claim that says the due rows are taken (short; ordered, empty) ends
+ *       the drain only when no recording ran beside it (a row a recording holds locked is skipped,
+ *       and, ordered, a successor is claimable only once its predecessor's recording committed);
+ *       otherwise the recordings are waited for and the rows claimed once more.
  *   <li><b>Failures.</b> The first failed recording stops the invocation: nothing more is claimed,
  *       a batch claimed ahead and not yet published is released (if the database lets it), the
  *       recordings under way are waited for, and the failure is thrown as a failed recording always
@@ -37,16 +38,16 @@ import java.util.function.Consumer;
  *       at-least-once, never lost. A failed claim ahead is thrown the same way.
  *   <li><b>What was applied.</b> Counts and logs come from each recording's own report, after it
  *       committed; the invocation returns its summary only when every recording has ended.
- *   <li><b>Order per aggregate.</b> A claim never takes a key whose earlier event is leased,
- *       backing off or parked; it takes the oldest unpublished event of a key only. Claims run one
- *       at a time on one thread, so batch N+1's claim begins after batch N's committed, and sees
- *       N's rows leased: no successor of a row in batch N can be in batch N+1. A successor becomes
- *       claimable only once its predecessor has left the outbox (or been released), that is once
- *       the predecessor's recording committed; and a recording is handed to the record thread only
- *       after its batch's publishing has ended. So a successor is published only after its
- *       predecessor's publish call returned, whichever claim takes it. A predecessor whose
- *       recording failed stays leased, and its successors wait behind it until it is delivered
- *       again.
+ *   <li><b>Order per aggregate</b> ({@code OUTBOX_ORDERING=aggregate}). The ordered claim never
+ *       takes a key whose earlier event is leased, backing off or parked; it takes the oldest
+ *       unpublished event of a key only. Claims run one at a time on one thread, so batch N+1's
+ *       claim begins after batch N's committed, and sees N's rows leased: no successor of a row in
+ *       batch N can be in batch N+1. A successor becomes claimable only once its predecessor has
+ *       left the outbox (or been released), that is once the predecessor's recording committed; and
+ *       a recording is handed to the record thread only after its batch's publishing has ended. So
+ *       a successor is published only after its predecessor's publish call returned, whichever
+ *       claim takes it. A predecessor whose recording failed stays leased, and its successors wait
+ *       behind it until it is delivered again.
  * </ul>
  *
  * <p>{@link #sequential} does each step in turn on the invocation's thread, as with {@code

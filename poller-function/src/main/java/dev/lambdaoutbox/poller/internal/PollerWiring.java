@@ -98,6 +98,7 @@ public final class PollerWiring {
         OutboxStore.builder(SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
             .tables(config.database().tables())
             .retention(config.retention())
+            .ordering(config.ordering())
             .idempotencyWindow(config.idempotencyWindow());
     if (config.pipeline()) {
       store.completionsOnSecondConnection();

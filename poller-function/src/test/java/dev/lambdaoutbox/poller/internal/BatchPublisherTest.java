@@ -104,6 +104,36 @@ class BatchPublisherTest {
   }
 
   @Test
+  void publish_fifoMessagesEachInAGroupOfTheirOwn_goOutInConcurrentBatches() {
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger maxInFlight = new AtomicInteger();
+    java.util.concurrent.CountDownLatch twoAtOnce = new java.util.concurrent.CountDownLatch(2);
+    RecordingSender sqs =
+        new RecordingSender(
+            batch -> {
+              maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+              twoAtOnce.countDown();
+              try {
+                twoAtOnce.await(5, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+              inFlight.decrementAndGet();
+              return allOk(batch);
+            });
+    List<OutboundMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 35; i++) {
+      messages.add(Rows.message(FIFO, "agg-" + i, 20)); // one per aggregate, as an ordered claim
+    }
+
+    List<Delivery> deliveries =
+        publisher(new RecordingSender(b -> allOk(b)), sqs, 8).publish(messages, PublishGate.open());
+
+    assertThat(maxInFlight.get()).isGreaterThan(1);
+    assertThat(deliveries).hasSize(35).allMatch(d -> d instanceof Delivery.Sent);
+  }
+
+  @Test
   void publish_fifo_afterAGroupFails_itsLaterMessagesAreHeldBack_othersGoOn() {
     List<OutboundMessage> messages = new ArrayList<>();
     for (int i = 0; i < 20; i++) {

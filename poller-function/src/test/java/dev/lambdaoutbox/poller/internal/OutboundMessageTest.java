@@ -39,7 +39,7 @@ class OutboundMessageTest {
             Map.entry("traceparent", "00-abc-def-01"));
     assertThat(m.body()).isEqualTo("{\"id\":42}");
     assertThat(m.fifo()).isTrue();
-    assertThat(m.messageGroupId()).isEqualTo("o-42");
+    assertThat(m.messageGroupId()).isEqualTo("order:o-42");
     assertThat(m.deduplicationId()).isEqualTo(id.toString());
   }
 
@@ -70,5 +70,25 @@ class OutboundMessageTest {
     assertThat(group).hasSize(64).matches("[0-9a-f]+");
     assertThat(OutboundMessage.of(longId, FIFO_QUEUE).messageGroupId()).isEqualTo(group);
     assertThat(OutboundMessage.of(spaced, FIFO_QUEUE).messageGroupId()).hasSize(64);
+  }
+
+  @Test
+  void messageGroupId_isTheAggregateTypeAndId_soTwoTypesSharingAnIdAreTwoGroups() {
+    Map<String, String> none = new LinkedHashMap<>();
+    OutboxMessage order = Rows.row(UUID.randomUUID(), "order", "42", "t", "{}", none, null, 0);
+    OutboxMessage payment = Rows.row(UUID.randomUUID(), "payment", "42", "t", "{}", none, null, 0);
+    // 'order:' plus 122 characters is 128, FIFO's limit; one more and the key is hashed.
+    OutboxMessage longest =
+        Rows.row(UUID.randomUUID(), "order", "x".repeat(122), "t", "{}", none, null, 0);
+    OutboxMessage tooLong =
+        Rows.row(UUID.randomUUID(), "order", "x".repeat(123), "t", "{}", none, null, 0);
+
+    assertThat(OutboundMessage.of(order, FIFO_QUEUE).messageGroupId()).isEqualTo("order:42");
+    assertThat(OutboundMessage.of(payment, FIFO_QUEUE).messageGroupId()).isEqualTo("payment:42");
+    assertThat(OutboundMessage.of(longest, FIFO_QUEUE).messageGroupId())
+        .isEqualTo("order:" + "x".repeat(122));
+    assertThat(OutboundMessage.of(tooLong, FIFO_QUEUE).messageGroupId())
+        .hasSize(64)
+        .matches("[0-9a-f]+");
   }
 }

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.deadletter.internal;
 
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult.Skipped;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,6 +23,7 @@ public final class ResultCollector {
   private final List<UUID> applied = new ArrayList<>();
   private final List<Skipped> skipped = new ArrayList<>();
   private final Set<String> claimedKeys = new HashSet<>();
+  private final List<ParkedKey> released = new ArrayList<>();
   private int batches;
 
   public ResultCollector(boolean dryRun) {
@@ -32,6 +34,7 @@ public final class ResultCollector {
     applied.addAll(batch.applied);
     skipped.addAll(batch.skipped);
     claimedKeys.addAll(batch.claimedKeys);
+    released.addAll(batch.released);
     if (!dryRun && batch.examined > 0) {
       batches++;
     }
@@ -46,7 +49,7 @@ public final class ResultCollector {
   }
 
   public DeadLetterActionResult result(boolean moreMatching) {
-    return new DeadLetterActionResult(dryRun, applied, skipped, moreMatching, batches);
+    return new DeadLetterActionResult(dryRun, applied, skipped, moreMatching, batches, released);
   }
 
   /** What one batch did. */
@@ -54,6 +57,7 @@ public final class ResultCollector {
     final List<UUID> applied = new ArrayList<>();
     final List<Skipped> skipped = new ArrayList<>();
     final Set<String> claimedKeys = new HashSet<>();
+    final List<ParkedKey> released = new ArrayList<>();
     int examined;
 
     public void applied(UUID id) {
@@ -64,6 +68,11 @@ public final class ResultCollector {
     public void skipped(UUID id, SkipReason reason) {
       skipped.add(new Skipped(id, reason));
       examined++;
+    }
+
+    /** An aggregate parked behind a dead letter this batch handled, released (or would be). */
+    public void released(ParkedKey key) {
+      released.add(key);
     }
 
     public void claimedKey(String key) {

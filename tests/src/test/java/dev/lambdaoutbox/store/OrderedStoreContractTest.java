@@ -1,0 +1,409 @@
+package dev.lambdaoutbox.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lambdaoutbox.store.Completion.Result;
+import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
+import dev.lambdaoutbox.store.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.testing.PoisonRows;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ordered store ({@link Ordering#AGGREGATE}) against a real database: one event per aggregate
+ * in flight, a failing head holding up only its aggregate, a dead-lettered head parking it (an
+ * unreadable one too), and the reprocessor releasing it. Each subclass names its database and the
+ * executor the store runs on (JDBC, the Data API, JDBC with the Data API's result budget).
+ */
+abstract class OrderedStoreContractTest extends StoreTestBase {
+
+  @Override
+  OutboxStore store() {
+    return OutboxStore.builder(newExecutor()).tables(tables).ordering(Ordering.AGGREGATE).build();
+  }
+
+  DeadLetterStore deadLetters() {
+    return DeadLetterStore.builder(newExecutor())
+        .tables(tables)
+        .clock(Clock.fixed(T0.plusSeconds(3600), ZoneOffset.UTC))
+        .build();
+  }
+
+  /** Appends one event of {@code aggregateId} in its own transaction, created at {@code at}. */
+  UUID append(Instant at, String aggregateId) {
+    return append(
+            at,
+            OutboxEvent.builder()
+                .aggregateType("order")
+                .aggregateId(aggregateId)
+                .eventType("order.changed")
+                .payload("{\"orderId\":\"" + aggregateId + "\"}")
+                .build())
+        .get(0);
+  }
+
+  static List<UUID> ids(Claim claim) {
+    assertThat(claim.unreadable()).as("unreadable rows").isEmpty();
+    return claim.messages().stream().map(OutboxMessage::id).toList();
+  }
+
+  private static final AuditInfo AUDIT = new AuditInfo("req-1", "operator", "fixed the consumer");
+
+  /** A payload that is not JSON: unreadable in every dialect. */
+  static final PoisonRows.Kind PAYLOAD_NOT_JSON = PoisonRows.named("payload-not-json");
+
+  // ---- one in flight per aggregate
+
+  @Test
+  void claim_takesOnlyTheOldestEventOfEachAggregate_andNothingBehindALeasedOne() {
+    UUID a1 = append(T0, "a");
+    UUID b1 = append(T0.plusMillis(1), "b");
+    append(T0.plusMillis(2), "a");
+    append(T0.plusMillis(3), "b");
+    append(T0.plusMillis(4), "a");
+
+    assertThat(ids(store().claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1, b1);
+    // The heads are leased: the events behind them wait, for every other poller too.
+    assertThat(store().claim("p2", 10, T0.plusSeconds(2), LEASE).isEmpty()).isTrue();
+  }
+
+  @Test
+  void claim_afterTheHeadIsPublished_takesTheNextEventOfItsAggregate() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    OutboxStore store = store();
+
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+    store.complete("p1", List.of(new Published(a1)), T0.plusSeconds(1));
+
+    assertThat(ids(store.claim("p2", 10, T0.plusSeconds(2), LEASE))).containsExactly(a2);
+  }
+
+  @Test
+  void aFailingHead_holdsUpOnlyItsAggregate_untilItsRetryIsDue() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID b1 = append(T0.plusMillis(2), "b");
+    UUID b2 = append(T0.plusMillis(3), "b");
+    OutboxStore store = store();
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+    store.complete(
+        "p1",
+        List.of(new Retry(a1, "Throttled", "slow down", T0.plusSeconds(60)), new Published(b1)),
+        T0.plusSeconds(1));
+
+    // Backing off, a1 keeps a2 waiting, due no earlier than a1; b flows.
+    assertThat(TestRows.instant(rows.message(a2), "next_attempt_at")).isEqualTo(T0.plusSeconds(60));
+    assertThat(ids(store.claim("p2", 10, T0.plusSeconds(2), LEASE))).containsExactly(b2);
+    store.complete("p2", List.of(new Published(b2)), T0.plusSeconds(2));
+    // Once due, the head comes back, ahead of a2.
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(61), LEASE))).containsExactly(a1);
+    store.complete("p3", List.of(new Published(a1)), T0.plusSeconds(61));
+    assertThat(ids(store.claim("p4", 10, T0.plusSeconds(62), LEASE))).containsExactly(a2);
+  }
+
+  @Test
+  void aDeferredHead_holdsUpItsAggregate_untilItsDestinationIsProbed() {
+    UUID a1 = append(T0, "a");
+    append(T0.plusMillis(1), "a");
+    OutboxStore store = store();
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+    store.complete(
+        "p1",
+        List.of(new Defer(a1, "ServiceUnavailable", "down", T0.plusSeconds(30))),
+        T0.plusSeconds(1));
+
+    assertThat(store.claim("p2", 10, T0.plusSeconds(2), LEASE).isEmpty()).isTrue();
+    assertThat(ids(store.claim("p2", 10, T0.plusSeconds(31), LEASE))).containsExactly(a1);
+  }
+
+  @Test
+  void aHeadWhoseLeaseRanOut_isClaimedAgain_beforeTheEventsBehindIt() {
+    UUID a1 = append(T0, "a");
+    append(T0.plusMillis(1), "a");
+    OutboxStore store = store();
+    store.claim("crashed", 10, T0.plusSeconds(1), LEASE);
+
+    assertThat(store.claim("p2", 10, T0.plusSeconds(20), LEASE).isEmpty()).isTrue();
+    assertThat(ids(store.claim("p2", 10, T0.plusSeconds(32), LEASE))).containsExactly(a1);
+  }
+
+  @Test
+  void concurrentClaims_neverHoldTwoEventsOfOneAggregate_andPublishEachInOrder() throws Exception {
+    int aggregates = 40;
+    int eachOf = 15;
+    Map<UUID, String> aggregateOf = new ConcurrentHashMap<>();
+    Map<String, List<UUID>> written = new ConcurrentHashMap<>();
+    for (int n = 0; n < eachOf; n++) {
+      for (int a = 0; a < aggregates; a++) {
+        String aggregate = "agg-" + a;
+        UUID id = append(T0.plusMillis(n * aggregates + a), aggregate);
+        aggregateOf.put(id, aggregate);
+        written.computeIfAbsent(aggregate, k -> new ArrayList<>()).add(id);
+      }
+    }
+    Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    Map<String, List<UUID>> published = new ConcurrentHashMap<>();
+    AtomicInteger overlaps = new AtomicInteger();
+    AtomicInteger done = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> pollers = new ArrayList<>();
+      for (int p = 0; p < 4; p++) {
+        String owner = "p" + p;
+        OutboxStore store = store();
+        pollers.add(
+            pool.submit(
+                () -> {
+                  int idle = 0;
+                  while (done.get() < aggregates * eachOf && idle < 200) {
+                    List<OutboxMessage> claimed =
+                        store.claim(owner, 7, T0.plusSeconds(10), LEASE).messages();
+                    idle = claimed.isEmpty() ? idle + 1 : 0;
+                    for (OutboxMessage m : claimed) {
+                      String key = m.aggregateId();
+                      if (inFlight.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet()
+                          > 1) {
+                        overlaps.incrementAndGet();
+                      }
+                    }
+                    List<DeliveryOutcome> outcomes = new ArrayList<>();
+                    for (OutboxMessage m : claimed) {
+                      published
+                          .computeIfAbsent(
+                              m.aggregateId(), k -> Collections.synchronizedList(new ArrayList<>()))
+                          .add(m.id());
+                      inFlight.get(m.aggregateId()).decrementAndGet();
+                      outcomes.add(new Published(m.id()));
+                    }
+                    if (!outcomes.isEmpty()) {
+                      store.complete(owner, outcomes, T0.plusSeconds(10));
+                      done.addAndGet(outcomes.size());
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : pollers) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(overlaps.get()).isZero();
+    assertThat(done.get()).isEqualTo(aggregates * eachOf);
+    assertThat(published).isEqualTo(written);
+  }
+
+  // ---- parking
+
+  @Test
+  void aDeadLetteredHead_parksItsAggregate_eventsWrittenLaterIncluded() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID a3 = append(T0.plusMillis(2), "a");
+    UUID b1 = append(T0.plusMillis(3), "b");
+    OutboxStore store = store();
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+
+    CompletionReport report =
+        store.complete(
+            "p1",
+            List.of(new DeadLetter(a1, "InvalidParameter", "refused"), new Published(b1)),
+            T0.plusSeconds(1));
+    UUID a4 = append(T0.plusSeconds(5), "a");
+
+    assertThat(report.completions().get(0).result()).isEqualTo(Result.DEAD_LETTERED);
+    assertThat(report.parked()).containsExactly(Map.entry(a1, 2));
+    Map<String, Object> parked = rows.message(a2);
+    assertThat(parked.get("last_error_code")).isEqualTo("PARKED");
+    assertThat((String) parked.get("last_error_reason")).contains(a1.toString());
+    assertThat(rows.message(a3).get("last_error_code")).isEqualTo("PARKED");
+    // Never published ahead of the dead letter, not even a day later, nor the one written after.
+    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
+    assertThat(rows.message(a4)).isNotNull();
+
+    OutboxStore.Backlog backlog = store.backlog(T0.plusSeconds(10));
+    assertThat(backlog.parkedKeys()).isEqualTo(1);
+    assertThat(backlog.parkedEvents()).isEqualTo(3);
+    assertThat(deadLetters().parkedKeys(10).keys())
+        .singleElement()
+        .satisfies(
+            k -> {
+              assertThat(k.aggregateId()).isEqualTo("a");
+              assertThat(k.deadLetterId()).isEqualTo(a1);
+              assertThat(k.parkedEvents()).isEqualTo(2);
+              assertThat(k.waitingEvents()).isEqualTo(3);
+            });
+  }
+
+  @Test
+  void replayingTheParkedHead_putsItBackAtTheHead_andReleasesItsAggregate() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    append(T0.plusMillis(2), "a");
+    OutboxStore store = store();
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+    store.complete("p1", List.of(new DeadLetter(a1, "InvalidParameter", "x")), T0.plusSeconds(1));
+    UUID a4 = append(T0.plusSeconds(5), "a");
+    DeadLetterStore dead = deadLetters();
+
+    DeadLetterActionResult dry = dead.replay(List.of(a1), null, true, AUDIT);
+    assertThat(dry.released()).extracting(ParkedKey::waitingEvents).containsExactly(3L);
+    assertThat(store.claim("p2", 10, T0.plusSeconds(3600), LEASE).isEmpty()).isTrue();
+
+    DeadLetterActionResult result = dead.replay(List.of(a1), null, false, AUDIT);
+
+    assertThat(result.applied()).containsExactly(a1);
+    assertThat(result.released()).extracting(ParkedKey::aggregateId).containsExactly("a");
+    assertThat(rows.count(tables.parkedKeys(), "1 = 1")).isZero();
+    assertThat(rows.message(a2).get("last_error_code")).isNull();
+    List<UUID> order = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      List<OutboxMessage> claimed =
+          store.claim("p3", 10, T0.plusSeconds(3601 + i), LEASE).messages();
+      assertThat(claimed).hasSize(1);
+      order.add(claimed.get(0).id());
+      store.complete("p3", List.of(new Published(claimed.get(0).id())), T0.plusSeconds(3601));
+    }
+    assertThat(order.get(0)).isEqualTo(a1);
+    assertThat(order.get(1)).isEqualTo(a2);
+    assertThat(order.get(3)).isEqualTo(a4);
+  }
+
+  @Test
+  void discardingTheParkedHead_releasesTheEventsBehindIt_inOrder() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID a3 = append(T0.plusMillis(2), "a");
+    OutboxStore store = store();
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+    store.complete("p1", List.of(new DeadLetter(a1, "InvalidParameter", "x")), T0.plusSeconds(1));
+
+    DeadLetterActionResult dry = deadLetters().discard(List.of(a1), true, AUDIT);
+    assertThat(dry.released()).extracting(ParkedKey::waitingEvents).containsExactly(2L);
+    DeadLetterActionResult result = deadLetters().discard(List.of(a1), false, AUDIT);
+
+    assertThat(result.released()).extracting(ParkedKey::deadLetterId).containsExactly(a1);
+    assertThat(ids(store.claim("p2", 10, T0.plusSeconds(3601), LEASE))).containsExactly(a2);
+    store.complete("p2", List.of(new Published(a2)), T0.plusSeconds(3601));
+    assertThat(ids(store.claim("p2", 10, T0.plusSeconds(3602), LEASE))).containsExactly(a3);
+  }
+
+  @Test
+  void anUnreadableHead_isDeadLetteredByTheClaim_andParksItsAggregate() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID b1 = append(T0.plusMillis(2), "b");
+    PoisonRows.poison(database(), tables, a1, PAYLOAD_NOT_JSON);
+    OutboxStore store = store();
+
+    Claim claim = store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+
+    assertThat(claim.messages()).extracting(OutboxMessage::id).containsExactly(b1);
+    assertThat(claim.unreadable()).extracting(UnreadableRow::deadLetterId).containsExactly(a1);
+    assertThat(claim.parked()).containsExactly(Map.entry(a1, 1));
+    assertThat(rows.message(a2).get("last_error_code")).isEqualTo("PARKED");
+    store.complete("p1", List.of(new Published(b1)), T0.plusSeconds(1));
+    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
+    assertThat(deadLetters().parkedKeys(10).keys())
+        .singleElement()
+        .satisfies(k -> assertThat(k.deadLetterId()).isEqualTo(a1));
+
+    deadLetters().discard(List.of(a1), false, AUDIT);
+
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(3601), LEASE))).containsExactly(a2);
+  }
+
+  @Test
+  void anUnreadableHeadWhoseIdIsNoUuid_parksItsAggregateBehindItsNewDeadLetterId() {
+    PoisonRows.Kind noUuid =
+        PoisonRows.kinds(database().dialect()).stream()
+            .filter(k -> k.column().equals("id"))
+            .findFirst()
+            .orElse(null);
+    assumeTrue(noUuid != null, "only MySQL and MariaDB store an id that is not a UUID");
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    PoisonRows.poison(database(), tables, a1, noUuid);
+    OutboxStore store = store();
+
+    Claim claim = store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+
+    assertThat(claim.messages()).isEmpty();
+    assertThat(claim.unreadable()).hasSize(1);
+    UUID deadLetterId = claim.unreadable().get(0).deadLetterId();
+    assertThat(deadLetterId).isNotEqualTo(a1);
+    assertThat(claim.parked()).containsExactly(Map.entry(deadLetterId, 1));
+    assertThat((String) rows.message(a2).get("last_error_reason"))
+        .contains(deadLetterId.toString());
+    assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
+
+    deadLetters().discard(List.of(deadLetterId), false, AUDIT);
+
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(3601), LEASE))).containsExactly(a2);
+  }
+
+  // ---- counting the due rows, for scale-out
+
+  @Test
+  void countDue_countsTheRowsBehindALeasedHead_butNoneOfAParkedAggregate() {
+    UUID a1 = append(T0, "a");
+    append(T0.plusMillis(1), "a");
+    append(T0.plusMillis(2), "a");
+    UUID b1 = append(T0.plusMillis(3), "b");
+    append(T0.plusMillis(4), "b");
+    OutboxStore store = store();
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1, b1);
+
+    // The heads are leased (not due); the rows behind them are work for the rounds to come.
+    assertThat(store.countDue(T0.plusSeconds(2), 100)).isEqualTo(3);
+
+    store.complete(
+        "p1",
+        List.of(new DeadLetter(a1, "InvalidParameter", "refused"), new Published(b1)),
+        T0.plusSeconds(2));
+    append(T0.plusSeconds(5), "a"); // written after "a" parked: due, not marked
+
+    assertThat(store.countDue(T0.plusSeconds(10), 100)).isEqualTo(1);
+    OutboxStore unordered = OutboxStore.builder(newExecutor()).tables(tables).build();
+    assertThat(unordered.countDue(T0.plusSeconds(10), 100)).isEqualTo(2);
+
+    deadLetters().discard(List.of(a1), false, AUDIT);
+    assertThat(store.countDue(T0.plusSeconds(3601), 100)).isEqualTo(4);
+  }
+
+  @Test
+  void unorderedStore_ignoresTheOrderingTables() {
+    UUID a1 = append(T0, "a");
+    UUID a2 = append(T0.plusMillis(1), "a");
+    OutboxStore unordered = OutboxStore.builder(newExecutor()).tables(tables).build();
+
+    assertThat(ids(unordered.claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(a1, a2);
+    CompletionReport report =
+        unordered.complete("p1", List.of(new DeadLetter(a1, "X", "y")), T0.plusSeconds(1));
+    assertThat(report.parked()).isEmpty();
+    assertThat(rows.count(tables.parkedKeys(), "1 = 1")).isZero();
+  }
+}

@@ -1,0 +1,93 @@
+package dev.lambdaoutbox.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lambdaoutbox.bench.HistoryLoader;
+import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.internal.NamedSql;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PostgresOrderedStoreTest extends OrderedStoreContractTest {
+  @Override
+  TestDatabase database() {
+    return TestEndpoints.postgres();
+  }
+
+  @Override
+  SqlExecutor newExecutor() {
+    return jdbcExecutor();
+  }
+
+  @Test
+  void orderedClaim_withALargeBacklogOverFewKeys_walksTheDueIndex_probingTheKeyIndex()
+      throws Exception {
+    try (Connection c = database().open()) {
+      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+      loader.sent(50_000, T0);
+      loader.pendingOverKeys(100_000, 100, T0);
+      loader.analyze();
+
+      String plan = Stores.explainClaimHeads(database(), tables, T0.plusSeconds(1), 100);
+
+      assertThat(plan)
+          .contains("Index Scan using " + tables.messages() + "_due_ix")
+          .contains(tables.messages() + "_key_ix")
+          .contains(tables.parkedKeys() + "_pk")
+          .doesNotContain("Seq Scan on " + tables.messages());
+      // The plan the server adopts for a statement prepared over and over walks the same way.
+      String generic =
+          genericPlan(c, StoreDialect.of(database().dialect(), tables).claimHeadsSql());
+      assertThat(generic)
+          .contains(tables.messages() + "_due_ix")
+          .contains(tables.messages() + "_key_ix")
+          .doesNotContain("Seq Scan on " + tables.messages());
+    }
+  }
+
+  /** The generic plan of {@code namedSql}, its parameters typed by name. */
+  private static String genericPlan(Connection c, String namedSql) throws Exception {
+    NamedSql sql = NamedSql.of(namedSql);
+    Map<String, String[]> typed =
+        Map.of(
+            "now", new String[] {"timestamp", "'2026-03-01 10:00:01'"},
+            "leaseEnd", new String[] {"timestamp", "'2026-03-01 10:01:00'"},
+            "limit", new String[] {"int", "100"},
+            "scan", new String[] {"int", "400"},
+            "owner", new String[] {"varchar", "'explain'"});
+    StringBuilder numbered = new StringBuilder();
+    int n = 0;
+    for (char ch : sql.positional().toCharArray()) {
+      numbered.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
+    }
+    List<String> types = new ArrayList<>();
+    List<String> values = new ArrayList<>();
+    for (String name : sql.names()) {
+      types.add(typed.get(name)[0]);
+      values.add(typed.get(name)[1]);
+    }
+    StringBuilder plan = new StringBuilder();
+    try (Statement st = c.createStatement()) {
+      st.execute("SET plan_cache_mode = force_generic_plan");
+      st.execute("PREPARE heads_plan(" + String.join(", ", types) + ") AS " + numbered);
+      try (ResultSet rs =
+          st.executeQuery("EXPLAIN EXECUTE heads_plan(" + String.join(", ", values) + ")")) {
+        while (rs.next()) {
+          plan.append(rs.getString(1)).append('\n');
+        }
+      }
+      st.execute("DEALLOCATE heads_plan");
+      st.execute("RESET plan_cache_mode");
+    }
+    return plan.toString();
+  }
+}
