@@ -173,9 +173,9 @@ public final class OutboxPoller implements AutoCloseable {
       totals.unreadable(deadLetterReports.unreadable(batch.claim()));
       // Another claim may find rows: the batch was full, or, ordered, the claim found any (it
       // takes one event per aggregate; their successors are due once these are recorded).
-      boolean more =
-          batch.claim().size() >= config.batchSize() || (ordered && !batch.claim().isEmpty());
-      if (more && pipeline.claimsAhead() && budget.mayClaimAhead()) {
+      boolean full = batch.claim().size() >= config.batchSize();
+      boolean more = full || (ordered && !batch.claim().isEmpty());
+      if (full && pipeline.claimsAhead() && budget.mayClaimAhead()) {
         pipeline.claimAhead(() -> claim(owner, budget, true));
       }
       List<OutboxMessage> claimed = batch.claim().messages();
@@ -183,7 +183,12 @@ public final class OutboxPoller implements AutoCloseable {
         totals.claimed += claimed.size();
         pipeline.record(round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim())));
       }
-      if (!more) {
+      if (more && !full) {
+        // Ordered, and every due head taken: their successors are claimable once these are
+        // recorded, so a claim ahead would come back empty; the next claim waits for them.
+        pipeline.awaitRecordings();
+        pipeline.throwIfFailed();
+      } else if (!more) {
         // Before idling: what the recordings met counts now, not after the sleep.
         pipeline.awaitRecordings();
         pipeline.throwIfFailed();

@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  *       call for it starts once it could outlast that lease ({@link RoundGate}), and its rows not
  *       sent for that reason are released at once like any unsent row. A batch is claimed ahead
  *       only after a full one, and only while two whole publish calls still fit in the invocation
- *       ({@link InvocationBudget#mayClaimAhead()}): one batch at most is claimed ahead.
+ *       ({@link InvocationBudget#mayClaimAhead()}): one batch at most is claimed ahead. (An ordered
+ *       claim that came back short took every due head; the next one waits for this batch's
+ *       recording instead, as the successors become claimable only then.)
  *   <li><b>When to stop.</b> A claim that says the due rows are taken (short; ordered, empty) ends
  *       the drain only when no recording ran beside it (a row a recording holds locked is skipped,
  *       and, ordered, a successor is claimable only once its predecessor's recording committed);
