@@ -23,6 +23,11 @@ import java.util.Objects;
  *     .build();
  * }</pre>
  *
+ * <p>Thread-safe. By default every method runs on the one executor given, so calls from several
+ * threads take turns on its connection; with {@link Builder#completionsOnSecondConnection()},
+ * {@link #complete} and the {@link #destinationHealth()} store run on a second connection, so that
+ * outcomes are recorded while the next rows are claimed.
+ *
  * <p>Times are stored to the microsecond; the instants given are truncated to it.
  */
 public interface OutboxStore {
@@ -164,6 +169,7 @@ public interface OutboxStore {
     Duration retention;
     Ordering ordering = Ordering.NONE;
     Duration idempotencyWindow;
+    boolean secondConnection;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -207,6 +213,17 @@ public interface OutboxStore {
         throw new IllegalArgumentException("idempotencyWindow: must be positive, was " + window);
       }
       this.idempotencyWindow = window;
+      return this;
+    }
+
+    /**
+     * Run {@link OutboxStore#complete} and the destination health store on a second connection of
+     * the executor's ({@link SqlExecutor#secondConnection()}; over the Data API the same client),
+     * so that one thread may record outcomes while another claims. Over JDBC this is one more
+     * database connection per store.
+     */
+    public Builder completionsOnSecondConnection() {
+      this.secondConnection = true;
       return this;
     }
 

@@ -21,11 +21,13 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The {@link OutboxStore}: arguments checked here, each method one transaction of the executor, the
- * SQL in the executor's dialect home ({@link StoreDialect}).
+ * The {@link OutboxStore}: arguments checked here, each method one transaction of the executor (or,
+ * for completions and destination health, of the second one), the SQL in the executor's dialect
+ * home ({@link StoreDialect}).
  */
 final class SqlOutboxStore implements OutboxStore {
   private final SqlExecutor executor;
+  private final SqlExecutor completions;
   private final StoreDialect dialect;
   private final OutboxTables tables;
   private final boolean retain;
@@ -35,6 +37,7 @@ final class SqlOutboxStore implements OutboxStore {
 
   SqlOutboxStore(Builder b) {
     this.executor = b.executor;
+    this.completions = b.secondConnection ? executor.secondConnection() : executor;
     this.tables = b.tables;
     this.dialect = StoreDialect.of(executor.dialect(), tables);
     this.retain = b.retention != null;
@@ -47,7 +50,7 @@ final class SqlOutboxStore implements OutboxStore {
       steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
     }
     this.retention = new RetentionPass(executor, dialect, steps, PURGE_BATCH);
-    this.destinationHealth = new SqlDestinationHealthStore(executor, dialect, tables);
+    this.destinationHealth = new SqlDestinationHealthStore(completions, dialect, tables);
   }
 
   @Override
@@ -78,7 +81,7 @@ final class SqlOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     Outcomes byKind = Outcomes.of(outcomes, at);
-    return executor.inTransaction(
+    return completions.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
         s -> byKind.record(s, dialect, owner, at, retain, ordering));
   }

@@ -97,6 +97,9 @@ import java.util.Optional;
  *       drain at once. Above 1, a scheduled invocation that finds more due rows than it can publish
  *       before its timeout starts further invocations of its own function (asynchronous {@code
  *       Invoke}), up to this many in all; 1 never does.
+ *   <li>{@code OUTBOX_PIPELINE} (default true): an invocation claims its next batch while it
+ *       publishes the one before, and records outcomes on a second database connection meanwhile;
+ *       false claims, publishes and records one batch after the other on one connection.
  * </ul>
  *
  * <p>Telemetry: {@code OUTBOX_LOG_LEVEL} (DEBUG, INFO, WARN, ERROR; default INFO), {@code
@@ -128,7 +131,8 @@ public record PollerConfig(
     JsonLogger.Level logLevel,
     String metricsNamespace,
     String serviceName,
-    int maxConcurrentPollers) {
+    int maxConcurrentPollers,
+    boolean pipeline) {
 
   public static final String DEFAULT_DESTINATION = "OUTBOX_DEFAULT_DESTINATION";
   public static final String ROUTES = "OUTBOX_ROUTES";
@@ -150,6 +154,7 @@ public record PollerConfig(
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
   public static final String MAX_CONCURRENT_POLLERS = "OUTBOX_MAX_CONCURRENT_POLLERS";
+  public static final String PIPELINE = "OUTBOX_PIPELINE";
 
   public PollerConfig {
     routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -255,6 +260,7 @@ public record PollerConfig(
     String namespace = env.string(METRICS_NAMESPACE, "LambdaOutbox");
     String service = env.string(SERVICE_NAME, "outbox-poller");
     int maxConcurrentPollers = env.integer(MAX_CONCURRENT_POLLERS, 1, 1, 1000);
+    boolean pipeline = env.bool(PIPELINE, true);
 
     return new PollerConfig(
         database,
@@ -278,7 +284,8 @@ public record PollerConfig(
         logLevel,
         namespace,
         service,
-        maxConcurrentPollers);
+        maxConcurrentPollers,
+        pipeline);
   }
 
   /**
@@ -308,7 +315,8 @@ public record PollerConfig(
         logLevel,
         metricsNamespace,
         serviceName,
-        maxConcurrentPollers);
+        maxConcurrentPollers,
+        pipeline);
   }
 
   private static Map<String, String> parseRoutes(Optional<String> text) {

@@ -49,6 +49,24 @@ class PollerConfigTest {
     assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
     assertThat(config.maxConcurrentPollers()).isEqualTo(1);
+    assertThat(config.pipeline()).isTrue();
+  }
+
+  @Test
+  void pipeline_isReadAsTrueOrFalse_andAnythingElseIsRefusedNamingTheVariable() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_PIPELINE", "false");
+    assertThat(PollerConfig.fromEnvironment(env).pipeline()).isFalse();
+    assertThat(PollerConfig.fromEnvironment(env).withPollInterval(Duration.ZERO).pipeline())
+        .isFalse();
+    env.put("OUTBOX_PIPELINE", "TRUE");
+    assertThat(PollerConfig.fromEnvironment(env).pipeline()).isTrue();
+
+    env.put("OUTBOX_PIPELINE", "sometimes");
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageContaining("OUTBOX_PIPELINE")
+        .hasMessageContaining("sometimes");
   }
 
   @Test

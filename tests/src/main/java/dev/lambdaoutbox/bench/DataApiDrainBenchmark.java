@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.bench.TimedDataApi.Call;
+import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
 import software.amazon.awssdk.services.rdsdata.model.BadRequestException;
 
@@ -31,8 +33,9 @@ import software.amazon.awssdk.services.rdsdata.model.BadRequestException;
  * API's time goes: each kind of Data API call counted and timed, one empty transaction's cost on
  * each carrier, one bare HTTP round trip to the emulator (a commit of a transaction it does not
  * know, refused without touching the database) and one new PostgreSQL connection (which the
- * emulator opens for every transaction). The JDBC drain is the database's share. A harness that
- * prints, not a test that asserts.
+ * emulator opens for every transaction). The JDBC drain is the database's share. Then the real
+ * poller over the Data API, sequential ({@code OUTBOX_PIPELINE=false}) and pipelined. A harness
+ * that prints, not a test that asserts.
  *
  * <pre>
  * scripts/run-main dev.lambdaoutbox.bench.DataApiDrainBenchmark [ROWS]
@@ -122,6 +125,44 @@ public final class DataApiDrainBenchmark {
                 api.perSecond() / overJdbc.perSecond(),
                 api.perSecond(),
                 overJdbc.perSecond()));
+      }
+
+      // The real poller over the Data API, sequential and pipelined (claims, publishing and
+      // recordings overlapping: each Data API call is an HTTP round trip the other threads need
+      // not wait for).
+      Map<String, String> sequential = Map.of(PollerConfig.PIPELINE, "false");
+      for (int claim : CLAIM_SIZES) {
+        List<DrainResult> pair = new ArrayList<>();
+        for (Map<String, String> mode : List.of(sequential, Map.<String, String>of())) {
+          reload(c, tables, source, rows);
+          DrainResult r =
+              PollerRunDrain.run(
+                  "poller over the Data API",
+                  db,
+                  tables,
+                  1,
+                  claim,
+                  mode,
+                  config -> {
+                    OutboxStore.Builder b = OutboxStore.builder(overDataApi).tables(tables);
+                    if (config.pipeline()) {
+                      b.completionsOnSecondConnection();
+                    }
+                    return b.build();
+                  });
+          System.out.printf(
+              "  %-58s %,9d events in %7.2f s = %,9.0f events/s%n",
+              r.name(), r.events(), r.seconds(), r.perSecond());
+          pair.add(r);
+        }
+        report.add(
+            String.format(
+                "claim %d: poller over the Data API, pipelined / sequential = %.2f"
+                    + " (%,.0f vs %,.0f events/s)",
+                claim,
+                pair.get(1).perSecond() / pair.get(0).perSecond(),
+                pair.get(1).perSecond(),
+                pair.get(0).perSecond()));
       }
 
       double jdbcEmpty = emptyTransactionMs(jdbc);

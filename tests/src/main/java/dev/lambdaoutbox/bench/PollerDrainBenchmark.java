@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
@@ -21,15 +22,19 @@ import java.util.Map;
  * events/s and the ratios; asserts nothing.
  *
  * <pre>
- * scripts/run-main dev.lambdaoutbox.bench.PollerDrainBenchmark [ROWS [BUDGET_SECONDS [store-only]]]
+ * scripts/run-main dev.lambdaoutbox.bench.PollerDrainBenchmark [ROWS [BUDGET_SECONDS [store-only|poller-only]]]
  * JAVA_OPTS="-Dbench.databases=postgres,mariadb"
  * </pre>
  *
- * The slow contenders stop after the time budget (default 120 s) and are rated on the rows they got
- * through, which is still per-event throughput. MariaDB runs the ceiling, the store and the poller
- * only.
+ * The poller runs twice: pipelined (the default) and sequential ({@code OUTBOX_PIPELINE=false}).
+ * {@code poller-only} keeps the ceiling, the store at claims of 1,000 and the pollers. The slow
+ * contenders stop after the time budget (default 120 s) and are rated on the rows they got through,
+ * which is still per-event throughput. MariaDB runs the ceiling, the store and the poller only.
  */
 public final class PollerDrainBenchmark {
+  /** The poller as it was before pipelining: claim, publish, record, one after the other. */
+  private static final Map<String, String> SEQUENTIAL = Map.of(PollerConfig.PIPELINE, "false");
+
   private PollerDrainBenchmark() {}
 
   /** What one database's run measured, by role. */
@@ -38,6 +43,8 @@ public final class PollerDrainBenchmark {
       DrainResult reference,
       List<DrainResult> store,
       DrainResult storeSingle,
+      DrainResult sequentialSingle,
+      DrainResult sequentialPair,
       DrainResult pollerSingle,
       DrainResult pollerPair,
       List<DrainResult> all) {}
@@ -46,22 +53,24 @@ public final class PollerDrainBenchmark {
     Locale.setDefault(Locale.ROOT);
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
     double budget = args.length > 1 ? Double.parseDouble(args[1]) : 120;
-    boolean storeOnly = args.length > 2 && args[2].equals("store-only");
+    boolean pollerOnly = args.length > 2 && args[2].equals("poller-only");
+    boolean storeOnly = pollerOnly || args.length > 2 && args[2].equals("store-only");
     List<String> wanted =
         List.of(System.getProperty("bench.databases", "postgres,mariadb").split(","));
     List<Run> runs = new ArrayList<>();
     if (wanted.contains("postgres")) {
-      runs.add(run(TestEndpoints.postgres(), rows, budget, storeOnly));
+      runs.add(run(TestEndpoints.postgres(), rows, budget, storeOnly, pollerOnly));
     }
     if (wanted.contains("mariadb")) {
-      runs.add(run(TestEndpoints.mysql(), rows, budget, true));
+      runs.add(run(TestEndpoints.mysql(), rows, budget, true, pollerOnly));
     }
     for (Run r : runs) {
       report(r);
     }
   }
 
-  private static Run run(TestDatabase db, int rows, double budget, boolean storeOnly)
+  private static Run run(
+      TestDatabase db, int rows, double budget, boolean storeOnly, boolean pollerOnly)
       throws Exception {
     OutboxTables tables = db.createTables("drain");
     String source = tables.prefix() + "source";
@@ -82,23 +91,36 @@ public final class PollerDrainBenchmark {
       StoreDrain.run(db, tables, 1, 1000);
       execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
       PollerRunDrain.run(db, tables, 1, 1000, Map.of());
+      execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source + " LIMIT 20000");
+      PollerRunDrain.run(db, tables, 1, 1000, SEQUENTIAL);
 
       reload(c, db, tables, source);
       DrainResult reference = print(DeleteReturningDrain.run(db, tables));
       all.add(reference);
       List<DrainResult> store = new ArrayList<>();
-      for (int[] shape : new int[][] {{1, 500}, {1, 1000}, {2, 1000}, {1, 2000}, {2, 2000}}) {
+      int[][] shapes =
+          pollerOnly
+              ? new int[][] {{2, 1000}, {1, 1000}}
+              : new int[][] {{1, 500}, {1, 1000}, {2, 1000}, {1, 2000}, {2, 2000}};
+      for (int[] shape : shapes) {
         reload(c, db, tables, source);
         store.add(print(StoreDrain.run(db, tables, shape[0], shape[1])));
       }
       all.addAll(store);
+      // Sequential and pipelined in turn, so that a change in the machine's load hits both alike.
+      reload(c, db, tables, source);
+      DrainResult sequentialSingle = print(PollerRunDrain.run(db, tables, 1, 1000, SEQUENTIAL));
       reload(c, db, tables, source);
       DrainResult pollerSingle = print(PollerRunDrain.run(db, tables, 1, 1000, Map.of()));
       reload(c, db, tables, source);
+      DrainResult sequentialPair = print(PollerRunDrain.run(db, tables, 2, 1000, SEQUENTIAL));
+      reload(c, db, tables, source);
       DrainResult pollerPair = print(PollerRunDrain.run(db, tables, 2, 1000, Map.of()));
+      all.add(sequentialSingle);
       all.add(pollerSingle);
+      all.add(sequentialPair);
       all.add(pollerPair);
-      if (db.dialect() == SqlDialect.POSTGRESQL) {
+      if (db.dialect() == SqlDialect.POSTGRESQL && !pollerOnly) {
         // Opt-in, not the default: asynchronous commit for the poller's own session (see
         // docs/PERFORMANCE.md). A database crash may then forget the last claims and completions,
         // which redelivers those events; it never loses one.
@@ -113,7 +135,16 @@ public final class PollerDrainBenchmark {
         all.add(print(NaiveDrain.run(db, naive, rows, budget)));
         all.add(print(GruelboxDrain.run(db, tables.prefix() + "txno", rows, budget)));
       }
-      return new Run(db, reference, store, store.get(1), pollerSingle, pollerPair, all);
+      return new Run(
+          db,
+          reference,
+          store,
+          store.get(1),
+          sequentialSingle,
+          sequentialPair,
+          pollerSingle,
+          pollerPair,
+          all);
     } finally {
       try (Connection c = db.open()) {
         execute(c, "DROP TABLE IF EXISTS " + source);
@@ -192,6 +223,12 @@ public final class PollerDrainBenchmark {
     System.out.printf(
         "store loop (1 thread, claim 1000) / bare DELETE = %.2f%n",
         ratio(run.storeSingle(), reference));
+    System.out.printf(
+        "one poller, sequential / bare DELETE           = %.2f%n",
+        ratio(run.sequentialSingle(), reference));
+    System.out.printf(
+        "two pollers, sequential / bare DELETE          = %.2f%n",
+        ratio(run.sequentialPair(), reference));
     System.out.printf(
         "one poller (batch 1000) / bare DELETE          = %.2f   (target at least 0.7)%n",
         ratio(run.pollerSingle(), reference));

@@ -26,11 +26,17 @@ import java.util.concurrent.Future;
 /**
  * Drains the outbox with the real poller: {@code pollers} concurrent invocations of {@link
  * OutboxPoller} (routing, building messages, the invocation budget, recording outcomes), each with
- * its own connection, publishing to a {@link CountingPublisher}. Unlike {@link StoreDrain}, this is
- * everything an invocation does but the broker call.
+ * its own connection (two when it pipelines), publishing to a {@link CountingPublisher}. Unlike
+ * {@link StoreDrain}, this is everything an invocation does but the broker call.
  */
 final class PollerRunDrain {
   private PollerRunDrain() {}
+
+  /** Builds one invocation's store for a poller configuration. */
+  @FunctionalInterface
+  interface StoreSource {
+    OutboxStore store(PollerConfig config);
+  }
 
   /**
    * @param extraEnvironment poller settings beyond the defaults (e.g. an opt-in under test)
@@ -41,6 +47,40 @@ final class PollerRunDrain {
       int pollers,
       int batchSize,
       Map<String, String> extraEnvironment)
+      throws Exception {
+    List<JdbcConnectionProvider> providers = new ArrayList<>();
+    try {
+      return run(
+          "poller invocation",
+          db,
+          tables,
+          pollers,
+          batchSize,
+          extraEnvironment,
+          config -> {
+            JdbcConnectionProvider connections = Stores.connections(db, tables);
+            providers.add(connections);
+            OutboxStore.Builder builder =
+                OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables);
+            if (config.pipeline()) {
+              builder.completionsOnSecondConnection(); // as PollerWiring builds it
+            }
+            return builder.build();
+          });
+    } finally {
+      providers.forEach(JdbcConnectionProvider::close);
+    }
+  }
+
+  /** The same over stores from {@code stores} (e.g. over the Data API), named {@code name}. */
+  static DrainResult run(
+      String name,
+      TestDatabase db,
+      OutboxTables tables,
+      int pollers,
+      int batchSize,
+      Map<String, String> extraEnvironment,
+      StoreSource stores)
       throws Exception {
     Map<String, String> env = new HashMap<>();
     env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
@@ -54,12 +94,9 @@ final class PollerRunDrain {
     PollerConfig config = PollerConfig.fromEnvironment(env);
     Clock clock = Clock.systemUTC();
     PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
-    List<JdbcConnectionProvider> providers = new ArrayList<>();
     List<OutboxPoller> invocations = new ArrayList<>();
     for (int i = 0; i < pollers; i++) {
-      JdbcConnectionProvider connections = Stores.connections(db, tables);
-      providers.add(connections);
-      OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
+      OutboxStore store = stores.store(config);
       store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
       invocations.add(
           new OutboxPoller(
@@ -88,13 +125,12 @@ final class PollerRunDrain {
     } finally {
       pool.shutdownNow();
       invocations.forEach(OutboxPoller::close);
-      providers.forEach(JdbcConnectionProvider::close);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     long published = summaries.stream().mapToLong(PollSummary::published).sum();
     int rounds = summaries.stream().mapToInt(PollSummary::rounds).sum();
     return new DrainResult(
-        "poller invocation"
+        name
             + (pollers > 1 ? "s x" + pollers : "")
             + ", batch "
             + batchSize

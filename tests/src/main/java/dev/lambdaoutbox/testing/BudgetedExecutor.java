@@ -24,6 +24,11 @@ public record BudgetedExecutor(SqlExecutor executor, long maxResultBytes) implem
     return executor.inTransaction(what, s -> work.run(new Budgeted(s, maxResultBytes)));
   }
 
+  @Override
+  public SqlExecutor secondConnection() {
+    return new BudgetedExecutor(executor.secondConnection(), maxResultBytes);
+  }
+
   private record Budgeted(SqlSession session, long maxResultBytes) implements SqlSession {
     @Override
     public List<Row> query(String sql, Params params) {

@@ -38,6 +38,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -141,16 +145,23 @@ final class PollerTestBed implements AutoCloseable {
     return PollerConfig.fromEnvironment(env(overrides));
   }
 
-  /** The real JDBC store on its own connection. */
+  /**
+   * The real JDBC store on its own connection, as the poller's wiring builds it: with a second
+   * connection for completions when the poller pipelines.
+   */
   OutboxStore store(PollerConfig config) {
     JdbcConnectionProvider connections = Stores.connections(db, tables, config.connectionLimits());
     resources.add(connections);
-    return OutboxStore.builder(JdbcExecutor.of(connections))
-        .tables(tables)
-        .retention(config.retention())
-        .ordering(config.ordering())
-        .idempotencyWindow(config.idempotencyWindow())
-        .build();
+    OutboxStore.Builder store =
+        OutboxStore.builder(JdbcExecutor.of(connections))
+            .tables(tables)
+            .retention(config.retention())
+            .ordering(config.ordering())
+            .idempotencyWindow(config.idempotencyWindow());
+    if (config.pipeline()) {
+      store.completionsOnSecondConnection();
+    }
+    return store.build();
   }
 
   /** The real batch publisher on the test bed's SNS and SQS. */
@@ -205,6 +216,31 @@ final class PollerTestBed implements AutoCloseable {
         (Integer) json.get("rounds"),
         (String) json.get("stoppedBecause"),
         (Long) json.get("durationMs"));
+  }
+
+  /** Invokes every handler at once, each on a thread of its own; their summaries, in order. */
+  List<PollSummary> invokeAtOnce(List<PollerHandler> handlers) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(handlers.size());
+    CountDownLatch go = new CountDownLatch(1);
+    try {
+      List<Future<PollSummary>> runs = new ArrayList<>();
+      for (PollerHandler handler : handlers) {
+        runs.add(
+            pool.submit(
+                () -> {
+                  go.await();
+                  return invoke(handler);
+                }));
+      }
+      go.countDown();
+      List<PollSummary> summaries = new ArrayList<>();
+      for (Future<PollSummary> run : runs) {
+        summaries.add(run.get());
+      }
+      return summaries;
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   // ---- writing events

@@ -11,12 +11,16 @@ import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 
 /**
  * The one database connection of a Lambda container: built once, outside the handler, and reused by
- * every warm invocation. No pool: an invocation does one thing at a time.
+ * every warm invocation. No pool: each thread of an invocation that talks to the database at the
+ * same time as another (the poller claims on one while it records outcomes on a second) has a
+ * provider of its own ({@link #sibling()}).
  *
  * <ul>
  *   <li>It connects lazily, on first use, with the timeouts and session limits of {@link
@@ -33,8 +37,8 @@ import java.util.Properties;
  *       check.
  * </ul>
  *
- * <p>Thread-safe, but the connection serves one caller at a time. The stores use it through a
- * {@link JdbcExecutor}.
+ * <p>Thread-safe, but the connection serves one caller at a time: work that should run beside other
+ * work takes a {@link #sibling()}. The stores use it through a {@link JdbcExecutor}.
  */
 public final class JdbcConnectionProvider implements AutoCloseable {
   /** Work on the provider's connection, inside a transaction the provider commits. */
@@ -47,6 +51,8 @@ public final class JdbcConnectionProvider implements AutoCloseable {
   private final SqlDialect dialect;
   private final CredentialsSource credentials;
   private final ConnectionLimits limits;
+
+  private final List<JdbcConnectionProvider> siblings = new ArrayList<>();
 
   private Connection connection;
   private long lastGoodNanos;
@@ -68,6 +74,18 @@ public final class JdbcConnectionProvider implements AutoCloseable {
 
   public SqlDialect dialect() {
     return dialect;
+  }
+
+  /**
+   * Another provider of the same database, login and limits, with a connection of its own (opened
+   * on first use), for work that runs beside this provider's on another thread. Closing this
+   * provider closes it too.
+   */
+  public synchronized JdbcConnectionProvider sibling() {
+    JdbcConnectionProvider sibling =
+        new JdbcConnectionProvider(jdbcUrl, dialect, credentials, limits);
+    siblings.add(sibling);
+    return sibling;
   }
 
   /**
@@ -121,10 +139,11 @@ public final class JdbcConnectionProvider implements AutoCloseable {
     return connection != null;
   }
 
-  /** Closes the connection; the next use opens a new one. */
+  /** Closes the connection, and those of its siblings; the next use opens a new one. */
   @Override
   public synchronized void close() {
     discard();
+    siblings.forEach(JdbcConnectionProvider::close);
   }
 
   private boolean dueForCheck() {

@@ -41,6 +41,15 @@ public final class JdbcExecutor implements SqlExecutor {
     return connections.dialect();
   }
 
+  /**
+   * An executor on a connection of its own ({@link JdbcConnectionProvider#sibling()}): opened on
+   * first use, closed with this executor's provider.
+   */
+  @Override
+  public SqlExecutor secondConnection() {
+    return new JdbcExecutor(connections.sibling());
+  }
+
   /** The provider this executor runs on. */
   public JdbcConnectionProvider connections() {
     return connections;

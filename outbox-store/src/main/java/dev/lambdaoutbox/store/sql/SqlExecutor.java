@@ -22,4 +22,14 @@ public interface SqlExecutor {
    * @param what what the work does, for the error message: "could not {@code what}"
    */
   <T> T inTransaction(String what, SqlWork<T> work);
+
+  /**
+   * An executor of the same database whose work may run at the same time as this one's, from
+   * another thread. One that can already do that (the Data API's: every call its own request)
+   * returns itself, as does this default; over JDBC it runs on a second connection ({@link
+   * dev.lambdaoutbox.store.jdbc.JdbcExecutor#secondConnection()}).
+   */
+  default SqlExecutor secondConnection() {
+    return this;
+  }
 }

@@ -34,6 +34,9 @@ import java.util.UUID;
  *   <li>marks down every destination a call showed down (its rows wait, no retry spent);
  *   <li>records every row's outcome in one transaction, and logs what was really applied.
  * </ol>
+ *
+ * <p>The last step may run on another thread ({@link #publish}, then {@link #record}), so that the
+ * invocation goes on with the next batch meanwhile ({@link Pipeline}).
  */
 final class ClaimRound {
   private final DestinationRouter router;
@@ -66,7 +69,30 @@ final class ClaimRound {
   /** What one round did: the store's report, and the rows held back (no outcome). */
   record Result(CompletionReport report, int heldBack) {}
 
+  /**
+   * A round published and decided, its outcomes not yet recorded ({@link #record}).
+   *
+   * @param rows the claimed rows by id
+   * @param destinations each sendable row's destination
+   * @param down the health row of every destination whose rows wait after this round
+   * @param outcomes what to record
+   * @param decidedAt when the outcomes were decided
+   */
+  record Decided(
+      Map<UUID, OutboxMessage> rows,
+      Map<UUID, String> destinations,
+      Map<String, DestinationHealth> down,
+      List<DeliveryOutcome> outcomes,
+      int heldBack,
+      Instant decidedAt) {}
+
+  /** Publishes the claimed rows and records what became of them. */
   Result run(String owner, List<OutboxMessage> claimed, PublishGate gate) {
+    return record(owner, publish(claimed, gate));
+  }
+
+  /** Routes and publishes the claimed rows and decides each row's outcome; records nothing. */
+  Decided publish(List<OutboxMessage> claimed, PublishGate gate) {
     Map<UUID, OutboxMessage> rows = new LinkedHashMap<>();
     Map<UUID, String> destinations = new HashMap<>();
     List<Delivery> deliveries = new ArrayList<>(claimed.size());
@@ -97,11 +123,21 @@ final class ClaimRound {
         heldBack++;
       }
     }
+    return new Decided(rows, destinations, down, outcomes, heldBack, now);
+  }
+
+  /**
+   * Records a decided round's outcomes in one transaction and logs what was really applied. Safe to
+   * call from another thread than {@link #publish}'s, one round at a time.
+   */
+  Result record(String owner, Decided round) {
     CompletionReport report =
-        outcomes.isEmpty() ? CompletionReport.empty() : store.complete(owner, outcomes, now);
-    completionLog.log(rows, destinations, report);
-    logWaiting(report, destinations, down);
-    return new Result(report, heldBack);
+        round.outcomes().isEmpty()
+            ? CompletionReport.empty()
+            : store.complete(owner, round.outcomes(), round.decidedAt());
+    completionLog.log(round.rows(), round.destinations(), report);
+    logWaiting(report, round.destinations(), round.down());
+    return new Result(report, round.heldBack());
   }
 
   /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */

@@ -41,6 +41,14 @@ public final class InvocationBudget {
   }
 
   /**
+   * Whether the next batch may be claimed now, while the one in hand is still to be published:
+   * whole publish calls for both, one after the other, still fit before the safety margin.
+   */
+  public boolean mayClaimAhead() {
+    return remainingMillis() - marginMillis >= 2 * callMillis;
+  }
+
+  /**
    * Whether a batch call may start now for rows claimed when {@code remainingAtClaim} ms were left.
    */
   public boolean mayStartCall(long remainingAtClaim) {

@@ -2,8 +2,8 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.Completion;
+import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxMessage;
@@ -14,6 +14,7 @@ import dev.lambdaoutbox.telemetry.MetricUnit;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,6 +42,9 @@ import java.util.random.RandomGenerator;
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
  *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
  *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}).
+ *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
+ *       is claimed while one is published, and outcomes are recorded on a second connection
+ *       meanwhile, with the same leases, failure paths and order per aggregate.
  * </ul>
  *
  * <p>With {@code OUTBOX_ORDERING=aggregate} the store claims at most one event per aggregate, the
@@ -66,6 +70,7 @@ public final class OutboxPoller implements AutoCloseable {
   private final JsonLogger log;
   private final DeadLetterReports deadLetterReports;
   private final EmfMetrics metrics;
+  private final PipelineThreads threads;
   private final boolean ordered;
 
   public OutboxPoller(
@@ -98,6 +103,7 @@ public final class OutboxPoller implements AutoCloseable {
             store,
             clock,
             log);
+    this.threads = config.pipeline() ? new PipelineThreads() : null;
   }
 
   /**
@@ -114,13 +120,43 @@ public final class OutboxPoller implements AutoCloseable {
         new InvocationBudget(
             remainingMillis, config.safetyMargin(), config.publishTimeout(), config.lease());
     Totals totals = new Totals();
+    Pipeline pipeline =
+        threads == null
+            ? Pipeline.sequential(round, owner, totals::add)
+            : Pipeline.on(
+                threads, round, owner, totals::add, batch -> release(owner, batch, totals));
     String stoppedBecause = null;
     OutboxStore.Backlog backlog = null;
     long durationMs;
     try {
-      while (stoppedBecause == null) {
+      String stopped;
+      try {
+        stopped = drain(owner, budget, totals, pipeline);
+      } catch (RuntimeException | Error e) {
+        pipeline.abandon(e);
+        throw e;
+      }
+      pipeline.finish();
+      stoppedBecause = stopped;
+      purge(budget);
+      backlog = backlog();
+    } finally {
+      durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      emitMetrics(totals, backlog, durationMs, requestId, stoppedBecause);
+    }
+    return totals.summary(stoppedBecause, durationMs);
+  }
+
+  /**
+   * Claims, publishes and records until a claim comes back short (and, with a poll interval, the
+   * time runs low) or too little time is left; says why it stopped.
+   */
+  private String drain(String owner, InvocationBudget budget, Totals totals, Pipeline pipeline) {
+    while (true) {
+      pipeline.throwIfFailed();
+      Pipeline.Batch batch = pipeline.takeAhead();
+      if (batch == null) {
         if (!budget.mayClaim()) {
-          stoppedBecause = "time";
           if (totals.rounds == 0) {
             log.warn(
                 "too little time left to claim anything; raise the function timeout",
@@ -129,28 +165,72 @@ public final class OutboxPoller implements AutoCloseable {
                     "safetyMarginMs", config.safetyMargin().toMillis(),
                     "publishTimeoutMs", config.publishTimeout().toMillis()));
           }
-        } else {
-          long remainingAtClaim = budget.remainingMillis();
-          Claim claim = store.claim(owner, config.batchSize(), clock.instant(), config.lease());
-          totals.rounds++;
-          totals.unreadable(deadLetterReports.unreadable(claim));
-          List<OutboxMessage> claimed = claim.messages();
-          if (!claimed.isEmpty()) {
-            totals.claimed += claimed.size();
-            totals.add(round.run(owner, claimed, new RoundGate(budget, remainingAtClaim)));
-          }
-          if (claim.size() < config.batchSize() && !(ordered && !claim.isEmpty())) {
-            stoppedBecause = idle(budget);
-          }
+          return "time";
+        }
+        batch = claim(owner, budget, pipeline.recording());
+      }
+      totals.rounds++;
+      totals.unreadable(deadLetterReports.unreadable(batch.claim()));
+      // Another claim may find rows: the batch was full, or, ordered, the claim found any (it
+      // takes one event per aggregate; their successors are due once these are recorded).
+      boolean full = batch.claim().size() >= config.batchSize();
+      boolean more = full || (ordered && !batch.claim().isEmpty());
+      if (full && pipeline.claimsAhead() && budget.mayClaimAhead()) {
+        pipeline.claimAhead(() -> claim(owner, budget, true));
+      }
+      List<OutboxMessage> claimed = batch.claim().messages();
+      if (!claimed.isEmpty()) {
+        totals.claimed += claimed.size();
+        pipeline.record(round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim())));
+      }
+      if (more && !full) {
+        // Ordered, and every due head taken: their successors are claimable once these are
+        // recorded, so a claim ahead would come back empty; the next claim waits for them.
+        pipeline.awaitRecordings();
+        pipeline.throwIfFailed();
+      } else if (!more) {
+        // Before idling: what the recordings met counts now, not after the sleep.
+        pipeline.awaitRecordings();
+        pipeline.throwIfFailed();
+        if (batch.besideRecording()) {
+          continue; // rows the recordings held locked were skipped: claim again before stopping
+        }
+        String stopped = idle(budget);
+        if (stopped != null) {
+          return stopped;
         }
       }
-      purge(budget);
-      backlog = backlog();
-    } finally {
-      durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-      emitMetrics(totals, backlog, durationMs, requestId, stoppedBecause);
     }
-    return totals.summary(stoppedBecause, durationMs);
+  }
+
+  private Pipeline.Batch claim(String owner, InvocationBudget budget, boolean besideRecording) {
+    long remainingAtClaim = budget.remainingMillis();
+    return new Pipeline.Batch(
+        store.claim(owner, config.batchSize(), clock.instant(), config.lease()),
+        remainingAtClaim,
+        besideRecording);
+  }
+
+  /**
+   * Releases the rows of a batch claimed ahead that the invocation will not publish (it failed
+   * meanwhile): due again at once, retry count untouched. The claim's unreadable rows were moved by
+   * the claim itself.
+   */
+  private void release(String owner, Pipeline.Batch batch, Totals totals) {
+    totals.rounds++;
+    totals.unreadable(deadLetterReports.unreadable(batch.claim()));
+    List<OutboxMessage> claimed = batch.claim().messages();
+    totals.claimed += claimed.size();
+    if (claimed.isEmpty()) {
+      return;
+    }
+    List<DeliveryOutcome> releases = new ArrayList<>(claimed.size());
+    claimed.forEach(m -> releases.add(new DeliveryOutcome.Release(m.id())));
+    CompletionReport report = store.complete(owner, releases, clock.instant());
+    totals.add(new ClaimRound.Result(report, 0));
+    log.info(
+        "released rows claimed ahead: the invocation stops on a failure",
+        Map.of("released", report.completions().stream().filter(Completion::applied).count()));
   }
 
   /** After a short claim: stop, or wait the poll interval when there is time. */
@@ -256,6 +336,9 @@ public final class OutboxPoller implements AutoCloseable {
 
   @Override
   public void close() {
+    if (threads != null) {
+      threads.close();
+    }
     publisher.close();
   }
 

@@ -89,15 +89,21 @@ public final class PollerWiring {
         config.serviceName(), OutboxPoller.class, config.logLevel(), System.out, clock);
   }
 
-  /** The store of the configured database, over JDBC or the Data API; nothing is called yet. */
+  /**
+   * The store of the configured database, over JDBC or the Data API, recording outcomes on a second
+   * connection when the poller pipelines ({@link PollerConfig#pipeline()}); nothing is called yet.
+   */
   public static OutboxStore store(PollerConfig config) {
-    return OutboxStore.builder(
-            SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
-        .tables(config.database().tables())
-        .retention(config.retention())
-        .ordering(config.ordering())
-        .idempotencyWindow(config.idempotencyWindow())
-        .build();
+    OutboxStore.Builder store =
+        OutboxStore.builder(SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
+            .tables(config.database().tables())
+            .retention(config.retention())
+            .ordering(config.ordering())
+            .idempotencyWindow(config.idempotencyWindow());
+    if (config.pipeline()) {
+      store.completionsOnSecondConnection();
+    }
+    return store.build();
   }
 
   /** The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads. */
