@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -97,9 +98,10 @@ import java.util.Optional;
  *       drain at once. Above 1, a scheduled invocation that finds more due rows than it can publish
  *       before its timeout starts further invocations of its own function (asynchronous {@code
  *       Invoke}), up to this many in all; 1 never does.
- *   <li>{@code OUTBOX_PIPELINE} (default true): an invocation claims its next batch while it
+ *   <li>{@code OUTBOX_PIPELINE} (default auto): true, an invocation claims its next batch while it
  *       publishes the one before, and records outcomes on a second database connection meanwhile;
- *       false claims, publishes and records one batch after the other on one connection.
+ *       false claims, publishes and records one batch after the other on one connection; auto is
+ *       true unless {@code OUTBOX_ORDERING} is aggregate.
  * </ul>
  *
  * <p>Telemetry: {@code OUTBOX_LOG_LEVEL} (DEBUG, INFO, WARN, ERROR; default INFO), {@code
@@ -260,7 +262,18 @@ public record PollerConfig(
     String namespace = env.string(METRICS_NAMESPACE, "LambdaOutbox");
     String service = env.string(SERVICE_NAME, "outbox-poller");
     int maxConcurrentPollers = env.integer(MAX_CONCURRENT_POLLERS, 1, 1, 1000);
-    boolean pipeline = env.bool(PIPELINE, true);
+    String pipelineText = env.string(PIPELINE, "auto");
+    boolean pipeline =
+        switch (pipelineText.toLowerCase(Locale.ROOT)) {
+          // Off with ordering: there a short claim must wait for its recording anyway, and over
+          // few busy aggregates the pipelined loop measured slower than the sequential one.
+          case "auto" -> ordering != Ordering.AGGREGATE;
+          case "true" -> true;
+          case "false" -> false;
+          default ->
+              throw new ConfigurationException(
+                  PIPELINE, "'" + pipelineText + "' is not auto, true or false");
+        };
 
     return new PollerConfig(
         database,

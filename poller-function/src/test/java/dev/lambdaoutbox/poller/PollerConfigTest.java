@@ -53,8 +53,17 @@ class PollerConfigTest {
   }
 
   @Test
-  void pipeline_isReadAsTrueOrFalse_andAnythingElseIsRefusedNamingTheVariable() {
+  void pipeline_isReadAsAutoTrueOrFalse_andAnythingElseIsRefusedNamingTheVariable() {
     Map<String, String> env = minimal();
+    env.put("OUTBOX_ORDERING", "aggregate");
+    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("auto, ordered").isFalse();
+    env.put("OUTBOX_PIPELINE", "auto");
+    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("auto, ordered").isFalse();
+    env.put("OUTBOX_PIPELINE", "true");
+    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("true, ordered").isTrue();
+    env.put("OUTBOX_ORDERING", "none");
+    env.put("OUTBOX_PIPELINE", "Auto");
+    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("auto, unordered").isTrue();
     env.put("OUTBOX_PIPELINE", "false");
     assertThat(PollerConfig.fromEnvironment(env).pipeline()).isFalse();
     assertThat(PollerConfig.fromEnvironment(env).withPollInterval(Duration.ZERO).pipeline())
@@ -66,7 +75,8 @@ class PollerConfigTest {
     assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
         .isInstanceOf(ConfigurationException.class)
         .hasMessageContaining("OUTBOX_PIPELINE")
-        .hasMessageContaining("sometimes");
+        .hasMessageContaining("sometimes")
+        .hasMessageContaining("auto, true or false");
   }
 
   @Test
