@@ -7,12 +7,14 @@ import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BiFunction;
 
 /** Builds the JDBC store's parts for a test database, as a poller's start-up would. */
 public final class Stores {
@@ -88,6 +90,40 @@ public final class Stores {
       StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
       return JdbcExecutor.of(connections)
           .inTransaction("explain the backlog", s -> dialect.explainBacklog(s, now));
+    }
+  }
+
+  /**
+   * The database's plan for purging sent rows sent before {@code cutoff} (see {@link
+   * StoreDialect#explainPurgeSent}).
+   */
+  public static String explainPurgeSent(
+      TestDatabase db, OutboxTables tables, Instant cutoff, int limit) {
+    return explain(db, tables, "explain the purge", (d, s) -> d.explainPurgeSent(s, cutoff, limit));
+  }
+
+  /**
+   * The database's plan for purging idempotency keys first seen before {@code cutoff} (see {@link
+   * StoreDialect#explainPurgeIdempotencyKeys}).
+   */
+  public static String explainPurgeIdempotencyKeys(
+      TestDatabase db, OutboxTables tables, Instant cutoff, int limit) {
+    return explain(
+        db,
+        tables,
+        "explain the key purge",
+        (d, s) -> d.explainPurgeIdempotencyKeys(s, cutoff, limit));
+  }
+
+  /** Runs {@code explain} with the dialect of {@code db}, on a connection of its own. */
+  private static String explain(
+      TestDatabase db,
+      OutboxTables tables,
+      String what,
+      BiFunction<StoreDialect, SqlSession, String> explain) {
+    try (JdbcConnectionProvider connections = connections(db, tables)) {
+      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      return JdbcExecutor.of(connections).inTransaction(what, s -> explain.apply(dialect, s));
     }
   }
 }

@@ -637,11 +637,21 @@ final class MysqlDialect extends PortableDialect {
     return deleteBy(s, tables().idempotencyKeys(), "idempotency_key", keys);
   }
 
+  @Override
+  public String explainPurgeSent(SqlSession s, Instant cutoff, int limit) {
+    return explain(s, purgeSql, purgeParams(cutoff, limit));
+  }
+
+  @Override
+  public String explainPurgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    return explain(s, purgeKeysSql, purgeParams(cutoff, limit));
+  }
+
   /** Runs a purge's locking SELECT; returns the {@code column} of each row it locked. */
   private static List<String> lockExpired(
       SqlSession s, String sql, String column, Instant cutoff, int limit) {
     List<String> locked = new ArrayList<>();
-    for (Row row : s.query(sql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit))) {
+    for (Row row : s.query(sql, purgeParams(cutoff, limit))) {
       locked.add(row.text(column));
     }
     return locked;

@@ -510,4 +510,11 @@ abstract class PortableDialect implements StoreDialect {
    * length (NULL when the details hold no payload).
    */
   abstract String auditDetailsPreview();
+
+  /**
+   * The parameters of a purge's statement: expired before {@code cutoff}, {@code limit} at most.
+   */
+  static Params purgeParams(Instant cutoff, int limit) {
+    return Params.of().timestamp("cutoff", cutoff).integer("limit", limit);
+  }
 }

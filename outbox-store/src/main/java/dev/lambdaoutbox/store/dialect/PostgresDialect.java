@@ -247,23 +247,30 @@ final class PostgresDialect extends PortableDialect {
             + " m ON m.id = d.id WHERE d.id = ANY("
             + uuids("ids")
             + ") AND m.locked_by = :owner AND m.status = 'PENDING' FOR UPDATE";
+    // A purge locks the expired rows it takes, skipping those another purge holds, along the time
+    // index, then deletes them by ctid (a TID scan; a row locked here keeps its ctid). A DELETE ...
+    // WHERE id IN (that SELECT) is a join the planner may turn inside out on statistics that say
+    // the
+    // table is empty (after a vacuum of a drained table, or before the first analyze of a filled
+    // one): the locking SELECT re-run per row of the table, quadratic, and each re-run locking rows
+    // the last one had not, so more than the limit went.
     this.purgeSql =
         "DELETE FROM "
             + t
-            + " WHERE id IN (SELECT id FROM "
+            + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM "
             + t
             + " WHERE status = 'SENT' AND sent_at < "
             + at("cutoff")
-            + " ORDER BY sent_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
+            + " ORDER BY sent_at LIMIT :limit FOR UPDATE SKIP LOCKED))";
 
     this.purgeKeysSql =
         "DELETE FROM "
             + tables.idempotencyKeys()
-            + " WHERE idempotency_key IN (SELECT idempotency_key FROM "
+            + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM "
             + tables.idempotencyKeys()
             + " WHERE first_seen_at < "
             + at("cutoff")
-            + " ORDER BY first_seen_at LIMIT :limit FOR UPDATE SKIP LOCKED)";
+            + " ORDER BY first_seen_at LIMIT :limit FOR UPDATE SKIP LOCKED))";
 
     this.reinsertSql =
         "INSERT INTO "
@@ -592,12 +599,22 @@ final class PostgresDialect extends PortableDialect {
 
   @Override
   public int purgeSent(SqlSession s, Instant cutoff, int limit) {
-    return s.update(purgeSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+    return s.update(purgeSql, purgeParams(cutoff, limit));
   }
 
   @Override
   public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
-    return s.update(purgeKeysSql, Params.of().timestamp("cutoff", cutoff).integer("limit", limit));
+    return s.update(purgeKeysSql, purgeParams(cutoff, limit));
+  }
+
+  @Override
+  public String explainPurgeSent(SqlSession s, Instant cutoff, int limit) {
+    return explain(s, purgeSql, purgeParams(cutoff, limit));
+  }
+
+  @Override
+  public String explainPurgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
+    return explain(s, purgeKeysSql, purgeParams(cutoff, limit));
   }
 
   public String explainBacklog(SqlSession s, Instant now) {

@@ -174,6 +174,18 @@ public interface StoreDialect {
   int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
 
   /**
+   * The database's plan for {@link #purgeSent} (on MySQL, for its locking SELECT), without running
+   * it.
+   */
+  String explainPurgeSent(SqlSession s, Instant cutoff, int limit);
+
+  /**
+   * The database's plan for {@link #purgeIdempotencyKeys} (on MySQL, for its locking SELECT),
+   * without running it.
+   */
+  String explainPurgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
+
+  /**
    * What alarms watch, in one statement: the oldest PENDING row's creation time (along the
    * unpublished index: one index entry, no table read), the dead letters counted up to {@link
    * dev.lambdaoutbox.store.OutboxStore#DEAD_LETTER_COUNT_CAP} plus one, and the destinations down,
