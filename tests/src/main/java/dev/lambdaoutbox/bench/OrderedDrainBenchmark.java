@@ -1,12 +1,14 @@
 package dev.lambdaoutbox.bench;
 
+import static dev.lambdaoutbox.bench.DrainTables.execute;
+import static dev.lambdaoutbox.bench.DrainTables.print;
+import static dev.lambdaoutbox.bench.DrainTables.reload;
+
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -109,28 +111,5 @@ public final class OrderedDrainBenchmark {
       db.dropTables(tables);
     }
     System.out.printf("%n%s", table);
-  }
-
-  private static void reload(Connection c, TestDatabase db, OutboxTables tables, String source)
-      throws Exception {
-    execute(c, "DELETE FROM " + tables.messages());
-    execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source);
-    execute(
-        c,
-        (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")
-            + tables.messages());
-  }
-
-  private static DrainResult print(DrainResult r) {
-    System.out.printf(
-        "  %-58s %,9d events in %7.2f s = %,9.0f events/s %s%n",
-        r.name(), r.events(), r.seconds(), r.perSecond(), r.note());
-    return r;
-  }
-
-  private static void execute(Connection c, String sql) throws Exception {
-    try (Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
   }
 }

@@ -1,12 +1,15 @@
 package dev.lambdaoutbox.bench;
 
+import static dev.lambdaoutbox.bench.DrainTables.execute;
+import static dev.lambdaoutbox.bench.DrainTables.print;
+import static dev.lambdaoutbox.bench.DrainTables.reload;
+
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -162,23 +165,6 @@ public final class PollerDrainBenchmark {
     return new TestDatabase(db.name(), db.dialect(), url, db.user(), db.password());
   }
 
-  private static void reload(Connection c, TestDatabase db, OutboxTables tables, String source)
-      throws Exception {
-    execute(c, "DELETE FROM " + tables.messages());
-    execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source);
-    execute(
-        c,
-        (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")
-            + tables.messages());
-  }
-
-  private static DrainResult print(DrainResult r) {
-    System.out.printf(
-        "  %-58s %,9d events in %7.2f s = %,9.0f events/s %s%n",
-        r.name(), r.events(), r.seconds(), r.perSecond(), r.note());
-    return r;
-  }
-
   private static void report(Run run) {
     System.out.printf(
         "%n%s%n| contender | events | seconds | events/s | note |%n|---|---:|---:|---:|---|%n",
@@ -239,11 +225,5 @@ public final class PollerDrainBenchmark {
 
   private static double ratio(DrainResult a, DrainResult b) {
     return a.perSecond() / b.perSecond();
-  }
-
-  private static void execute(Connection c, String sql) throws Exception {
-    try (Statement st = c.createStatement()) {
-      st.execute(sql);
-    }
   }
 }

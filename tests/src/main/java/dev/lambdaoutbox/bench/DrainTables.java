@@ -1,0 +1,37 @@
+package dev.lambdaoutbox.bench;
+
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.writer.SqlDialect;
+import java.sql.Connection;
+import java.sql.Statement;
+
+/** What the drain benchmarks do between contenders: refill the outbox, print a result. */
+final class DrainTables {
+  private DrainTables() {}
+
+  /** Refills the outbox from {@code source}, the same rows for every contender, and analyses it. */
+  static void reload(Connection c, TestDatabase db, OutboxTables tables, String source)
+      throws Exception {
+    execute(c, "DELETE FROM " + tables.messages());
+    execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source);
+    execute(
+        c,
+        (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")
+            + tables.messages());
+  }
+
+  /** Prints one contender's line and returns its result. */
+  static DrainResult print(DrainResult r) {
+    System.out.printf(
+        "  %-58s %,9d events in %7.2f s = %,9.0f events/s %s%n",
+        r.name(), r.events(), r.seconds(), r.perSecond(), r.note());
+    return r;
+  }
+
+  static void execute(Connection c, String sql) throws Exception {
+    try (Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+}
