@@ -610,6 +610,22 @@ abstract class OutboxStoreContract extends StoreTestBase {
     } finally {
       pool.shutdownNow();
     }
+    // A claimer stops at its first empty claim. On MariaDB, SKIP LOCKED also skips rows that a
+    // concurrent completion is still deleting, so under load all four may stop early; as with the
+    // poller, the next run takes what they left. Every row must still go exactly once.
+    OutboxStore nextRun = store();
+    for (List<OutboxMessage> claimed = nextRun.claim("next-run", 250, now, LEASE).messages();
+        !claimed.isEmpty();
+        claimed = nextRun.claim("next-run", 250, now, LEASE).messages()) {
+      List<DeliveryOutcome> outcomes = new ArrayList<>(claimed.size());
+      for (OutboxMessage m : claimed) {
+        if (!published.add(m.id())) {
+          duplicates.incrementAndGet();
+        }
+        outcomes.add(new Published(m.id()));
+      }
+      skipped.addAndGet(nextRun.complete("next-run", outcomes, now).count(Result.LEASE_LOST));
+    }
 
     assertThat(duplicates).hasValue(0);
     assertThat(skipped).hasValue(0);
