@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.store;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,5 +40,18 @@ public record Claim(
 
   public boolean isEmpty() {
     return size() == 0;
+  }
+
+  /** This claim and {@code more}, taken after it in the same transaction. */
+  Claim plus(Claim more) {
+    List<OutboxMessage> allMessages = new ArrayList<>(messages);
+    allMessages.addAll(more.messages);
+    List<UnreadableRow> allUnreadable = new ArrayList<>(unreadable);
+    allUnreadable.addAll(more.unreadable);
+    List<SupersededDeadLetter> allSuperseded = new ArrayList<>(superseded);
+    allSuperseded.addAll(more.superseded);
+    Map<UUID, Integer> allParked = new HashMap<>(parked);
+    allParked.putAll(more.parked);
+    return new Claim(allMessages, allUnreadable, allSuperseded, allParked);
   }
 }

@@ -68,8 +68,22 @@ final class SqlOutboxStore implements OutboxStore {
     return executor.inTransaction(
         "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
         ordering == Ordering.AGGREGATE
-            ? s -> dialect.claimHeads(s, owner, limit, at, leaseEnd)
+            ? s -> claimHeads(s, owner, limit, at, leaseEnd)
             : s -> dialect.claim(s, owner, limit, at, leaseEnd));
+  }
+
+  /**
+   * The ordered claim. Short of the limit, it holds back the rows of its window that are due before
+   * their waiting heads ({@link StoreDialect#holdBehindWaitingHeads}), and if any moved, claims the
+   * rest from the window thus cleared: a claim comes back short only when no more heads are due,
+   * however many events were written while their heads waited.
+   */
+  private Claim claimHeads(SqlSession s, String owner, int limit, Instant at, Instant leaseEnd) {
+    Claim claim = dialect.claimHeads(s, owner, limit, at, leaseEnd);
+    if (claim.size() < limit && dialect.holdBehindWaitingHeads(s, at, limit) > 0) {
+      claim = claim.plus(dialect.claimHeads(s, owner, limit - claim.size(), at, leaseEnd));
+    }
+    return claim;
   }
 
   @Override

@@ -82,6 +82,22 @@ public final class Stores {
   }
 
   /**
+   * The database's plan for holding back, after a short ordered claim of {@code limit} at {@code
+   * now}, the rows due before their waiting heads (see {@link
+   * StoreDialect#explainHoldBehindWaitingHeads}).
+   */
+  public static String explainHoldBehindWaitingHeads(
+      TestDatabase db, OutboxTables tables, Instant now, int limit) {
+    try (JdbcConnectionProvider connections = connections(db, tables)) {
+      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      return JdbcExecutor.of(connections)
+          .inTransaction(
+              "explain holding back in the window",
+              s -> dialect.explainHoldBehindWaitingHeads(s, now, limit));
+    }
+  }
+
+  /**
    * The database's plan for the backlog statement at {@code now} (see {@link
    * StoreDialect#explainBacklog}).
    */

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.poller;
 
-import static dev.lambdaoutbox.poller.PollerTestBed.attribute;
+import static dev.lambdaoutbox.poller.PollerTestBed.byAggregate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -55,13 +55,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
 class PollerOrderingTest {
   private static final int AGGREGATES = 100;
 
-  /**
-   * Events per aggregate in the concurrent drain: 20. At 50, the standard-queue case has stalled
-   * now and then (thousands of rows left after minutes, the FIFO case done in seconds); until that
-   * is understood, the drain runs at the size that has always completed. The parking tests keep 50.
-   */
-  private static final int CONCURRENT_EACH = 20;
-
   private static final int EVENTS_EACH = 50;
 
   private static final int WRITERS = 8;
@@ -96,7 +89,7 @@ class PollerOrderingTest {
   }
 
   /**
-   * 100 aggregates x 20 events, written interleaved by 8 writers (each aggregate by one of them,
+   * 100 aggregates x 50 events, written interleaved by 8 writers (each aggregate by one of them,
    * one event per transaction, so its commit order is its event number), drained by 4 pollers at
    * once while about 5% of the entries sent fail transiently.
    */
@@ -156,7 +149,7 @@ class PollerOrderingTest {
           .isTrue();
     }
 
-    List<Message> received = bed.receive(queue, AGGREGATES * CONCURRENT_EACH);
+    List<Message> received = bed.receive(queue, AGGREGATES * EVENTS_EACH);
     assertThat(injected.get()).as("transient failures injected").isPositive();
     assertThat(summaries.stream().mapToInt(PollSummary::retried).sum()).isPositive();
     assertThat(summaries.stream().mapToInt(PollSummary::deadLettered).sum()).isZero();
@@ -345,7 +338,7 @@ class PollerOrderingTest {
     Map<String, List<UUID>> order = new LinkedHashMap<>();
     try (Connection c = bed.db.open()) {
       c.setAutoCommit(false);
-      for (int n = 0; n < CONCURRENT_EACH; n++) {
+      for (int n = 0; n < EVENTS_EACH; n++) {
         for (int a = w; a < AGGREGATES; a += WRITERS) {
           OutboxEvent e = event(a, n);
           writer.append(c, e);
@@ -391,8 +384,8 @@ class PollerOrderingTest {
       PollerHandler handler,
       AtomicBoolean written,
       List<PollSummary> summaries) {
-    // A liveness bound, not a speed check: unloaded, each case drains in 15-30 s; on a loaded
-    // 2-core machine one case once needed more than 120 s.
+    // A liveness bound, not a speed check: unloaded, each case drains in 15-30 s, and in about two
+    // minutes at a load average of 14 on two cores.
     long deadline = System.nanoTime() + Duration.ofSeconds(300).toNanos();
     while (!(written.get() && bed.count(bed.tables.messages()) == 0)) {
       if (Thread.currentThread().isInterrupted()) {
@@ -422,16 +415,5 @@ class PollerOrderingTest {
       }
     }
     return new PollSummary(0, published, 0, deadLettered, 0, 0, 0, 0, 0, "drained", 0L);
-  }
-
-  /** Each aggregate's event ids in the order received; duplicates kept, so they would show. */
-  private static Map<String, List<UUID>> byAggregate(List<Message> received) {
-    Map<String, List<UUID>> order = new LinkedHashMap<>();
-    for (Message m : received) {
-      order
-          .computeIfAbsent(attribute(m, "aggregateId"), k -> new ArrayList<>())
-          .add(UUID.fromString(attribute(m, "eventId")));
-    }
-    return order;
   }
 }

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.testing.TcpForwarder;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,9 +20,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -43,14 +40,8 @@ class PollerOutageTimelineTest {
   private static final int ROWS_BEFORE = 200;
   private static final int ROWS_EVERY_HALF_HOUR = 10;
 
-  static Stream<Arguments> databases() {
-    return Stream.of(
-        Arguments.of((Supplier<TestDatabase>) TestEndpoints::postgres),
-        Arguments.of((Supplier<TestDatabase>) TestEndpoints::mysql));
-  }
-
   @ParameterizedTest(name = "{index}")
-  @MethodSource("databases")
+  @MethodSource("dev.lambdaoutbox.poller.PollerTestBed#bothDatabases")
   void sixHourOutage_deadLettersNothing_spendsNoRetry_andEverythingIsDeliveredAfter(
       Supplier<TestDatabase> database) throws Exception {
     TestDatabase db = database.get();

@@ -43,6 +43,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
@@ -365,6 +368,24 @@ final class PollerTestBed implements AutoCloseable {
       }
     }
     return messages;
+  }
+
+  /** PostgreSQL and MariaDB, for tests that run on both: {@code @MethodSource} of a supplier. */
+  static Stream<Arguments> bothDatabases() {
+    return Stream.of(
+        Arguments.of((Supplier<TestDatabase>) TestEndpoints::postgres),
+        Arguments.of((Supplier<TestDatabase>) TestEndpoints::mysql));
+  }
+
+  /** Each aggregate's event ids in the order received; duplicates kept, so they would show. */
+  static Map<String, List<UUID>> byAggregate(List<Message> received) {
+    Map<String, List<UUID>> order = new LinkedHashMap<>();
+    for (Message m : received) {
+      order
+          .computeIfAbsent(attribute(m, "aggregateId"), k -> new ArrayList<>())
+          .add(UUID.fromString(attribute(m, "eventId")));
+    }
+    return order;
   }
 
   static String attribute(Message message, String name) {

@@ -68,4 +68,29 @@ class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
         .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
         .doesNotContain("\"access_type\": \"ALL\"");
   }
+
+  /**
+   * Holding back the window's rows that are due before their waiting heads walks the due index as
+   * the claim does and finds each row's head along the key index, even where the statistics were
+   * taken while the table was empty: the one full read is of the window itself.
+   */
+  @Test
+  void holdBehindWaitingHeads_withTheStatisticsOfAnEmptyTable_walksTheWindowOnly()
+      throws Exception {
+    try (Connection c = database().open()) {
+      c.setAutoCommit(true);
+      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+      loader.analyze();
+      loader.pendingOverKeys(5_000, 100, T0);
+    }
+
+    String plan = Stores.explainHoldBehindWaitingHeads(database(), tables, T0.plusSeconds(1), 100);
+
+    assertThat(plan)
+        .contains("\"key\": \"" + tables.messages() + "_due_ix\"")
+        .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
+        .contains("\"key\": \"PRIMARY\"")
+        .contains("<derived2>");
+    assertThat(plan.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
+  }
 }

@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -221,6 +222,92 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
         assertThat(rs.next()).isTrue();
       }
     }
+  }
+
+  /**
+   * Events written while their head waits are due before it: holding back moved only the events
+   * there were when the head was deferred. Here they fill the whole window an ordered claim of two
+   * looks at (eight rows), and every head sits behind them. Once the heads are due, claims still
+   * take them, and each aggregate drains in order.
+   */
+  @Test
+  void eventsWrittenWhileTheirHeadsWait_neverHideTheHeads_fromTheClaim() {
+    OutboxStore store = store();
+    List<UUID> heads = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      heads.add(append(T0.plusMillis(k), "k" + k));
+    }
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(1), LEASE)))
+        .containsExactlyElementsOf(heads);
+    store.complete(
+        "p1",
+        heads.stream()
+            .<DeliveryOutcome>map(
+                h -> new Defer(h, "ServiceUnavailable", "down", T0.plusSeconds(30)))
+            .toList(),
+        T0.plusSeconds(1));
+    Map<String, List<UUID>> written = new LinkedHashMap<>();
+    for (int n = 0; n < 2; n++) {
+      for (int k = 0; k < 5; k++) {
+        written
+            .computeIfAbsent("k" + k, key -> new ArrayList<>())
+            .add(append(T0.plusSeconds(2), "k" + k));
+      }
+    }
+
+    List<UUID> claimed = ids(store.claim("p2", 2, T0.plusSeconds(31), LEASE));
+
+    assertThat(claimed).containsExactly(heads.get(0), heads.get(1));
+    Map<String, List<UUID>> published = new LinkedHashMap<>();
+    Instant now = T0.plusSeconds(31);
+    for (int round = 0; round < 20 && !claimed.isEmpty(); round++) {
+      for (UUID id : claimed) {
+        String key = String.valueOf(rows.message(id).get("aggregate_id"));
+        published.computeIfAbsent(key, k -> new ArrayList<>()).add(id);
+      }
+      store.complete("p2", claimed.stream().<DeliveryOutcome>map(Published::new).toList(), now);
+      now = now.plusSeconds(1);
+      claimed = ids(store.claim("p2", 2, now, LEASE));
+    }
+    for (int k = 0; k < 5; k++) {
+      List<UUID> expected = new ArrayList<>(List.of(heads.get(k)));
+      expected.addAll(written.get("k" + k));
+      assertThat(published.get("k" + k)).as("k" + k).containsExactlyElementsOf(expected);
+    }
+  }
+
+  /**
+   * A destination down for long: the events written for it meanwhile are due before its deferred
+   * heads, and here there are more of them than an ordered claim looks at. Another aggregate's
+   * event, written after them, is still claimed at once; it does not wait for the next probe.
+   */
+  @Test
+  void eventsPilingUpBehindDeferredHeads_doNotHoldUpOtherAggregates() {
+    OutboxStore store = store();
+    List<UUID> heads = new ArrayList<>();
+    for (int k = 0; k < 3; k++) {
+      heads.add(append(T0.plusMillis(k), "down" + k));
+    }
+    store.claim("p1", 10, T0.plusSeconds(1), LEASE);
+    store.complete(
+        "p1",
+        heads.stream()
+            .<DeliveryOutcome>map(
+                h -> new Defer(h, "ServiceUnavailable", "down", T0.plusSeconds(300)))
+            .toList(),
+        T0.plusSeconds(1));
+    for (int n = 0; n < 4; n++) {
+      for (int k = 0; k < 3; k++) {
+        append(T0.plusSeconds(2), "down" + k);
+      }
+    }
+    UUID other = append(T0.plusSeconds(3), "up");
+
+    assertThat(ids(store.claim("p2", 2, T0.plusSeconds(10), LEASE))).containsExactly(other);
+    store.complete("p2", List.of(new Published(other)), T0.plusSeconds(10));
+    // The deferred heads still go first once their destination is probed.
+    assertThat(ids(store.claim("p3", 10, T0.plusSeconds(301), LEASE)))
+        .containsExactlyInAnyOrderElementsOf(heads);
   }
 
   @Test

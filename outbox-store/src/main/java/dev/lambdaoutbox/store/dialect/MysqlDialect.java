@@ -50,6 +50,7 @@ final class MysqlDialect extends PortableDialect {
   private final String parkedSql;
   private final String parkKeySql;
   private final String holdBehindSql;
+  private final String holdBehindWaitingSql;
   private final String moveBehindSql;
   private final String retrySql;
   private final String deferSql;
@@ -74,26 +75,33 @@ final class MysqlDialect extends PortableDialect {
     // along the key index (aggregate_type, aggregate_id, status, seq): one index dive that reads
     // one entry (a NOT EXISTS with seq < would read the aggregate's whole range). The window bounds
     // the walk when fewer aggregates than the limit have a head to give; rows behind a head backing
-    // off or deferred are moved to its due time (holdBehind), so they do not crowd its front. The
+    // off or deferred are moved to its due time (holdBehind), and after a short claim so are the
+    // window's rows written since (holdBehindWaitingHeads), so they do not crowd its front. The
     // heads are then locked by primary key, SKIP LOCKED, and checked again as locked (a locking
     // read sees the latest version: still PENDING and due), so a row another claim leased
     // meanwhile is skipped. An earlier row that is leased, backing off or deferred is PENDING, so
     // it holds up the rows behind it; one another claim is locking right now is PENDING too (the
     // subqueries read without locking, so SKIP LOCKED does not hide it).
-    String heads =
+    String window =
         " FROM (SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM "
             + t
             + " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now AND NOT EXISTS"
             + " (SELECT 1 FROM "
             + tables.parkedKeys()
             + " k WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)"
-            + " ORDER BY w.next_attempt_at, w.id LIMIT :scan) c JOIN "
-            + t
-            + " m ON m.id = c.id WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now"
-            + " AND c.seq = (SELECT e.seq FROM "
+            + " ORDER BY w.next_attempt_at, w.id LIMIT :scan) c";
+    String headSeq =
+        "(SELECT e.seq FROM "
             + t
             + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
-            + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)"
+            + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)";
+    String heads =
+        window
+            + " JOIN "
+            + t
+            + " m ON m.id = c.id WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now"
+            + " AND c.seq = "
+            + headSeq
             + " ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED";
     this.claimHeadsSql =
         "SELECT " + SelectList.of("m", MysqlDialect::utcText, MessageRows.COLUMNS) + heads;
@@ -133,6 +141,26 @@ final class MysqlDialect extends PortableDialect {
             + " m ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id"
             + " WHERE h.status = 'PENDING' AND m.status = 'PENDING' AND m.seq > h.seq"
             + " AND m.next_attempt_at < h.next_attempt_at AND h.id IN ";
+    // Holding back, after a short ordered claim, the rows of its window that are due before
+    // their own aggregate's head while that head waits (see holdBehindWaitingHeads): the window
+    // walked as the claim walks it, each row's head found along the key index (one dive for its
+    // seq, one for the row), a row taken when its head is due later and not under a live lease.
+    // The rows and their heads are locked SKIP LOCKED, then the rows moved by primary key.
+    this.holdBehindWaitingSql =
+        "SELECT STRAIGHT_JOIN m.id, "
+            + utcText("h.next_attempt_at")
+            + " AS due"
+            + window
+            + " JOIN "
+            + t
+            + " h ON h.aggregate_type = c.aggregate_type AND h.aggregate_id = c.aggregate_id"
+            + " AND h.status = 'PENDING' AND h.seq = "
+            + headSeq
+            + " JOIN "
+            + t
+            + " m ON m.id = c.id WHERE h.seq < c.seq AND h.next_attempt_at > c.next_attempt_at"
+            + " AND (h.locked_until IS NULL OR h.locked_until <= :now) AND m.status = 'PENDING'"
+            + " FOR UPDATE SKIP LOCKED";
     this.moveBehindSql = "UPDATE " + t + " SET next_attempt_at = :due WHERE id IN ";
     this.parkedSql =
         "UPDATE "
@@ -262,20 +290,38 @@ final class MysqlDialect extends PortableDialect {
 
   @Override
   public void holdBehind(SqlSession s, Collection<UUID> heads) {
-    Map<Instant, List<UUID>> behind = new HashMap<>();
+    List<Row> behind = new ArrayList<>();
     for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
       Params params = Params.of();
-      for (Row row : s.query(behindSql(chunk, params), params)) {
-        behind.computeIfAbsent(row.instant("due"), d -> new ArrayList<>()).add(row.uuid("id"));
+      behind.addAll(s.query(behindSql(chunk, params), params));
+    }
+    moveToTheirDueTimes(s, behind);
+  }
+
+  @Override
+  public int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
+    return moveToTheirDueTimes(s, s.query(holdBehindWaitingSql, windowParams(now, limit)));
+  }
+
+  @Override
+  public String explainHoldBehindWaitingHeads(SqlSession s, Instant now, int limit) {
+    return explain(s, holdBehindWaitingSql, windowParams(now, limit));
+  }
+
+  /** Moves the locked rows ({@code id}, {@code due}) to their due times, by primary key. */
+  private int moveToTheirDueTimes(SqlSession s, List<Row> rows) {
+    Map<Instant, List<UUID>> byDue = new HashMap<>();
+    for (Row row : rows) {
+      byDue.computeIfAbsent(row.instant("due"), d -> new ArrayList<>()).add(row.uuid("id"));
+    }
+    int moved = 0;
+    for (Map.Entry<Instant, List<UUID>> due : byDue.entrySet()) {
+      for (List<UUID> chunk : InLists.chunks(due.getValue())) {
+        Params params = Params.of().timestamp("due", due.getKey());
+        moved += s.update(moveBehindSql + InLists.uuids("id", chunk, params), params);
       }
     }
-    behind.forEach(
-        (due, ids) -> {
-          for (List<UUID> chunk : InLists.chunks(ids)) {
-            Params params = Params.of().timestamp("due", due);
-            s.update(moveBehindSql + InLists.uuids("id", chunk, params), params);
-          }
-        });
+    return moved;
   }
 
   @Override
@@ -290,10 +336,11 @@ final class MysqlDialect extends PortableDialect {
   }
 
   private static Params headsParams(Instant now, int limit) {
-    return Params.of()
-        .timestamp("now", now)
-        .integer("limit", limit)
-        .integer("scan", StoreDialect.scan(limit));
+    return windowParams(now, limit).integer("limit", limit);
+  }
+
+  private static Params windowParams(Instant now, int limit) {
+    return Params.of().timestamp("now", now).integer("scan", StoreDialect.scan(limit));
   }
 
   /**

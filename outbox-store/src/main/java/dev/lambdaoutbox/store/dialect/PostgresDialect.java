@@ -43,6 +43,7 @@ final class PostgresDialect extends PortableDialect {
   private final String claimHeadsSizedSql;
   private final String parkSql;
   private final String holdBehindSql;
+  private final String holdBehindWaitingSql;
   private final String markSentSql;
   private final String deleteSql;
   private final String retrySql;
@@ -89,7 +90,9 @@ final class PostgresDialect extends PortableDialect {
     // PENDING row of their aggregate (one probe of the key index each). The window bounds the walk
     // when fewer aggregates than the limit have a head to give: the rows queued behind heads in
     // flight are not walked to the end. Rows behind a head backing off or deferred are moved to its
-    // due time (holdBehind), so they do not sit at the front of the window. An earlier row that is
+    // due time (holdBehind), and after a short claim so are the window's rows written since
+    // (holdBehindWaitingHeads), so they do not sit at the front of the window. An earlier row that
+    // is
     // leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
     // claim is locking right now is PENDING too (the probes read without locking, so SKIP LOCKED
     // does not hide it). The window reads without locking; only the heads taken are locked, found
@@ -98,8 +101,8 @@ final class PostgresDialect extends PortableDialect {
     // subplan, run per candidate: left to itself the planner may make it an anti-join, and a plan
     // cached while the table was small (a nested loop over a sequential scan) costs the square of
     // the backlog once it has grown.
-    String heads =
-        " FROM (SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM "
+    String window =
+        "SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM "
             + t
             + " w WHERE status = 'PENDING' AND next_attempt_at <= "
             + at("now")
@@ -107,7 +110,11 @@ final class PostgresDialect extends PortableDialect {
             + tables.parkedKeys()
             + " k WHERE k.aggregate_type = w.aggregate_type"
             + " AND k.aggregate_id = w.aggregate_id OFFSET 0)"
-            + " ORDER BY next_attempt_at, id LIMIT :scan) c JOIN "
+            + " ORDER BY next_attempt_at, id LIMIT :scan";
+    String heads =
+        " FROM ("
+            + window
+            + ") c JOIN "
             + t
             + " m ON m.ctid = c.ctid WHERE m.status = 'PENDING' AND m.next_attempt_at <= "
             + at("now")
@@ -151,6 +158,33 @@ final class PostgresDialect extends PortableDialect {
             + t
             + " m SET next_attempt_at = behind.next_attempt_at FROM behind"
             + " WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid";
+    // Holding back, after a short ordered claim, the rows of its window that are due before
+    // their own aggregate's head while that head waits: events written after the head was held
+    // back, or behind a head whose lease ran out. The window is walked as the claim walks it;
+    // each row probes the key index once for its head (a LATERAL subquery per row, the first
+    // entry), and a row moves when its head is due later and not under a live lease (a head in
+    // flight is published within its invocation; its events stay where they are). The rows moved
+    // are locked SKIP LOCKED and updated by ctid, as in holdBehind, with no other condition that a
+    // partial index could serve: on the statistics of a drained outbox the planner would read every
+    // PENDING row to find them. A row published since the window was read is not found by its old
+    // ctid, or no longer visible to the update: it is not moved.
+    this.holdBehindWaitingSql =
+        "WITH c AS ("
+            + window
+            + "), ahead AS (SELECT c.ctid, h.next_attempt_at AS due FROM c CROSS JOIN LATERAL"
+            + " (SELECT e.seq, e.next_attempt_at, e.locked_until FROM "
+            + t
+            + " e WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id"
+            + " AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1) h"
+            + " WHERE h.seq < c.seq AND h.next_attempt_at > c.next_attempt_at"
+            + " AND (h.locked_until IS NULL OR h.locked_until <= "
+            + at("now")
+            + ")), held AS (SELECT ctid FROM "
+            + t
+            + " WHERE ctid = ANY(ARRAY(SELECT ctid FROM ahead)) FOR UPDATE SKIP LOCKED) UPDATE "
+            + t
+            + " m SET next_attempt_at = ahead.due FROM ahead"
+            + " WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM held)) AND m.ctid = ahead.ctid";
     // Parking, before the head is dead-lettered in the same transaction: lock the heads the owner
     // still holds, mark the events behind each (due never, the dead letter named), and record the
     // key with the head's seq and how many events it parked.
@@ -422,6 +456,20 @@ final class PostgresDialect extends PortableDialect {
   @Override
   public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
     return explain(s, holdBehindSql, Params.of().json("ids", JsonLists.uuids(heads)));
+  }
+
+  @Override
+  public int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
+    return s.update(holdBehindWaitingSql, windowParams(now, limit));
+  }
+
+  @Override
+  public String explainHoldBehindWaitingHeads(SqlSession s, Instant now, int limit) {
+    return explain(s, holdBehindWaitingSql, windowParams(now, limit));
+  }
+
+  private static Params windowParams(Instant now, int limit) {
+    return Params.of().timestamp("now", now).integer("scan", StoreDialect.scan(limit));
   }
 
   /** Runs the claim, or where the session bounds a result, its sized variant. */

@@ -114,6 +114,22 @@ public interface StoreDialect {
   String explainHoldBehind(SqlSession s, Collection<UUID> heads);
 
   /**
+   * With ordering, after a claim of {@code limit} came back short: the rows of the window it looked
+   * at ({@link #scan} oldest due rows of aggregates not parked) that are due before their own
+   * aggregate's head while that head waits (backs off, is deferred, or is due but further along the
+   * due index) become due at the head's due time. Without this, events written after their head was
+   * held back ({@link #holdBehind} moves only those there are) sit before it in the due index, and
+   * enough of them fill the window: the heads behind them, due or soon due, are never looked at,
+   * and nothing more is claimed. A head under a live lease is in flight; its rows stay where they
+   * are. Rows another transaction holds are skipped; this never waits for a lock. Returns how many
+   * rows moved.
+   */
+  int holdBehindWaitingHeads(SqlSession s, Instant now, int limit);
+
+  /** The database's plan for {@link #holdBehindWaitingHeads}, without running it. */
+  String explainHoldBehindWaitingHeads(SqlSession s, Instant now, int limit);
+
+  /**
    * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
    * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
    * events behind it), and the events behind it marked parked (due never, last error saying behind
