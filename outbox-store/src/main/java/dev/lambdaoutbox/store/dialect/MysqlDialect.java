@@ -452,19 +452,12 @@ final class MysqlDialect extends PortableDialect {
     Map<UUID, Integer> parked = new HashMap<>();
     for (List<String> chunk : InLists.chunks(List.copyOf(deadLetterIds.keySet()))) {
       Params params = Params.of();
-      String held = "";
-      if (owner != null) {
-        params.text("owner", owner);
-        held = "locked_by = :owner AND ";
-      }
       String sql =
-          "SELECT id, aggregate_type, aggregate_id, seq FROM "
-              + messages
-              + " WHERE "
-              + held
-              + "status = 'PENDING' AND id IN "
-              + InLists.texts("id", chunk, params)
-              + " FOR UPDATE";
+          lockPendingSql(
+              "id, aggregate_type, aggregate_id, seq",
+              owner,
+              InLists.texts("id", chunk, params),
+              params);
       for (Row head : s.query(sql, params)) {
         UUID deadLetterId = deadLetterIds.get(head.text("id"));
         Params key =
@@ -652,24 +645,34 @@ final class MysqlDialect extends PortableDialect {
     Set<UUID> locked = new HashSet<>();
     for (List<UUID> chunk : InLists.chunks(ids)) {
       Params params = Params.of();
-      String held = "";
-      if (owner != null) {
-        params.text("owner", owner);
-        held = "locked_by = :owner AND ";
-      }
-      String sql =
-          "SELECT id FROM "
-              + messages
-              + " WHERE "
-              + held
-              + "status = 'PENDING' AND id IN "
-              + InLists.uuids("id", chunk, params)
-              + " FOR UPDATE";
+      String sql = lockPendingSql("id", owner, InLists.uuids("id", chunk, params), params);
       for (Row row : s.query(sql, params)) {
         locked.add(row.uuid("id"));
       }
     }
     return locked;
+  }
+
+  /**
+   * {@code SELECT columns} of the PENDING rows whose id is in {@code idList} (an IN list whose
+   * values are in {@code params}), locked; with an {@code owner} (added to {@code params}), only
+   * those it still holds.
+   */
+  private String lockPendingSql(String columns, String owner, String idList, Params params) {
+    String held = "";
+    if (owner != null) {
+      params.text("owner", owner);
+      held = "locked_by = :owner AND ";
+    }
+    return "SELECT "
+        + columns
+        + " FROM "
+        + messages
+        + " WHERE "
+        + held
+        + "status = 'PENDING' AND id IN "
+        + idList
+        + " FOR UPDATE";
   }
 
   @Override
