@@ -75,8 +75,9 @@ final class SqlOutboxStore implements OutboxStore {
   /**
    * The ordered claim. Short of the limit, it holds back the rows of its window that are due before
    * their waiting heads ({@link StoreDialect#holdBehindWaitingHeads}), and if any moved, claims the
-   * rest from the window thus cleared: a claim comes back short only when no more heads are due,
-   * however many events were written while their heads waited.
+   * rest from the window thus cleared: however many events were written while their heads waited,
+   * they never hide a due head from the claim. (Rows queued behind heads in flight still fill the
+   * window until those heads are published or their leases end.)
    */
   private Claim claimHeads(SqlSession s, String owner, int limit, Instant at, Instant leaseEnd) {
     Claim claim = dialect.claimHeads(s, owner, limit, at, leaseEnd);
