@@ -47,11 +47,7 @@ public final class Stores {
    * (see {@link StoreDialect#explainClaim}).
    */
   public static String explainClaim(TestDatabase db, OutboxTables tables, Instant now, int limit) {
-    try (JdbcConnectionProvider connections = connections(db, tables)) {
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
-      return JdbcExecutor.of(connections)
-          .inTransaction("explain the claim", s -> dialect.explainClaim(s, now, limit));
-    }
+    return explain(db, tables, "explain the claim", (d, s) -> d.explainClaim(s, now, limit));
   }
 
   /**
@@ -60,12 +56,8 @@ public final class Stores {
    */
   public static String explainClaimHeads(
       TestDatabase db, OutboxTables tables, Instant now, int limit) {
-    try (JdbcConnectionProvider connections = connections(db, tables)) {
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
-      return JdbcExecutor.of(connections)
-          .inTransaction(
-              "explain the ordered claim", s -> dialect.explainClaimHeads(s, now, limit));
-    }
+    return explain(
+        db, tables, "explain the ordered claim", (d, s) -> d.explainClaimHeads(s, now, limit));
   }
 
   /**
@@ -74,11 +66,7 @@ public final class Stores {
    */
   public static String explainHoldBehind(
       TestDatabase db, OutboxTables tables, Collection<UUID> heads) {
-    try (JdbcConnectionProvider connections = connections(db, tables)) {
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
-      return JdbcExecutor.of(connections)
-          .inTransaction("explain holding back", s -> dialect.explainHoldBehind(s, heads));
-    }
+    return explain(db, tables, "explain holding back", (d, s) -> d.explainHoldBehind(s, heads));
   }
 
   /**
@@ -88,13 +76,11 @@ public final class Stores {
    */
   public static String explainHoldBehindWaitingHeads(
       TestDatabase db, OutboxTables tables, Instant now, int limit) {
-    try (JdbcConnectionProvider connections = connections(db, tables)) {
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
-      return JdbcExecutor.of(connections)
-          .inTransaction(
-              "explain holding back in the window",
-              s -> dialect.explainHoldBehindWaitingHeads(s, now, limit));
-    }
+    return explain(
+        db,
+        tables,
+        "explain holding back in the window",
+        (d, s) -> d.explainHoldBehindWaitingHeads(s, now, limit));
   }
 
   /**
@@ -102,11 +88,7 @@ public final class Stores {
    * StoreDialect#explainBacklog}).
    */
   public static String explainBacklog(TestDatabase db, OutboxTables tables, Instant now) {
-    try (JdbcConnectionProvider connections = connections(db, tables)) {
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
-      return JdbcExecutor.of(connections)
-          .inTransaction("explain the backlog", s -> dialect.explainBacklog(s, now));
-    }
+    return explain(db, tables, "explain the backlog", (d, s) -> d.explainBacklog(s, now));
   }
 
   /**

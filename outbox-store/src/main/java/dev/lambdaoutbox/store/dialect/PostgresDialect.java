@@ -92,8 +92,7 @@ final class PostgresDialect extends PortableDialect {
     // flight are not walked to the end. Rows behind a head backing off or deferred are moved to its
     // due time (holdBehind), and after a short claim so are the window's rows written since
     // (holdBehindWaitingHeads), so they do not sit at the front of the window. An earlier row that
-    // is
-    // leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
+    // is leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
     // claim is locking right now is PENDING too (the probes read without locking, so SKIP LOCKED
     // does not hide it). The window reads without locking; only the heads taken are locked, found
     // again by ctid, and checked again as they are locked (still PENDING and due), so a row
