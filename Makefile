@@ -5,7 +5,7 @@
 # packages with `sam build`.
 SHELL := /bin/bash
 
-.PHONY: test demo run-poller testbed-up testbed-down testbed-status format
+.PHONY: test demo run-poller testbed-up testbed-down testbed-status format docs
 
 test:
 	set -euo pipefail; \
@@ -37,6 +37,11 @@ testbed-status:
 
 format:
 	./mvnw -B spotless:apply
+
+# Rewrites the generated sections of the docs (the alarm table, the cost tables) from template.yaml
+# and the code; GeneratedDocsTest fails while a page differs from what this writes.
+docs:
+	./mvnw -B -q -pl tests -am verify -Dtest=GeneratedDocsTest -Dsurefire.failIfNoSpecifiedTests=false -Ddocs.write=true -Dspotless.check.skip=true
 
 # `sam build` (BuildMethod makefile in template.yaml) runs these, with ARTIFACTS_DIR set by SAM:
 # each function's package is its shaded jar in lib/.

@@ -23,7 +23,8 @@ import java.util.Map;
  * wiring (JDBC store, SNS/SQS clients) on empty outbox tables in the test bed's PostgreSQL and
  * MariaDB, warm, as Lambda reuses an environment between runs a minute apart. Prints the median and
  * 99th percentile of the run's own duration ({@code durationMs}) and the GB-seconds a month of them
- * would bill at 1024 MB; asserts nothing. README.md's cost section uses these figures.
+ * would bill at 1024 MB; asserts nothing. The cost section of docs/deploying.md (DocSections)
+ * quotes these figures.
  *
  * <pre>
  * scripts/run-main dev.lambdaoutbox.bench.IdleRunBenchmark [RUNS]

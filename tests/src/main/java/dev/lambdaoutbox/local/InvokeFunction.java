@@ -31,10 +31,10 @@ import software.amazon.awssdk.services.sns.SnsClient;
  *
  * <ul>
  *   <li>{@code --env-file FILE}: the function's configuration, {@code NAME=value} lines (the
- *       variables of README.md's configuration table). The function sees these, plus the {@code
- *       AWS_*} variables of this process the file does not set (region, credentials, profile,
- *       endpoint), as Lambda gives a function its own. With {@code OUTBOX_TESTBED=off},
- *       scripts/run-main leaves the test bed alone, for a run against your own database and AWS.
+ *       variables of docs/configuration.md). The function sees these, plus the {@code AWS_*}
+ *       variables of this process the file does not set (region, credentials, profile, endpoint),
+ *       as Lambda gives a function its own. With {@code OUTBOX_TESTBED=off}, scripts/run-main
+ *       leaves the test bed alone, for a run against your own database and AWS.
  *   <li>Without {@code --env-file}: the local test bed, on the tables {@code make run-poller} uses
  *       ({@code demo_} prefix in its PostgreSQL, created if missing) with the SNS topic {@code
  *       outbox-demo-reservations} as the default destination.

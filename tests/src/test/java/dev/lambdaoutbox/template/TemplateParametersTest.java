@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.docs.DocPages;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.reprocessor.ReprocessorConfig;
 import dev.lambdaoutbox.store.config.ConfigurationException;
@@ -42,8 +43,8 @@ import org.junit.jupiter.api.Test;
  * exactly what the function's configuration parser accepts (found by probing it on both sides of
  * each bound), every default is the code's own default, each mode gives the functions the store
  * settings the code reads and is refused without the parameters it needs, the string patterns
- * accept what the code accepts, the poller's shortest timeout really publishes, and README.md's
- * parameter table says the same.
+ * accept what the code accepts, the poller's shortest timeout really publishes, and the docs'
+ * parameter table (docs/configuration.md) says the same.
  */
 class TemplateParametersTest {
   private static final SamTemplate TEMPLATE = SamTemplate.load();
@@ -425,19 +426,19 @@ class TemplateParametersTest {
   }
 
   /**
-   * README.md's table of deployment parameters: a row per template parameter, saying its default
-   * ({@code required} when it has none, {@code empty} for "") and, for numbers and choices, its
-   * bounds as {@code min–max}, {@code ≥ min} or the values.
+   * The docs' table of deployment parameters, on whichever page has it: a row per template
+   * parameter, saying its default ({@code required} when it has none, {@code empty} for "") and,
+   * for numbers and choices, its bounds as {@code min–max}, {@code ≥ min} or the values.
    */
   @Test
-  void readmeParameterTable_hasEveryParameterWithTheTemplatesDefaultAndBounds() throws Exception {
-    Map<String, String[]> rows = readmeRows();
+  void docsParameterTable_hasEveryParameterWithTheTemplatesDefaultAndBounds() throws Exception {
+    Map<String, String[]> rows = docsRows();
     TEMPLATE
         .parameters()
         .forEach(
             (name, raw) -> {
               Map<String, Object> p = SamTemplate.map(raw);
-              assertThat(rows).as("README.md parameter table").containsKey(name);
+              assertThat(rows).as("the docs' parameter table").containsKey(name);
               String[] row = rows.get(name);
               Object fallback = p.get("Default");
               String expectedDefault =
@@ -470,19 +471,19 @@ class TemplateParametersTest {
   }
 
   /**
-   * Parameter name to {default, bounds} from the rows {@code | `Name` | default | bounds | ...}.
+   * Parameter name to {default, bounds} from the rows {@code | `Name` | variable | default | bounds
+   * | meaning |} of the page that has the table.
    */
-  private static Map<String, String[]> readmeRows() throws Exception {
-    String readme = Files.readString(PackagedFunction.projectRoot().resolve("README.md"));
-    int start = readme.indexOf("| parameter | default | bounds | meaning |");
-    assertThat(start).as("README.md has the parameter table").isNotNegative();
+  private static Map<String, String[]> docsRows() {
+    String header = "| parameter | variable | default | bounds | meaning |";
+    List<DocPages.Page> pages =
+        DocPages.all().stream().filter(p -> !p.table(header).isEmpty()).toList();
+    assertThat(pages).as("one page has the parameter table").hasSize(1);
     Map<String, String[]> rows = new LinkedHashMap<>();
-    Matcher row =
-        Pattern.compile("^\\| `([A-Za-z]+)` \\| ([^|]*) \\| ([^|]*) \\|", Pattern.MULTILINE)
-            .matcher(readme.substring(start));
-    int end = readme.indexOf("\n\n", start);
-    while (row.find() && start + row.start() < end) {
-      rows.put(row.group(1), new String[] {row.group(2).strip(), row.group(3).strip()});
+    for (List<String> row : pages.get(0).table(header)) {
+      Matcher name = Pattern.compile("^`([A-Za-z]+)`$").matcher(row.get(0));
+      assertThat(name.matches()).as("a parameter name in backticks: %s", row.get(0)).isTrue();
+      rows.put(name.group(1), new String[] {row.get(2), row.get(3)});
     }
     return rows;
   }

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.docs.DocPages;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -12,17 +13,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The library as an application gets it: README.md's install command, run verbatim in a copy of
- * this checkout, installs the parent POM and the library into a private local repository under
+ * The libraries as an application gets them: every {@code ./mvnw install -pl MODULES -am} command
+ * of the docs' shell blocks (the writer library's, the SQS consumer's), run verbatim in a copy of
+ * this checkout, installs the parent POM and the modules into a private local repository under
  * {@code target/}; then a separate project ({@code src/test/resources/consumer-project}) declares
- * the dependency and a driver of its own, compiles against the installed jar and runs its test on
+ * both libraries and a driver of its own, compiles against the installed jars and runs its test on
  * the test bed's PostgreSQL: an event appended in a committed transaction is there, one in a
  * rolled-back transaction is not.
  *
@@ -31,34 +38,40 @@ import org.junit.jupiter.api.Test;
  * come from the private install and from nowhere else.
  */
 class LibraryAsDependencyTest {
-  static final String INSTALL_COMMAND = "./mvnw install -pl outbox-writer-lib -am";
+  private static final Pattern INSTALL =
+      Pattern.compile("(?m)^\\./mvnw install -pl (\\S+) -am(?=\\s|$)");
 
   private static final Path ROOT = PackagedFunction.projectRoot();
   private static final Path WORK = ROOT.resolve("tests/target/library-as-dependency");
 
   @Test
-  void readmeInstallCommand_letsASeparateProjectBuildAndAppendInATransaction() throws Exception {
-    assertThat(Files.readString(ROOT.resolve("README.md"))).contains(INSTALL_COMMAND);
+  void docsInstallCommands_letASeparateProjectBuildAndAppendInATransaction() throws Exception {
+    Map<String, List<String>> commands = installCommands();
+    assertThat(commands.keySet())
+        .as("the docs install both libraries")
+        .contains("outbox-writer-lib", "outbox-sqs-consumer");
     Path repository = WORK.resolve("m2");
     deleteRecursively(repository.resolve("dev/lambdaoutbox"));
     deleteRecursively(WORK.resolve("checkout"));
     deleteRecursively(WORK.resolve("consumer"));
     Path settings = writeSettings();
-    Path checkout = copyCheckout();
+    Path checkout = copyCheckout(commands.keySet());
 
-    List<String> install = new ArrayList<>(List.of(INSTALL_COMMAND.split(" ")));
-    install.set(0, checkout.resolve("mvnw").toString()); // ./mvnw, in the copy
-    install.addAll(maven(settings, repository));
-    install.addAll(List.of("-DskipTests", "-Dspotless.check.skip=true"));
-    run(checkout, install, Map.of());
-
-    Path installed = repository.resolve("dev/lambdaoutbox");
     String version = System.getProperty("outbox.version");
+    Path installed = repository.resolve("dev/lambdaoutbox");
+    for (Map.Entry<String, List<String>> command : commands.entrySet()) {
+      List<String> install = new ArrayList<>(command.getValue());
+      install.set(0, checkout.resolve("mvnw").toString()); // ./mvnw, in the copy
+      install.addAll(maven(settings, repository));
+      install.addAll(List.of("-DskipTests", "-Dspotless.check.skip=true"));
+      run(checkout, install, Map.of());
+      for (String module : command.getKey().split(",")) {
+        assertThat(
+                installed.resolve(module + "/" + version + "/" + module + "-" + version + ".jar"))
+            .isRegularFile();
+      }
+    }
     assertThat(installed.resolve("lambda-outbox-parent/" + version)).isDirectory();
-    assertThat(
-            installed.resolve(
-                "outbox-writer-lib/" + version + "/outbox-writer-lib-" + version + ".jar"))
-        .isRegularFile();
 
     Path consumer = WORK.resolve("consumer");
     copyTree(ROOT.resolve("tests/src/test/resources/consumer-project"), consumer);
@@ -130,10 +143,26 @@ class LibraryAsDependencyTest {
   }
 
   /**
-   * What the install command reads: the root POM, mvnw and its JDK finder, every module's POM
-   * (Maven reads the whole reactor even for {@code -pl}), and the library's sources.
+   * The docs' install commands, by the modules they name: {@code ./mvnw install -pl MODULES -am},
+   * as written in a shell block (a trailing comment aside).
    */
-  private static Path copyCheckout() throws IOException {
+  static Map<String, List<String>> installCommands() {
+    Map<String, List<String>> commands = new LinkedHashMap<>();
+    for (DocPages.CodeBlock block : DocPages.blocks("bash", "sh")) {
+      Matcher m = INSTALL.matcher(block.text());
+      while (m.find()) {
+        commands.put(m.group(1), List.of("./mvnw", "install", "-pl", m.group(1), "-am"));
+      }
+    }
+    return commands;
+  }
+
+  /**
+   * What the install commands read: the root POM, mvnw and its JDK finder, every module's POM
+   * (Maven reads the whole reactor even for {@code -pl}), and the sources of the modules they
+   * install and of the project's modules those depend on ({@code -am}).
+   */
+  private static Path copyCheckout(Set<String> installed) throws IOException {
     Path checkout = WORK.resolve("checkout");
     for (String file : List.of("pom.xml", "mvnw", "scripts/lib/jdk.sh")) {
       copy(ROOT.resolve(file), checkout.resolve(file));
@@ -144,8 +173,31 @@ class LibraryAsDependencyTest {
         copy(module.resolve("pom.xml"), checkout.resolve(name).resolve("pom.xml"));
       }
     }
-    copyTree(ROOT.resolve("outbox-writer-lib/src"), checkout.resolve("outbox-writer-lib/src"));
+    Set<String> needed = new TreeSet<>();
+    for (String modules : installed) {
+      for (String module : modules.split(",")) {
+        withProjectDependencies(module, needed);
+      }
+    }
+    for (String module : needed) {
+      copyTree(ROOT.resolve(module + "/src"), checkout.resolve(module + "/src"));
+    }
     return checkout;
+  }
+
+  /** {@code module} and the project's modules it depends on, transitively (module = folder). */
+  private static void withProjectDependencies(String module, Set<String> into) throws IOException {
+    if (!into.add(module)) {
+      return;
+    }
+    Matcher dependency =
+        Pattern.compile("<groupId>dev\\.lambdaoutbox</groupId>\\s*<artifactId>([^<]+)</artifactId>")
+            .matcher(Files.readString(ROOT.resolve(module).resolve("pom.xml")));
+    while (dependency.find()) {
+      if (Files.exists(ROOT.resolve(dependency.group(1)).resolve("pom.xml"))) {
+        withProjectDependencies(dependency.group(1), into);
+      }
+    }
   }
 
   private static void run(Path dir, List<String> command, Map<String, String> env)
