@@ -19,15 +19,21 @@ import java.util.stream.Collectors;
  * t}, error 1142). What the statement needs is read from its SQL: {@code INSERT INTO t}, {@code
  * UPDATE t}, {@code DELETE FROM t}, a read ({@code FROM t}, {@code JOIN t}, and the {@code WHERE}
  * of an update or delete), and on PostgreSQL {@code UPDATE} for rows a {@code FOR UPDATE} or {@code
- * FOR SHARE} at the same level locks (all its tables, or those its {@code OF} names).
+ * FOR SHARE} at the same level locks (all its tables, or those its {@code OF} names), and {@code
+ * SELECT} for the conflict target an {@code INSERT ... ON CONFLICT (columns)} reads. A table
+ * PostgreSQL does not find (SQLState 42P01) may be in a schema the user may not use: that is said
+ * too.
  */
 public final class PermissionDenied {
   private static final String POSTGRES_STATE = "42501";
+  private static final String POSTGRES_NO_TABLE = "42P01";
   private static final int MYSQL_TABLE_DENIED = 1142;
   private static final int MYSQL_COLUMN_DENIED = 1143;
 
   private static final Pattern POSTGRES_TABLE =
       Pattern.compile("permission denied for (?:table|relation) \"?([\\w$]+)\"?");
+  private static final Pattern POSTGRES_NO_RELATION =
+      Pattern.compile("relation \"([\\w$]+)\" does not exist");
   private static final Pattern POSTGRES_SCHEMA =
       Pattern.compile("permission denied for schema \"?([\\w$]+)\"?");
   private static final Pattern MYSQL =
@@ -71,6 +77,7 @@ public final class PermissionDenied {
   public static SQLException explained(SQLException e, String sql) {
     boolean denied =
         POSTGRES_STATE.equals(e.getSQLState())
+            || POSTGRES_NO_TABLE.equals(e.getSQLState())
             || e.getErrorCode() == MYSQL_TABLE_DENIED
             || e.getErrorCode() == MYSQL_COLUMN_DENIED;
     String explanation = denied ? explain(e.getMessage(), sql) : null;
@@ -112,6 +119,15 @@ public final class PermissionDenied {
           + " on table "
           + table
           + (needed.isEmpty() ? "" : ", which this statement needs")
+          + grantAdvice();
+    }
+    Matcher missing = POSTGRES_NO_RELATION.matcher(message);
+    if (missing.find() && privileges(sql, missing.group(1), false).size() > 0) {
+      return first
+          + ". No schema on the database user's search path that it may use (USAGE) holds table "
+          + missing.group(1)
+          + ": create the tables (OutboxSchema) or, where they are, give the user USAGE on their"
+          + " schema and the schema on its search path"
           + grantAdvice();
     }
     Matcher schema = POSTGRES_SCHEMA.matcher(message);
@@ -168,6 +184,9 @@ public final class PermissionDenied {
       String beforeThat = i > 1 ? tokens.get(i - 2) : "";
       if (before.equals("into") && beforeThat.equals("insert")) {
         needed.add(Privilege.INSERT);
+        if (arbitrated(tokens, depths, i)) {
+          needed.add(Privilege.SELECT);
+        }
       } else if (before.equals("update")) {
         needed.add(Privilege.UPDATE);
         needed.add(Privilege.SELECT);
@@ -182,6 +201,23 @@ public final class PermissionDenied {
       }
     }
     return needed;
+  }
+
+  /**
+   * Whether the INSERT into the table at token {@code at} names its conflict target ({@code ON
+   * CONFLICT (columns)}), which PostgreSQL reads, needing {@code SELECT}.
+   */
+  private static boolean arbitrated(List<String> tokens, List<Integer> depths, int at) {
+    int level = depths.get(at);
+    for (int i = at + 1; i + 2 < tokens.size() && depths.get(i) >= level; i++) {
+      if (depths.get(i) == level
+          && tokens.get(i).equals("on")
+          && tokens.get(i + 1).equals("conflict")
+          && tokens.get(i + 2).equals("(")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -42,10 +42,38 @@ class PermissionDeniedTest {
   }
 
   @Test
+  void postgresql_aTableOffTheSearchPath_saysWhereToLook() {
+    String explained =
+        PermissionDenied.explain(
+            "ERROR: relation \"t_messages\" does not exist\n  Position: 20",
+            "SELECT id FROM t_messages WHERE id = :id");
+
+    assertThat(explained)
+        .startsWith("ERROR: relation \"t_messages\" does not exist. No schema on the database")
+        .contains("USAGE")
+        .contains("search path");
+    assertThat(PermissionDenied.explain("ERROR: relation \"other\" does not exist", CLAIM))
+        .as("a table the statement does not name")
+        .isNull();
+  }
+
+  @Test
   void whatAStatementNeeds_followsItsVerbsAndLocks() {
     assertThat(PermissionDenied.privileges(CLAIM, "m", true)).containsExactly(SELECT, UPDATE);
     assertThat(PermissionDenied.privileges("INSERT INTO a (x) VALUES (?)", "a", true))
         .containsExactly(INSERT);
+    assertThat(
+            PermissionDenied.privileges(
+                "INSERT INTO a (x) VALUES (?) ON CONFLICT DO NOTHING", "a", true))
+        .containsExactly(INSERT);
+    // A conflict target is read.
+    assertThat(
+            PermissionDenied.privileges(
+                "WITH k AS (INSERT INTO a (x) VALUES (?) ON CONFLICT (x) DO NOTHING RETURNING 1)"
+                    + " SELECT count(*) FROM k",
+                "a",
+                true))
+        .containsExactly(SELECT, INSERT);
     assertThat(
             PermissionDenied.privileges(
                 "INSERT INTO dl (id) SELECT id FROM m WHERE id = :id", "m", true))
