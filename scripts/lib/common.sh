@@ -287,6 +287,7 @@ wait_for() {
 #   SVC_start PORT        start it on PORT (and wait until it is healthy)
 #   SVC_stop              stop the instance this test bed started
 #   SVC_stale             (optional) running instance must be restarted
+#   SVC_refresh PORT      (optional) bring a running instance up to this setup
 # ---------------------------------------------------------------------------
 
 # ensure_service SVC "Display name" DEFAULT_PORT
@@ -300,6 +301,8 @@ ensure_service() {
       "${svc}_stop"
     elif wait_for 15 "${svc}_healthy" "$port"; then
       info "reusing $name on $LOOPBACK:$port (pid $pid)"
+      # A server started by an earlier version of this script gets this one's setup.
+      if declare -F "${svc}_refresh" >/dev/null; then "${svc}_refresh" "$port"; fi
       return 0
     else
       warn "$name (pid $pid) does not answer on port $port; restarting it"

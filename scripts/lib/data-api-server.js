@@ -7,16 +7,24 @@
 //
 //   DATA_API_HOST / DATA_API_PORT          listen address (127.0.0.1 / 8089)
 //   DATA_API_DB_HOST / DATA_API_DB_PORT    PostgreSQL (127.0.0.1 / 5432)
-//   DATA_API_DB_USER / DATA_API_DB_PASSWORD
+//   DATA_API_DB_USER / DATA_API_DB_PASSWORD the login of the test bed's own secret
 //   DATA_API_DB_NAME                       database used when a request names none
+//   DATA_API_SECRET_ARN                    the test bed's own secret (never looked up)
+//   DATA_API_SECRETS_ENDPOINT              Secrets Manager (the test bed's LocalStack)
 //
 // Routes (REST-JSON, as the AWS SDKs call them): POST /Execute (ExecuteStatement),
 // /BatchExecute, /BeginTransaction, /CommitTransaction, /RollbackTransaction,
-// /ExecuteSql. resourceArn and secretArn are accepted but ignored.
+// /ExecuteSql. resourceArn is accepted but ignored. A request that opens a connection
+// logs in as the Data API does: with the username and password of the secret its
+// secretArn names, read from DATA_API_SECRETS_ENDPOINT (the test bed's own secret
+// stands for DATA_API_DB_USER/DATA_API_DB_PASSWORD); the statements of a transaction
+// run on the connection BeginTransaction opened.
 
 const http = require('http');
+const { AsyncLocalStorage } = require('async_hooks');
 // body-parser as data-api-local itself resolves it.
 const bodyParser = require(require.resolve('body-parser', { paths: [require.resolve('data-api-local')] }));
+const createError = require(require.resolve('http-errors', { paths: [require.resolve('data-api-local')] }));
 const { Server } = require('data-api-local');
 const { PostgresClient } = require('data-api-local/lib/PostgresClient');
 const { transformQuery } = require('data-api-local/lib/utils/transformQuery');
@@ -42,6 +50,106 @@ const emulator = new Server({
     database: setting('DATA_API_DB_NAME', 'outbox'),
   },
 });
+
+// Logins by secret. The login of the request being served travels with it (AsyncLocalStorage)
+// to createClient, which data-api-local calls without the request.
+const ownSecretArn = setting(
+  'DATA_API_SECRET_ARN', 'arn:aws:secretsmanager:us-east-1:123456789012:secret:outbox-testbed');
+const secretsEndpoint = setting('DATA_API_SECRETS_ENDPOINT', '');
+const requestLogin = new AsyncLocalStorage();
+const SECRET_CACHE_MS = 5000;
+const secretCache = new Map();
+
+class SecretsError extends Error {}
+
+// GetSecretValue over Secrets Manager's JSON protocol. LocalStack reads the region from the
+// credential scope and checks no signature.
+function getSecretValue(secretArn) {
+  const region = secretArn.split(':')[3] || 'us-east-1';
+  const body = JSON.stringify({ SecretId: secretArn });
+  const url = new URL(secretsEndpoint);
+  return new Promise((resolve, reject) => {
+    const call = http.request({
+      hostname: url.hostname,
+      port: url.port,
+      path: '/',
+      method: 'POST',
+      timeout: 10000,
+      headers: {
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'secretsmanager.GetSecretValue',
+        authorization: `AWS4-HMAC-SHA256 Credential=test/20240101/${region}/secretsmanager/aws4_request, SignedHeaders=host, Signature=0`,
+        'content-length': Buffer.byteLength(body),
+      },
+    }, (answer) => {
+      let text = '';
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk) => { text += chunk; });
+      answer.on('end', () => {
+        let parsed;
+        try {
+          parsed = JSON.parse(text);
+        } catch (error) {
+          reject(new SecretsError(`Secrets Manager answered ${answer.statusCode} with no JSON for ${secretArn}`));
+          return;
+        }
+        if (answer.statusCode !== 200) {
+          reject(new SecretsError(`Secrets Manager refused ${secretArn}: ${[parsed.__type, parsed.message || parsed.Message].filter(Boolean).join(': ') || answer.statusCode}`));
+          return;
+        }
+        resolve(parsed.SecretString);
+      });
+    });
+    call.on('timeout', () => call.destroy(new SecretsError(`Secrets Manager did not answer for ${secretArn}`)));
+    call.on('error', (error) => reject(error instanceof SecretsError ? error
+      : new SecretsError(`Secrets Manager at ${secretsEndpoint}: ${error.message}`)));
+    call.end(body);
+  });
+}
+
+// The login of secretArn: undefined for the test bed's own (the configured user), else the
+// secret's username and password, cached for a few seconds as the Data API caches them.
+async function loginOf(secretArn) {
+  if (!secretArn || secretArn === ownSecretArn) {
+    return undefined;
+  }
+  if (!secretsEndpoint) {
+    throw new SecretsError(`no Secrets Manager to read ${secretArn} from (DATA_API_SECRETS_ENDPOINT is not set)`);
+  }
+  const cached = secretCache.get(secretArn);
+  if (cached && Date.now() - cached.at < SECRET_CACHE_MS) {
+    return cached.login;
+  }
+  let secret;
+  try {
+    secret = JSON.parse(await getSecretValue(secretArn));
+  } catch (error) {
+    throw error instanceof SecretsError ? error
+      : new SecretsError(`the secret ${secretArn} is not JSON with username and password`);
+  }
+  if (!secret || typeof secret.username !== 'string' || typeof secret.password !== 'string') {
+    throw new SecretsError(`the secret ${secretArn} has no username and password`);
+  }
+  const login = { user: secret.username, password: secret.password };
+  secretCache.set(secretArn, { login, at: Date.now() });
+  return login;
+}
+
+emulator.createClient = async function createClient({ database = this.dbConfig.database, transactionId }) {
+  const { engine, ...config } = this.dbConfig;
+  let client;
+  try {
+    client = await new PostgresClient({ ...config, ...requestLogin.getStore(), database }).connect();
+  } catch (error) {
+    // A login the database refuses is the caller's to fix: a BadRequestException, as the Data
+    // API reports it (not a 500, which callers retry).
+    throw createError(400, error.message);
+  }
+  if (transactionId !== undefined) {
+    this.pool[transactionId] = client;
+  }
+  return client;
+};
 
 // numberOfRecordsUpdated as the real Data API reports it: the rows an INSERT,
 // UPDATE or DELETE changed. data-api-local reports it for UPDATE only (0 for
@@ -80,7 +188,16 @@ const httpServer = http.createServer((req, res) => {
       res.end(JSON.stringify({ message: error.message }));
       return;
     }
-    emulator.app(req, res);
+    // A statement of a transaction runs on the transaction's connection: no login to look up.
+    const opensConnection = !(req.body && req.body.transactionId);
+    (opensConnection ? loginOf(req.body && req.body.secretArn) : Promise.resolve(undefined)).then(
+      (login) => requestLogin.run(login, () => emulator.app(req, res)),
+      (error) => {
+        res.statusCode = 400;
+        res.setHeader('x-amzn-ErrorType', 'SecretsErrorException');
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ message: error.message }));
+      });
   });
 });
 

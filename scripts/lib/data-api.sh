@@ -6,8 +6,11 @@
 #   {"resourceArn": "<DATA_API_RESOURCE_ARN>", "secretArn": "<DATA_API_SECRET_ARN>",
 #    "database": "outbox", "sql": "select 1"}
 # (other routes: /BatchExecute, /BeginTransaction, /CommitTransaction,
-# /RollbackTransaction). The emulator ignores both ARNs; these are the values
-# the test bed hands out, well-formed so that AWS SDKs accept them.
+# /RollbackTransaction). The emulator ignores resourceArn. secretArn names the
+# login, as on the Data API: the test bed's own (DATA_API_SECRET_ARN) is user
+# outbox; any other is read from the test bed's LocalStack Secrets Manager
+# (username and password), so tests run as users holding only the grants
+# OutboxGrants makes. Both ARNs are well-formed so that AWS SDKs accept them.
 #
 # Known differences from the real Data API (data-api-local 1.0.0-alpha.2), as
 # the outbox's tests met them (DataApiExecutorTest pins the open ones, so it
@@ -30,9 +33,10 @@
 #   TransactionNotFoundException; a request over its size limit is a 500.
 # - transactions never expire (the Data API ends one idle for 3 minutes), and
 #   each holds a PostgreSQL connection of its own, opened at BeginTransaction.
-# - resourceArn and secretArn are ignored: no IAM, no secret, never
-#   DatabaseResumingException, no 1 MiB response limit, no 45 s statement
-#   timeout.
+# - resourceArn is ignored and no IAM is checked (the secret is read, as
+#   above); never DatabaseResumingException, no 1 MiB response limit, no 45 s
+#   statement timeout. A secret it cannot read is a 400 SecretsErrorException;
+#   a login the database refuses, a 400 BadRequestException.
 # - BatchExecuteStatement answers updateResults [] and runs the parameter sets
 #   concurrently on the transaction's connection.
 # The launcher (data-api-server.js) makes it behave as the Data API does in two
@@ -111,24 +115,30 @@ data_api_healthy() {
     [[ $answer == *'"records":[[{"longValue":1}]]'* ]]
 }
 
-# Restart when PostgreSQL moved or the launcher changed since it started.
+# Restart when PostgreSQL or LocalStack moved or the launcher changed since it started.
 data_api_stale() {
   [[ "$(cat -- "$RUN_DIR/data_api.pg-port" 2>/dev/null)" != "$(port_get postgres)" ]] ||
+    [[ "$(cat -- "$RUN_DIR/data_api.secrets-port" 2>/dev/null)" != "$(port_get localstack)" ]] ||
     ! cmp -s -- "$LIB_DIR/data-api-server.js" "$DATA_API_DIR/server.js"
 }
 
 data_api_start() {
-  local port=$1 pg_port pid log="$LOG_DIR/data-api.log"
+  local port=$1 pg_port secrets_port pid log="$LOG_DIR/data-api.log"
   pg_port="$(port_get postgres)"
   [[ -n $pg_port ]] || die "PostgreSQL has no port yet; the Data API emulator needs it"
+  secrets_port="$(port_get localstack)"
+  [[ -n $secrets_port ]] || die "LocalStack has no port yet; the Data API emulator reads secrets from it"
   cp -- "$LIB_DIR/data-api-server.js" "$DATA_API_DIR/server.js"
   pid="$(cd "$DATA_API_DIR" && start_detached "$log" env \
     DATA_API_HOST="$LOOPBACK" DATA_API_PORT="$port" \
     DATA_API_DB_HOST="$LOOPBACK" DATA_API_DB_PORT="$pg_port" \
     DATA_API_DB_USER="$DB_USER" DATA_API_DB_PASSWORD="$DB_PASSWORD" DATA_API_DB_NAME="$DB_NAME" \
+    DATA_API_SECRET_ARN="$DATA_API_SECRET_ARN" \
+    DATA_API_SECRETS_ENDPOINT="http://$LOOPBACK:$secrets_port" \
     node "$DATA_API_DIR/server.js")"
   printf '%s\n' "$pid" >"$RUN_DIR/data_api.pid"
   printf '%s\n' "$pg_port" >"$RUN_DIR/data_api.pg-port"
+  printf '%s\n' "$secrets_port" >"$RUN_DIR/data_api.secrets-port"
   wait_for 30 data_api_healthy "$port" ||
     die_with_log "$log" "the Data API emulator did not answer ExecuteStatement on port $port"
 }

@@ -120,7 +120,8 @@ mariadb_server_args() {
 }
 
 # mariadb_outbox_sql: the statements that create the outbox user and database
-# (idempotent).
+# (idempotent). The user may grant what it holds (GRANT OPTION): tests log in as
+# users holding exactly the grants OutboxGrants makes.
 mariadb_outbox_sql() {
   cat <<EOF
 CREATE DATABASE IF NOT EXISTS \`$DB_NAME\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
@@ -128,8 +129,8 @@ CREATE USER IF NOT EXISTS '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
 CREATE USER IF NOT EXISTS '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
 ALTER USER '$DB_USER'@'%' IDENTIFIED BY '$DB_PASSWORD';
 ALTER USER '$DB_USER'@'localhost' IDENTIFIED BY '$DB_PASSWORD';
-GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%';
-GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'localhost';
+GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'%' WITH GRANT OPTION;
+GRANT ALL PRIVILEGES ON *.* TO '$DB_USER'@'localhost' WITH GRANT OPTION;
 EOF
 }
 
@@ -165,6 +166,15 @@ mariadb_start() {
     die_with_log "$log" "could not create the outbox user/database"
   wait_for 30 mariadb_healthy "$port" ||
     die_with_log "$log" "MariaDB started but does not accept $DB_USER/$DB_PASSWORD on port $port"
+}
+
+# mariadb_refresh PORT: a running test bed server brought up to the user setup
+# of this version of the script.
+mariadb_refresh() {
+  local dir
+  dir="$(mariadb_dir)"
+  mariadb_outbox_sql | mariadb_admin "$dir" >>"$LOG_DIR/mariadb-setup.log" 2>&1 ||
+    die_with_log "$LOG_DIR/mariadb-setup.log" "could not update the outbox user"
 }
 
 mariadb_stop() {

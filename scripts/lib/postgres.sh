@@ -128,15 +128,34 @@ postgres_start() {
     warn "PostgreSQL did not start on port $port; retrying in 3 s"
     sleep 3
   done
+  postgres_setup_roles "$user" "$dir" "$port"
+  wait_for 30 postgres_healthy "$port" ||
+    die_with_log "$log" "PostgreSQL started but does not accept $DB_USER/$DB_PASSWORD on port $port"
+}
+
+# postgres_setup_roles USER DIR PORT: the outbox role and database (idempotent),
+# over the unix socket as the server's user. The role may create roles
+# (CREATEROLE): tests log in as users holding exactly the grants OutboxGrants
+# makes, which the tables' owner gives them.
+postgres_setup_roles() {
+  local user=$1 dir=$2 port=$3 log="$LOG_DIR/postgres-setup.log"
   as_user "$user" "$(postgres_psql_bin)" -X -q -v ON_ERROR_STOP=1 -h "$dir/run" -p "$port" \
     -U postgres -d postgres >>"$log" 2>&1 <<EOF || die_with_log "$log" "could not create the outbox role/database"
 SELECT 'CREATE ROLE $DB_USER' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$DB_USER')\gexec
-ALTER ROLE $DB_USER WITH LOGIN CREATEDB PASSWORD '$DB_PASSWORD';
+ALTER ROLE $DB_USER WITH LOGIN CREATEDB CREATEROLE PASSWORD '$DB_PASSWORD';
 SELECT 'CREATE DATABASE $DB_NAME OWNER $DB_USER' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$DB_NAME')\gexec
 ALTER DATABASE $DB_NAME OWNER TO $DB_USER;
 EOF
-  wait_for 30 postgres_healthy "$port" ||
-    die_with_log "$log" "PostgreSQL started but does not accept $DB_USER/$DB_PASSWORD on port $port"
+}
+
+# postgres_refresh PORT: a running test bed server brought up to the role
+# setup of this version of the script.
+postgres_refresh() {
+  local user dir
+  [[ -n $PG_BIN ]] || PG_BIN="$(postgres_find_bindir)" || return 0
+  dir="$(postgres_dir)"
+  user="$(stat -c %U -- "$dir/data")"
+  postgres_setup_roles "$user" "$dir" "$1"
 }
 
 postgres_stop() {

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.writer;
 
 import dev.lambdaoutbox.writer.internal.JdbcValues;
+import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -64,6 +65,8 @@ final class JdbcInbox implements Inbox {
         ps.setString(2, messageId);
         JdbcValues.setInstant(ps, 3, clock.instant(), dialect);
         return ps.executeUpdate() == 1;
+      } catch (SQLException e) {
+        throw PermissionDenied.explained(e, insert);
       }
     } catch (SQLException e) {
       throw new OutboxException(
@@ -72,7 +75,9 @@ final class JdbcInbox implements Inbox {
               + " for consumer "
               + consumerName
               + " in "
-              + tables.inbox(),
+              + tables.inbox()
+              + ": "
+              + e.getMessage(),
           e);
     }
   }

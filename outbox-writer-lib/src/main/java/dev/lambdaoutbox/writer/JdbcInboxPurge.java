@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.writer;
 
 import dev.lambdaoutbox.writer.internal.JdbcValues;
+import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -62,7 +63,13 @@ final class JdbcInboxPurge implements InboxPurge {
       }
     } catch (SQLException e) {
       throw new OutboxException(
-          "could not purge inbox rows processed before " + cutoff + " from " + tables.inbox(), e);
+          "could not purge inbox rows processed before "
+              + cutoff
+              + " from "
+              + tables.inbox()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -78,17 +85,19 @@ final class JdbcInboxPurge implements InboxPurge {
       JdbcValues.setInstant(ps, 1, cutoff, SqlDialect.POSTGRESQL);
       ps.setInt(2, maxRows);
       return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, sql);
     }
   }
 
   /** MySQL has no SKIP LOCKED in DELETE: lock the rows with a SELECT, then delete them by key. */
   private int deleteMysql(Connection connection, Instant cutoff) throws SQLException {
     List<String[]> keys = new ArrayList<>();
-    try (PreparedStatement ps =
-        connection.prepareStatement(
-            "SELECT consumer_name, message_id FROM "
-                + tables.inbox()
-                + " WHERE processed_at < ? ORDER BY processed_at LIMIT ? FOR UPDATE SKIP LOCKED")) {
+    String lock =
+        "SELECT consumer_name, message_id FROM "
+            + tables.inbox()
+            + " WHERE processed_at < ? ORDER BY processed_at LIMIT ? FOR UPDATE SKIP LOCKED";
+    try (PreparedStatement ps = connection.prepareStatement(lock)) {
       JdbcValues.setInstant(ps, 1, cutoff, SqlDialect.MYSQL);
       ps.setInt(2, maxRows);
       try (ResultSet rs = ps.executeQuery()) {
@@ -96,6 +105,8 @@ final class JdbcInboxPurge implements InboxPurge {
           keys.add(new String[] {rs.getString(1), rs.getString(2)});
         }
       }
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, lock);
     }
     if (keys.isEmpty()) {
       return 0;
@@ -113,6 +124,8 @@ final class JdbcInboxPurge implements InboxPurge {
         ps.setString(i++, key[1]);
       }
       return ps.executeUpdate();
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, sql);
     }
   }
 

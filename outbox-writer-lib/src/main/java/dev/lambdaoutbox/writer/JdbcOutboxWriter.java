@@ -5,6 +5,7 @@ import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows;
 import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows.Holder;
 import dev.lambdaoutbox.writer.internal.MysqlKeyedInsert;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
+import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import dev.lambdaoutbox.writer.internal.PostgresKeyedInsert;
 import dev.lambdaoutbox.writer.internal.Utf8;
 import java.sql.Connection;
@@ -158,10 +159,12 @@ final class JdbcOutboxWriter implements OutboxWriter {
           ? PostgresKeyedInsert.insert(connection, tables, chunk, keyed, now)
           : MysqlKeyedInsert.insert(connection, tables, chunk, keyed, now);
     }
-    try (PreparedStatement ps =
-        connection.prepareStatement(OutboxInsert.sql(tables, dialect, chunk.size()))) {
+    String sql = OutboxInsert.sql(tables, dialect, chunk.size());
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
       OutboxInsert.bind(ps, chunk, now, dialect);
       ps.executeUpdate();
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, sql);
     }
     return ChunkOutcome.written();
   }

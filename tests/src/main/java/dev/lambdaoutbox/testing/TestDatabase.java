@@ -104,6 +104,40 @@ public record TestDatabase(
     }
   }
 
+  /** The same database, logged in as {@code user}. */
+  public TestDatabase as(String user, String password) {
+    return new TestDatabase(name, dialect, jdbcUrl, user, password);
+  }
+
+  /**
+   * The same database and login with unqualified names resolved in PostgreSQL schema {@code schema}
+   * ({@code currentSchema} in the URL), which is created when missing; drop it with {@link
+   * #dropSchema}.
+   */
+  public TestDatabase inSchema(String schema) {
+    if (dialect != SqlDialect.POSTGRESQL) {
+      throw new IllegalArgumentException("schema: only PostgreSQL has schemas, not " + name);
+    }
+    try (Connection c = open();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not create schema " + schema + " in " + name, e);
+    }
+    String url = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    return new TestDatabase(name, dialect, url, user, password);
+  }
+
+  /** Drops a schema {@link #inSchema} created, with what is left in it. */
+  public void dropSchema(String schema) {
+    try (Connection c = open();
+        Statement st = c.createStatement()) {
+      st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not drop schema " + schema + " in " + name, e);
+    }
+  }
+
   @Override
   public String toString() {
     return name + " at " + jdbcUrl;

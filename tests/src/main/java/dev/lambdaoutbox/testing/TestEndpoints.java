@@ -2,6 +2,10 @@ package dev.lambdaoutbox.testing;
 
 import dev.lambdaoutbox.writer.SqlDialect;
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.localstack.LocalStackContainer;
@@ -89,6 +93,14 @@ public final class TestEndpoints {
                 .withPassword("outbox");
         c.start();
         String url = "jdbc:mysql://" + c.getHost() + ":" + c.getMappedPort(3306) + "/outbox";
+        // As on the local test bed, the user may create users and grant them what it holds
+        // (GrantedUsers); the container's root has the user's password.
+        try (Connection root = DriverManager.getConnection(url, "root", "outbox");
+            Statement st = root.createStatement()) {
+          st.execute("GRANT ALL PRIVILEGES ON *.* TO 'outbox'@'%' WITH GRANT OPTION");
+        } catch (SQLException e) {
+          throw new IllegalStateException("could not let the MariaDB container's user grant", e);
+        }
         mysql = new TestDatabase("MariaDB", SqlDialect.MYSQL, url, "outbox", "outbox");
       }
     }

@@ -7,17 +7,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.DataApiEndpoint;
+import dev.lambdaoutbox.testing.GrantedUsers;
+import dev.lambdaoutbox.testing.GrantedUsers.GrantedUser;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxRole;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +37,11 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * The deployable jars ({@code *-lambda.jar}) as Lambda runs them: each in its own JVM, under AWS's
  * runtime interface client, with only the jar on its class path, configured by environment
- * variables alone; over JDBC, and in {@code OUTBOX_STORE=data-api} mode outside a VPC.
+ * variables alone; over JDBC, and in {@code OUTBOX_STORE=data-api} mode outside a VPC. They log in
+ * through a Secrets Manager secret as database users holding exactly the generated grants ({@link
+ * GrantedUsers}): over JDBC one user for both functions, as the template's one secret gives them;
+ * over the Data API one each. The application writes as a user with the writer's grants. A refused
+ * privilege anywhere, even one a function logs and goes on from, fails the test.
  */
 class PackagedFunctionsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,6 +54,9 @@ class PackagedFunctionsTest {
   private static AwsEndpoint aws;
   private static DataApiEndpoint dataApi;
   private static OutboxTables tables;
+  private static GrantedUsers users;
+  private static GrantedUser writer;
+  private static GrantedUser functions;
   private static SqsClient sqs;
 
   @BeforeAll
@@ -54,19 +65,26 @@ class PackagedFunctionsTest {
     aws = TestEndpoints.aws();
     dataApi = TestEndpoints.dataApi();
     tables = db.createTables("pkg");
+    users = GrantedUsers.of(db, tables);
+    writer = users.create(OutboxRole.WRITER);
+    functions = users.create(OutboxRole.POLLER, OutboxRole.REPROCESSOR);
     sqs = aws.sqs();
   }
 
   @AfterAll
   static void tearDown() {
     sqs.close();
-    db.dropTables(tables);
+    try {
+      users.close();
+    } finally {
+      db.dropTables(tables);
+    }
   }
 
   @Test
   void pollerJar_publishesCommittedEventsToSqs() throws Exception {
     String queueUrl = sqs.createQueue(r -> r.queueName("pkg-" + UUID.randomUUID())).queueUrl();
-    Set<String> written = new HashSet<>(CommittedEvents.write(db, tables, 3, 3));
+    Set<String> written = new HashSet<>(CommittedEvents.write(writer.db(), tables, 3, 3));
 
     Map<String, String> env = baseEnvironment();
     env.put("OUTBOX_DEFAULT_DESTINATION", queueUrl);
@@ -81,6 +99,7 @@ class PackagedFunctionsTest {
     }
 
     assertThat(result.failed()).as("poller error: %s\n%s", result.body(), output).isFalse();
+    assertNoPrivilegeRefused(output);
     JsonNode summary = JSON.readTree(result.body());
     assertThat(summary.get("claimed").asInt()).isEqualTo(3);
     assertThat(summary.get("published").asInt()).isEqualTo(3);
@@ -133,6 +152,7 @@ class PackagedFunctionsTest {
           runtime.invoke("{\"action\":\"replay\",\"idz\":[]}", TIMEOUT);
       assertThat(bad.failed()).isTrue();
       assertThat(bad.body()).contains("idz");
+      assertNoPrivilegeRefused(reprocessor.output());
     }
   }
 
@@ -148,14 +168,14 @@ class PackagedFunctionsTest {
   void eventsWrittenOverJdbc_arePublished_parked_deadLettered_listedAndDiscarded_overTheDataApi()
       throws Exception {
     OutboxTables tables = db.createTables("pkgapi");
-    try {
-      overTheDataApi(tables);
+    try (GrantedUsers own = GrantedUsers.of(db, tables)) {
+      overTheDataApi(tables, own);
     } finally {
       db.dropTables(tables);
     }
   }
 
-  private static void overTheDataApi(OutboxTables tables) throws Exception {
+  private static void overTheDataApi(OutboxTables tables, GrantedUsers own) throws Exception {
     String queue = sqs.createQueue(r -> r.queueName("pkgapi-" + UUID.randomUUID())).queueUrl();
     String missingName = "pkgapi-missing-" + UUID.randomUUID();
     String missing = queue.substring(0, queue.lastIndexOf('/') + 1) + missingName;
@@ -168,7 +188,9 @@ class PackagedFunctionsTest {
     PoisonRows.Kind poison = PoisonRows.kinds(db.dialect()).get(0);
     OutboxEvent unreadable =
         event("r-unreadable", "{\"n\": -2}").toBuilder().idempotencyKey(poison.key()).build();
-    db.jdbi()
+    own.create(OutboxRole.WRITER)
+        .db()
+        .jdbi()
         .useTransaction(
             h -> {
               for (int i = 0; i < 3; i++) {
@@ -184,16 +206,21 @@ class PackagedFunctionsTest {
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     env.put("OUTBOX_DEFAULT_DESTINATION", queue);
     env.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "1000");
+    Map<String, String> pollerEnv = new HashMap<>(env);
+    pollerEnv.put("OUTBOX_DATA_API_SECRET_ARN", own.secretArn(own.create(OutboxRole.POLLER)));
+    Map<String, String> reprocessorEnv = new HashMap<>(env);
+    reprocessorEnv.put(
+        "OUTBOX_DATA_API_SECRET_ARN", own.secretArn(own.create(OutboxRole.REPROCESSOR)));
     String scheduled =
         Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
 
     try (LambdaRuntimeEmulator pollerRuntime = new LambdaRuntimeEmulator();
         PackagedFunction poller =
-            PackagedFunction.start("poller-function", POLLER, env, pollerRuntime);
+            PackagedFunction.start("poller-function", POLLER, pollerEnv, pollerRuntime);
         LambdaRuntimeEmulator reprocessorRuntime = new LambdaRuntimeEmulator();
         PackagedFunction reprocessor =
             PackagedFunction.start(
-                "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
+                "dlq-reprocessor-function", REPROCESSOR, reprocessorEnv, reprocessorRuntime)) {
       // 1. The poller publishes three, parks the missing queue with its row waiting, and
       // dead-letters the row it cannot read.
       JsonNode first = invoke(pollerRuntime, scheduled, poller);
@@ -233,7 +260,132 @@ class PackagedFunctionsTest {
       assertThat(second.get("deadLettered").asInt()).isZero();
       assertThat(receive(missing, 1)).containsExactly(waiting.id().toString());
       sqs.deleteQueue(r -> r.queueUrl(missing));
+      assertNoPrivilegeRefused(poller.output());
+      assertNoPrivilegeRefused(reprocessor.output());
     }
+  }
+
+  /** No statement of the function was refused for want of a privilege, even one it went on from. */
+  private static void assertNoPrivilegeRefused(String output) {
+    assertThat(output)
+        .doesNotContainIgnoringCase("permission denied")
+        .doesNotContainIgnoringCase("command denied")
+        .doesNotContain("The database user lacks");
+  }
+
+  /**
+   * The operator's replay, through the jars, as one user for both functions: with ordering, the
+   * poller dead-letters each aggregate's first event (its type routed nowhere) and parks the events
+   * behind it; the reprocessor lists them and replays them by filter to a queue, which releases the
+   * aggregates; the next runs deliver every event, heads first, and purge as every run does.
+   */
+  @Test
+  void deadLettersReplayedToAQueue_arriveThere_headsBeforeTheEventsBehindThem() throws Exception {
+    OutboxTables replayTables = db.createTables("pkgrep");
+    try (GrantedUsers own = GrantedUsers.of(db, replayTables)) {
+      replayToAQueue(replayTables, own);
+    } finally {
+      db.dropTables(replayTables);
+    }
+  }
+
+  private static void replayToAQueue(OutboxTables tables, GrantedUsers own) throws Exception {
+    String queue = sqs.createQueue(r -> r.queueName("pkgrep-" + UUID.randomUUID())).queueUrl();
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    List<String> heads = new ArrayList<>();
+    List<String> behind = new ArrayList<>();
+    TestDatabase asWriter = own.create(OutboxRole.WRITER).db();
+    for (int aggregate = 0; aggregate < 3; aggregate++) {
+      for (String type : List.of("order.unrouted", "order.shipped")) {
+        OutboxEvent e =
+            event("order-" + aggregate, "{\"n\": " + aggregate + "}").toBuilder()
+                .eventType(type)
+                .build();
+        asWriter.jdbi().useTransaction(h -> writer.append(h, e));
+        (type.equals("order.unrouted") ? heads : behind).add(e.id().toString());
+      }
+    }
+    Map<String, String> env =
+        jdbcEnvironment(
+            tables, own.secretArn(own.create(OutboxRole.POLLER, OutboxRole.REPROCESSOR)));
+    env.put("OUTBOX_ORDERING", "aggregate");
+    env.put("OUTBOX_ROUTES", "{\"order.shipped\":\"" + queue + "\"}");
+    String scheduled =
+        Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
+
+    try (LambdaRuntimeEmulator pollerRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction poller =
+            PackagedFunction.start("poller-function", POLLER, env, pollerRuntime);
+        LambdaRuntimeEmulator reprocessorRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction reprocessor =
+            PackagedFunction.start(
+                "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
+      JsonNode first = invoke(pollerRuntime, scheduled, poller);
+      assertThat(first.get("deadLettered").asInt()).isEqualTo(3);
+      assertThat(first.get("published").asInt()).isZero();
+
+      JsonNode list =
+          invoke(
+              reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
+      assertThat(list.get("count").asInt()).isEqualTo(3);
+      assertThat(list.get("parkedKeys").get("total").asInt()).isEqualTo(3);
+      JsonNode replay =
+          invoke(
+              reprocessorRuntime,
+              "{\"action\":\"replay\",\"requestedBy\":\"alice\",\"reason\":\"route added\","
+                  + "\"filter\":{\"errorCode\":\"NO_DESTINATION\"},\"destination\":\""
+                  + queue
+                  + "\",\"dryRun\":false}",
+              reprocessor);
+      assertThat(replay.get("replayed"))
+          .extracting(JsonNode::asText)
+          .containsExactlyInAnyOrderElementsOf(heads);
+
+      List<String> arrived = new ArrayList<>();
+      for (int run = 0; run < 4 && arrived.size() < 6; run++) {
+        invoke(pollerRuntime, scheduled, poller);
+        arrived.addAll(receiveInOrder(queue, 6 - arrived.size()));
+      }
+      assertThat(arrived).containsExactlyInAnyOrderElementsOf(concat(heads, behind));
+      for (int aggregate = 0; aggregate < 3; aggregate++) {
+        assertThat(arrived.indexOf(heads.get(aggregate)))
+            .as("aggregate %d's head first", aggregate)
+            .isLessThan(arrived.indexOf(behind.get(aggregate)));
+      }
+      JsonNode after =
+          invoke(
+              reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
+      assertThat(after.get("count").asInt()).isZero();
+      assertNoPrivilegeRefused(poller.output());
+      assertNoPrivilegeRefused(reprocessor.output());
+    } finally {
+      sqs.deleteQueue(r -> r.queueUrl(queue));
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /** Up to {@code expected} event ids from {@code queue}, in the order received, deleted. */
+  private static List<String> receiveInOrder(String queue, int expected) {
+    List<String> ids = new ArrayList<>();
+    for (int attempt = 0; attempt < 10 && ids.size() < expected; attempt++) {
+      for (Message m :
+          sqs.receiveMessage(
+                  r ->
+                      r.queueUrl(queue)
+                          .maxNumberOfMessages(10)
+                          .waitTimeSeconds(1)
+                          .messageAttributeNames("All"))
+              .messages()) {
+        ids.add(m.messageAttributes().get("eventId").stringValue());
+        sqs.deleteMessage(r -> r.queueUrl(queue).receiptHandle(m.receiptHandle()));
+      }
+    }
+    return ids;
   }
 
   private static JsonNode invoke(
@@ -252,22 +404,7 @@ class PackagedFunctionsTest {
   }
 
   private static Set<String> receive(String queue, int expected) {
-    Set<String> ids = new HashSet<>();
-    for (int attempt = 0; attempt < 10 && ids.size() < expected; attempt++) {
-      List<Message> messages =
-          sqs.receiveMessage(
-                  r ->
-                      r.queueUrl(queue)
-                          .maxNumberOfMessages(10)
-                          .waitTimeSeconds(1)
-                          .messageAttributeNames("All"))
-              .messages();
-      for (Message m : messages) {
-        ids.add(m.messageAttributes().get("eventId").stringValue());
-        sqs.deleteMessage(r -> r.queueUrl(queue).receiptHandle(m.receiptHandle()));
-      }
-    }
-    return ids;
+    return new HashSet<>(receiveInOrder(queue, expected));
   }
 
   private static OutboxEvent event(String aggregateId, String payload) {
@@ -281,18 +418,30 @@ class PackagedFunctionsTest {
 
   /**
    * What the template gives the functions in Data API mode, pointed at the test bed: no JDBC URL,
-   * no database login, only the cluster, the secret and the database.
+   * no database login, only the cluster, the secret and the database (the test bed's own secret
+   * until a test names its user's).
    */
   private static Map<String, String> dataApiEnvironment() {
     Map<String, String> env = baseEnvironment();
     env.remove("OUTBOX_JDBC_URL");
-    env.remove("OUTBOX_DB_USER");
-    env.remove("OUTBOX_DB_PASSWORD");
+    env.remove("OUTBOX_DB_SECRET_ARN");
     env.putAll(dataApi.functionEnvironment());
     return env;
   }
 
+  /**
+   * What the template gives the functions over JDBC: the URL, the secret of the user both functions
+   * share, the table prefix, and the test bed's AWS endpoint.
+   */
   private static Map<String, String> baseEnvironment() {
-    return PackagedFunction.testBedEnvironment(db, tables, aws);
+    return jdbcEnvironment(tables, users.secretArn(functions));
+  }
+
+  private static Map<String, String> jdbcEnvironment(OutboxTables tables, String secretArn) {
+    Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, aws);
+    env.remove("OUTBOX_DB_USER");
+    env.remove("OUTBOX_DB_PASSWORD");
+    env.put("OUTBOX_DB_SECRET_ARN", secretArn);
+    return env;
   }
 }

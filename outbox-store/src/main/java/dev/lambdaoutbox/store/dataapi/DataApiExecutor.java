@@ -105,7 +105,7 @@ public final class DataApiExecutor implements SqlExecutor {
         if (kind == Kind.TRANSIENT && pause(++pauses, deadline)) {
           continue;
         }
-        throw failure(what, e, kind, pauses);
+        throw failure(what, e, DataApiErrors.message(e), kind, pauses);
       }
       T result;
       try {
@@ -120,7 +120,7 @@ public final class DataApiExecutor implements SqlExecutor {
           if (kind == Kind.TRANSIENT && pause(++pauses, deadline)) {
             continue;
           }
-          throw failure(what, sdk, kind, pauses);
+          throw failure(what, sdk, s.getMessage(), kind, pauses);
         }
         throw e; // the work's own failure, not the database's: rolled back, passed on untouched
       }
@@ -174,14 +174,16 @@ public final class DataApiExecutor implements SqlExecutor {
     }
   }
 
-  private OutboxStoreException failure(String what, SdkException e, Kind kind, int pauses) {
+  /** {@code message}: the service's, or the statement's as the session told it. */
+  private OutboxStoreException failure(
+      String what, SdkException e, String message, Kind kind, int pauses) {
     StringBuilder m =
         new StringBuilder("could not ")
             .append(what)
             .append(" (")
             .append(e.getClass().getSimpleName())
             .append("): ")
-            .append(DataApiErrors.message(e));
+            .append(message);
     switch (kind) {
       case TRANSIENT ->
           m.append(". Still failing after ")

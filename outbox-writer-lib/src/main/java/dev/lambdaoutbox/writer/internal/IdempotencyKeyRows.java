@@ -67,6 +67,8 @@ public final class IdempotencyKeyRows {
         ps.setString(i + 1, keys.get(i));
       }
       ps.executeUpdate();
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, sql);
     }
   }
 
@@ -105,6 +107,8 @@ public final class IdempotencyKeyRows {
           found.put(rs.getString("idempotency_key"), JdbcValues.getUuid(rs, "event_id", dialect));
         }
       }
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, sql);
     }
     for (String key : suspects) {
       if (found.containsKey(key)) {

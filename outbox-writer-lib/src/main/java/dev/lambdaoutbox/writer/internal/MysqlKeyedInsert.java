@@ -29,8 +29,8 @@ public final class MysqlKeyedInsert {
       Instant now)
       throws SQLException {
     List<String> keys = keyed.stream().map(e -> e.idempotencyKey().orElseThrow()).toList();
-    try (PreparedStatement ps =
-        connection.prepareStatement(IdempotencyKeyRows.insertSql(tables, keyed.size()))) {
+    String keySql = IdempotencyKeyRows.insertSql(tables, keyed.size());
+    try (PreparedStatement ps = connection.prepareStatement(keySql)) {
       IdempotencyKeyRows.bind(ps, 1, keyed, now, SqlDialect.MYSQL);
       ps.executeUpdate();
     } catch (SQLException e) {
@@ -39,10 +39,10 @@ public final class MysqlKeyedInsert {
         return ChunkOutcome.refused(
             ChunkOutcome.HeldIn.KEY_TABLE, keysNamedIn(e.getMessage(), keys), false);
       }
-      throw e;
+      throw PermissionDenied.explained(e, keySql);
     }
-    try (PreparedStatement ps =
-        connection.prepareStatement(OutboxInsert.sql(tables, SqlDialect.MYSQL, chunk.size()))) {
+    String eventSql = OutboxInsert.sql(tables, SqlDialect.MYSQL, chunk.size());
+    try (PreparedStatement ps = connection.prepareStatement(eventSql)) {
       OutboxInsert.bind(ps, chunk, now, SqlDialect.MYSQL);
       ps.executeUpdate();
     } catch (SQLException e) {
@@ -57,7 +57,7 @@ public final class MysqlKeyedInsert {
       } catch (SQLException undo) {
         e.addSuppressed(undo);
       }
-      throw e;
+      throw PermissionDenied.explained(e, eventSql);
     }
     return ChunkOutcome.written();
   }

@@ -53,8 +53,8 @@ public final class PostgresKeyedInsert {
       throws SQLException {
     long keysWritten;
     long eventsWritten;
-    try (PreparedStatement ps =
-        connection.prepareStatement(sql(tables, chunk.size(), keyed.size()))) {
+    String sql = sql(tables, chunk.size(), keyed.size());
+    try (PreparedStatement ps = connection.prepareStatement(sql)) {
       int next = IdempotencyKeyRows.bind(ps, 1, keyed, now, SqlDialect.POSTGRESQL);
       OutboxInsert.bind(ps, next, chunk, now, SqlDialect.POSTGRESQL);
       try (ResultSet rs = ps.executeQuery()) {
@@ -62,6 +62,8 @@ public final class PostgresKeyedInsert {
         keysWritten = rs.getLong(1);
         eventsWritten = rs.getLong(2);
       }
+    } catch (SQLException e) {
+      throw PermissionDenied.explained(e, sql);
     }
     List<String> keys = keyed.stream().map(e -> e.idempotencyKey().orElseThrow()).toList();
     if (keysWritten < keyed.size()) {

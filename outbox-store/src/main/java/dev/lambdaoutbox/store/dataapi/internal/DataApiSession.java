@@ -5,6 +5,7 @@ import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.StatementException;
+import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -100,7 +101,7 @@ public final class DataApiSession implements SqlSession {
                   .sql(sql)
                   .parameterSets(sets));
     } catch (SdkException e) {
-      throw refused(e);
+      throw refused(e, sql);
     }
   }
 
@@ -122,14 +123,17 @@ public final class DataApiSession implements SqlSession {
                   .parameters(parameters)
                   .includeResultMetadata(rows));
     } catch (SdkException e) {
-      throw refused(e);
+      throw refused(e, sql);
     }
   }
 
-  private static StatementException refused(SdkException e) {
+  /** The failure of {@code sql}; a refused privilege told with what the statement needs. */
+  private static StatementException refused(SdkException e, String sql) {
     String message = DataApiErrors.message(e);
-    return DataApiErrors.classify(e) == DataApiErrors.Kind.DUPLICATE_KEY
-        ? new DuplicateKeyException(message, e)
-        : new StatementException(message, e);
+    if (DataApiErrors.classify(e) == DataApiErrors.Kind.DUPLICATE_KEY) {
+      return new DuplicateKeyException(message, e);
+    }
+    String denied = PermissionDenied.explain(message, sql);
+    return new StatementException(denied == null ? message : denied, e);
   }
 }

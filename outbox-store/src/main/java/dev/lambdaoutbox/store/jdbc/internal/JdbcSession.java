@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.StatementException;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
+import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -59,7 +60,7 @@ public final class JdbcSession implements SqlSession {
         return rows;
       }
     } catch (SQLException e) {
-      throw refused(e);
+      throw refused(e, sql);
     }
   }
 
@@ -72,7 +73,7 @@ public final class JdbcSession implements SqlSession {
       statementsRun++;
       return changed;
     } catch (SQLException e) {
-      throw refused(e);
+      throw refused(e, sql);
     }
   }
 
@@ -90,7 +91,7 @@ public final class JdbcSession implements SqlSession {
       ps.executeBatch();
       statementsRun++;
     } catch (SQLException e) {
-      throw refused(e);
+      throw refused(e, sql);
     }
   }
 
@@ -101,14 +102,20 @@ public final class JdbcSession implements SqlSession {
     }
   }
 
-  private static StatementException refused(SQLException e) {
+  /**
+   * The failure of {@code sql}; a refused privilege told with what the statement needs, in an
+   * exception of the same SQLState and error code that the executor passes on instead.
+   */
+  private static StatementException refused(SQLException e, String sql) {
     SQLException first = e;
     // A batch reports the statement's own failure as the next exception.
     if (e.getNextException() != null && e.getSQLState() == null) {
       first = e.getNextException();
     }
-    return SqlErrors.isDuplicateKey(e) || SqlErrors.isDuplicateKey(first)
-        ? new DuplicateKeyException(first.getMessage(), e)
-        : new StatementException(first.getMessage(), e);
+    if (SqlErrors.isDuplicateKey(e) || SqlErrors.isDuplicateKey(first)) {
+      return new DuplicateKeyException(first.getMessage(), e);
+    }
+    SQLException explained = PermissionDenied.explained(first, sql);
+    return new StatementException(explained.getMessage(), explained == first ? e : explained);
   }
 }
