@@ -91,13 +91,19 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
           Map.of("requestId", requestId, "field", e.field(), "problem", e.problem()));
       throw e;
     }
-    String requestedBy = Requester.of(request.requestedBy(), context, requestId);
-    DeadLetterActions.Outcome outcome = actions.run(request, requestId, requestedBy);
+    Requester.Attribution attribution = Requester.of(request.requestedBy(), context, requestId);
+    DeadLetterActions.Outcome outcome = actions.run(request, requestId, attribution);
     emitMetrics(request, requestId, outcome);
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("requestId", requestId);
     fields.put("action", request.action());
-    fields.put("requestedBy", requestedBy);
+    fields.put("requestedBy", attribution.requestedBy());
+    if (attribution.invokedBy() != null) {
+      fields.put("invokedBy", attribution.invokedBy());
+      if (attribution.claimedBy() != null) {
+        fields.put("claimedBy", attribution.claimedBy());
+      }
+    }
     if (request instanceof ReprocessorRequest.ListRequest) {
       // A page of rows can run to megabytes, far beyond one CloudWatch log event: counts only.
       fields.put("count", outcome.report().path("count").asInt());

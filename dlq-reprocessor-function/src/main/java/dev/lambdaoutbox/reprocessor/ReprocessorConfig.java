@@ -5,6 +5,7 @@ import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.telemetry.MetricNamespace;
 import java.util.Map;
 
 /**
@@ -49,7 +50,7 @@ public record ReprocessorConfig(
     return new ReprocessorConfig(
         StoreSettings.fromEnvironment(env),
         ConnectionLimits.fromEnvironment(env),
-        env.string(METRICS_NAMESPACE, "LambdaOutbox"),
+        env.string(METRICS_NAMESPACE, "LambdaOutbox", MetricNamespace::problemWith),
         env.string(SERVICE_NAME, "outbox-dlq-reprocessor"),
         logLevel,
         env.integer(BATCH_SIZE, 100, 1, 500));

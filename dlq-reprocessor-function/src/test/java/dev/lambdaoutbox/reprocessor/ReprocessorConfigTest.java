@@ -77,4 +77,19 @@ class ReprocessorConfigTest {
         .isInstanceOf(ConfigurationException.class)
         .hasMessageStartingWith("OUTBOX_JDBC_URL");
   }
+
+  @Test
+  void aMetricsNamespaceCloudWatchRefuses_isRefusedNamingTheVariable() {
+    for (String namespace : new String[] {"AWS/Lambda", "AWS/", "Outbox\tmetrics", "/Outbox"}) {
+      assertThatThrownBy(
+              () -> ReprocessorConfig.fromEnvironment(env("OUTBOX_METRICS_NAMESPACE", namespace)))
+          .as(namespace)
+          .isInstanceOf(ConfigurationException.class)
+          .hasMessageStartingWith("OUTBOX_METRICS_NAMESPACE: '" + namespace + "'");
+    }
+    assertThat(
+            ReprocessorConfig.fromEnvironment(env("OUTBOX_METRICS_NAMESPACE", "Shop/Outbox AWS"))
+                .metricsNamespace())
+        .isEqualTo("Shop/Outbox AWS");
+  }
 }

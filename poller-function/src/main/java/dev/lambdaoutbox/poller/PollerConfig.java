@@ -8,6 +8,7 @@ import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.telemetry.MetricNamespace;
 import dev.lambdaoutbox.writer.Destinations;
 import java.io.IOException;
 import java.time.Duration;
@@ -259,7 +260,7 @@ public record PollerConfig(
       throw new ConfigurationException(
           LOG_LEVEL, "'" + levelText + "' is not a log level; use DEBUG, INFO, WARN or ERROR");
     }
-    String namespace = env.string(METRICS_NAMESPACE, "LambdaOutbox");
+    String namespace = env.string(METRICS_NAMESPACE, "LambdaOutbox", MetricNamespace::problemWith);
     String service = env.string(SERVICE_NAME, "outbox-poller");
     int maxConcurrentPollers = env.integer(MAX_CONCURRENT_POLLERS, 1, 1, 1000);
     String pipelineText = env.string(PIPELINE, "auto");

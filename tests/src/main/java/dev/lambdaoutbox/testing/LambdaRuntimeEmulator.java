@@ -56,8 +56,15 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
       String id,
       String event,
       Duration timeout,
+      Map<String, String> headers,
       CompletableFuture<Void> taken,
       CompletableFuture<Result> result) {}
+
+  /** Lambda's header for the Cognito identity of a call, JSON the runtime client reads. */
+  public static final String COGNITO_IDENTITY = "Lambda-Runtime-Cognito-Identity";
+
+  /** Lambda's header for the client context a caller sent ({@code --client-context}), JSON. */
+  public static final String CLIENT_CONTEXT = "Lambda-Runtime-Client-Context";
 
   private final HttpServer server;
   private final BlockingQueue<Invocation> pending = new LinkedBlockingQueue<>();
@@ -132,7 +139,17 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
    */
   public Result invoke(String eventJson, Duration timeout)
       throws InterruptedException, TimeoutException {
-    Invocation invocation = enqueue(eventJson, timeout);
+    return invoke(eventJson, timeout, Map.of());
+  }
+
+  /**
+   * As {@link #invoke(String, Duration)}, the invocation carrying what Lambda passes beside the
+   * event, e.g. {@link #COGNITO_IDENTITY} and {@link #CLIENT_CONTEXT}, as headers of the next
+   * invocation.
+   */
+  public Result invoke(String eventJson, Duration timeout, Map<String, String> headers)
+      throws InterruptedException, TimeoutException {
+    Invocation invocation = enqueue(eventJson, timeout, headers);
     try {
       CompletableFuture.anyOf(invocation.taken(), failedToStart())
           .get(START_UP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -148,15 +165,16 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
    * the function sees, counted from when the runtime takes the event.
    */
   public CompletableFuture<Result> submit(String eventJson, Duration timeout) {
-    return answer(enqueue(eventJson, timeout));
+    return answer(enqueue(eventJson, timeout, Map.of()));
   }
 
-  private Invocation enqueue(String eventJson, Duration timeout) {
+  private Invocation enqueue(String eventJson, Duration timeout, Map<String, String> headers) {
     Invocation invocation =
         new Invocation(
             UUID.randomUUID().toString(),
             eventJson,
             timeout,
+            Map.copyOf(headers),
             new CompletableFuture<>(),
             new CompletableFuture<>());
     pending.add(invocation);
@@ -193,6 +211,7 @@ public final class LambdaRuntimeEmulator implements AutoCloseable {
         exchange
             .getResponseHeaders()
             .add("Lambda-Runtime-Trace-Id", "Root=1-00000000-000000000000000000000000");
+        next.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
         respond(exchange, 200, next.event());
       } else if (path.startsWith("invocation/") && path.endsWith("/response")) {
         complete(path, new Result(body, null));

@@ -425,6 +425,42 @@ class TemplateParametersTest {
     }
   }
 
+  @Test
+  void metricsNamespacePattern_acceptsExactlyTheNamespacesTheFunctionsAccept() {
+    Pattern allowed = allowedPattern("MetricsNamespace");
+    for (String namespace :
+        List.of(
+            "LambdaOutbox",
+            "Shop/Outbox",
+            "A",
+            "AW",
+            "AWS",
+            "AWSOutbox",
+            "AW/S",
+            "AWS:x",
+            "aws/outbox",
+            "x".repeat(255),
+            "AWS/",
+            "AWS/Lambda",
+            "AWS/x".repeat(10),
+            "x".repeat(256),
+            "/Outbox",
+            ":Outbox",
+            "Out\u00e9box")) {
+      for (Function<Map<String, String>, Object> parser : PARSERS.values()) {
+        boolean codeAccepts =
+            accepts(() -> parser.apply(minimal("OUTBOX_METRICS_NAMESPACE", namespace)));
+        assertThat(allowed.matcher(namespace).matches()).as(namespace).isEqualTo(codeAccepts);
+      }
+    }
+    assertThat(
+            accepts(
+                () ->
+                    PollerConfig.fromEnvironment(
+                        minimal("OUTBOX_METRICS_NAMESPACE", "AWS/Lambda"))))
+        .isFalse();
+  }
+
   /**
    * The docs' table of deployment parameters, on whichever page has it: a row per template
    * parameter, saying its default ({@code required} when it has none, {@code empty} for "") and,

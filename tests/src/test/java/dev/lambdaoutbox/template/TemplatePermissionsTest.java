@@ -55,7 +55,7 @@ class TemplatePermissionsTest {
           "FIFO topic with a customer key",
           new String[] {"OutboxTopicType", "fifo", "OutboxTopicKmsKey", KEY},
           "scale-out",
-          new String[] {"MaxConcurrentPollers", "4"},
+          new String[] {"MaxConcurrentPollers", "4", "ReprocessorReservedConcurrency", "2"},
           "existing destinations",
           new String[] {
             "OutboxTopicType", "none",
@@ -265,7 +265,8 @@ class TemplatePermissionsTest {
     assertThat(statements(defaults))
         .noneMatch(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("lambda:")));
 
-    SamTemplate.Resolved scaling = resolve(required("MaxConcurrentPollers", "4"));
+    SamTemplate.Resolved scaling =
+        resolve(required("MaxConcurrentPollers", "4", "PollerReservedConcurrency", "4"));
     assertThat(scaling.environment("PollerFunction"))
         .containsEntry("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
     Map<String, Object> policy = scaling.properties("PollerSelfInvokePolicy");

@@ -39,7 +39,9 @@ public final class DeadLetterActions {
   public record Outcome(
       ObjectNode report, int replayed, int discarded, DeadLetterActionException failure) {}
 
-  public Outcome run(ReprocessorRequest request, String requestId, String requestedBy) {
+  public Outcome run(
+      ReprocessorRequest request, String requestId, Requester.Attribution attribution) {
+    String requestedBy = attribution.requestedBy();
     return switch (request) {
       case ListRequest list -> {
         DeadLetterPage page =
@@ -61,7 +63,7 @@ public final class DeadLetterActions {
         yield new Outcome(Reports.audit(requestId, audit.filter(), page), 0, 0, null);
       }
       case ReplayRequest replay -> {
-        AuditInfo audit = new AuditInfo(requestId, requestedBy, replay.reason());
+        AuditInfo audit = attribution.audit(requestId, replay.reason());
         try {
           DeadLetterActionResult result =
               replay.byIds()
@@ -93,7 +95,7 @@ public final class DeadLetterActions {
         }
       }
       case DiscardRequest discard -> {
-        AuditInfo audit = new AuditInfo(requestId, requestedBy, discard.reason());
+        AuditInfo audit = attribution.audit(requestId, discard.reason());
         try {
           DeadLetterActionResult result = store.discard(discard.ids(), discard.dryRun(), audit);
           yield new Outcome(

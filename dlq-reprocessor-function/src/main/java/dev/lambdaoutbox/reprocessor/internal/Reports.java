@@ -81,6 +81,8 @@ public final class Reports {
       entry.put("action", e.action());
       entry.put("deadLetterId", e.deadLetterId().toString());
       entry.put("requestedBy", e.requestedBy());
+      entry.put("claimedBy", e.claimedBy());
+      entry.put("invokedBy", e.invokedBy());
       entry.put("requestId", e.requestId());
       entry.put("reason", e.reason());
       entry.put("destinationOverride", e.destinationOverride());

@@ -1,7 +1,5 @@
 package dev.lambdaoutbox.store.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.util.function.Function;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
@@ -37,28 +35,11 @@ public interface CredentialsSource {
       @Override
       public synchronized DatabaseCredentials get(boolean refresh) {
         if (cached == null || refresh) {
-          cached = parse(arn, client.getSecretValue(r -> r.secretId(arn)).secretString());
+          cached =
+              SecretLogin.parse(arn, client.getSecretValue(r -> r.secretId(arn)).secretString());
         }
         return cached;
       }
     };
-  }
-
-  private static DatabaseCredentials parse(String arn, String secretString) {
-    JsonNode json;
-    try {
-      json = JsonSupport.mapper().readTree(secretString == null ? "" : secretString);
-    } catch (Exception e) {
-      throw new ConfigurationException(
-          DatabaseSettings.SECRET_ARN,
-          "secret " + arn + " is not JSON with username and password",
-          e);
-    }
-    if (json == null || !json.path("username").isTextual() || !json.path("password").isTextual()) {
-      throw new ConfigurationException(
-          DatabaseSettings.SECRET_ARN,
-          "secret " + arn + " lacks a string 'username' or 'password'");
-    }
-    return new DatabaseCredentials(json.get("username").asText(), json.get("password").asText());
   }
 }

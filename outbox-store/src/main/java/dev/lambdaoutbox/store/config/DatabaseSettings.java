@@ -15,7 +15,12 @@ import java.util.Optional;
  *       and {@code password}; or, running locally, {@code OUTBOX_DB_USER} and {@code
  *       OUTBOX_DB_PASSWORD}.
  *   <li>{@code OUTBOX_TABLE_PREFIX}: prefix of the outbox table names (default none).
+ *   <li>{@code OUTBOX_DB_TLS}, {@code OUTBOX_DB_TLS_CA_FILE}: TLS to a database that is not on
+ *       loopback ({@link DatabaseTls}; verified by default).
  * </ul>
+ *
+ * <p>The URL may carry a password ({@code ?password=...}, {@code //user:password@host}): it is
+ * printed only through {@link JdbcUrls#redact}, here and in every message about the connection.
  */
 public record DatabaseSettings(
     String jdbcUrl,
@@ -23,8 +28,20 @@ public record DatabaseSettings(
     Optional<String> secretArn,
     Optional<String> user,
     Optional<String> password,
-    OutboxTables tables)
+    OutboxTables tables,
+    DatabaseTls tls)
     implements StoreSettings {
+
+  /** With the default TLS ({@link DatabaseTls#defaults()}). */
+  public DatabaseSettings(
+      String jdbcUrl,
+      SqlDialect dialect,
+      Optional<String> secretArn,
+      Optional<String> user,
+      Optional<String> password,
+      OutboxTables tables) {
+    this(jdbcUrl, dialect, secretArn, user, password, tables, DatabaseTls.defaults());
+  }
 
   public static final String JDBC_URL = "OUTBOX_JDBC_URL";
   public static final String SECRET_ARN = "OUTBOX_DB_SECRET_ARN";
@@ -46,16 +63,16 @@ public record DatabaseSettings(
       throw new ConfigurationException(
           JDBC_URL,
           "'"
-              + url
+              + JdbcUrls.redact(url)
               + "' needs the MariaDB driver, which the functions do not package; write the same"
               + " URL as jdbc:mysql:"
-              + url.substring("jdbc:mariadb:".length())
+              + JdbcUrls.redact(url.substring("jdbc:mariadb:".length()))
               + " (MySQL Connector/J, packaged, works with MariaDB)");
     } else {
       throw new ConfigurationException(
           JDBC_URL,
           "'"
-              + url
+              + JdbcUrls.redact(url)
               + "' is not a PostgreSQL or MySQL JDBC URL (jdbc:postgresql://... or jdbc:mysql://...)");
     }
     Optional<String> secret = env.optional(SECRET_ARN);
@@ -84,19 +101,29 @@ public record DatabaseSettings(
               + " and "
               + PASSWORD);
     }
-    return new DatabaseSettings(url, dialect, secret, user, password, StoreSettings.tables(env));
+    return new DatabaseSettings(
+        url,
+        dialect,
+        secret,
+        user,
+        password,
+        StoreSettings.tables(env),
+        DatabaseTls.fromEnvironment(env));
   }
 
   @Override
   public String toString() { // never print the password
     return "DatabaseSettings[jdbcUrl="
-        + jdbcUrl
+        + JdbcUrls.redact(jdbcUrl)
         + ", dialect="
         + dialect
         + ", login="
         + (secretArn.isPresent() ? "secret " + secretArn.get() : "user " + user.orElse("?"))
         + ", tables="
         + tables.prefix()
-        + "*]";
+        + "*, tls="
+        + tls.mode().text()
+        + tls.caFile().map(f -> " trusting " + f).orElse("")
+        + "]";
   }
 }

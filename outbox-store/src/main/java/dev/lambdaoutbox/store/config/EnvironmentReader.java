@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Reads typed, range-checked values from an environment map (normally {@code System.getenv()}, read
@@ -31,6 +32,19 @@ public final class EnvironmentReader {
 
   public String string(String name, String defaultValue) {
     return optional(name).orElse(defaultValue);
+  }
+
+  /**
+   * The value, or {@code defaultValue}, refused when {@code problem} finds something wrong with it
+   * (it returns null for a good value, else what is wrong, e.g. "starts with AWS/, ...").
+   */
+  public String string(String name, String defaultValue, Function<String, String> problem) {
+    String value = string(name, defaultValue);
+    String wrong = problem.apply(value);
+    if (wrong != null) {
+      throw new ConfigurationException(name, "'" + value + "' " + wrong);
+    }
+    return value;
   }
 
   public int integer(String name, int defaultValue, int min, int max) {

@@ -13,6 +13,10 @@ import java.util.UUID;
  * @param snapshot the dead letter as it was when the action was taken, read back from {@code
  *     details}; with it a discarded event can be restored exactly
  * @param destinationOverride where a replay was sent instead of the row's own destination, or null
+ * @param claimedBy the name the request gave for itself, unverified; null when it gave none (and
+ *     for entries written before migration V6)
+ * @param invokedBy the identity the invocation carried (Cognito identity, client context); null
+ *     when it carried none
  */
 public record AuditEntry(
     long auditId,
@@ -24,7 +28,9 @@ public record AuditEntry(
     Instant createdAt,
     String details,
     DeadLetter snapshot,
-    String destinationOverride) {
+    String destinationOverride,
+    String claimedBy,
+    String invokedBy) {
 
   public static final String REPLAY = "REPLAY";
   public static final String DISCARD = "DISCARD";

@@ -24,7 +24,9 @@ final class AuditRows {
           "requested_by",
           "reason",
           "details",
-          "created_at");
+          "created_at",
+          "claimed_by",
+          "invoked_by");
 
   /** The columns {@link #read} needs. */
   static final List<String> COLUMNS =
@@ -36,7 +38,9 @@ final class AuditRows {
           "requested_by",
           "reason",
           "details",
-          "created_at");
+          "created_at",
+          "claimed_by",
+          "invoked_by");
 
   private AuditRows() {}
 
@@ -57,7 +61,9 @@ final class AuditRows {
               .text("requested_by", audit.requestedBy())
               .text("reason", audit.reason())
               .json(DETAILS, AuditDetails.write(row, destinationOverride))
-              .timestamp("created_at", now));
+              .timestamp("created_at", now)
+              .text("claimed_by", audit.claimedBy())
+              .text("invoked_by", audit.invokedBy()));
     }
     return sets;
   }
@@ -80,6 +86,8 @@ final class AuditRows {
         row.instant("created_at"),
         details,
         AuditDetails.snapshot(details),
-        AuditDetails.destinationOverride(details));
+        AuditDetails.destinationOverride(details),
+        row.text("claimed_by"),
+        row.text("invoked_by"));
   }
 }

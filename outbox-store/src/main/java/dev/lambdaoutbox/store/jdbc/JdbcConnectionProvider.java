@@ -5,8 +5,12 @@ import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
+import dev.lambdaoutbox.store.config.DatabaseTls;
+import dev.lambdaoutbox.store.config.JdbcUrls;
+import dev.lambdaoutbox.store.jdbc.internal.Scrubbed;
 import dev.lambdaoutbox.store.jdbc.internal.SessionSetup;
 import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
+import dev.lambdaoutbox.store.jdbc.internal.TlsProperties;
 import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -35,6 +39,11 @@ import java.util.Properties;
  *   <li>When the server refuses the login (a rotated secret), it looks the credentials up afresh
  *       and tries once more; a second refusal is an {@link OutboxStoreException} that says what to
  *       check.
+ *   <li>A database that is not on loopback is reached over TLS with its certificate verified,
+ *       unless configured otherwise ({@link DatabaseTls}, {@link TlsProperties}).
+ *   <li>No message or cause it throws holds the URL's credentials: the URL is printed redacted
+ *       ({@link JdbcUrls#redact}) and a driver's exception that quotes them is replaced by a
+ *       scrubbed copy ({@link Scrubbed}).
  * </ul>
  *
  * <p>Thread-safe, but the connection serves one caller at a time: work that should run beside other
@@ -51,6 +60,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
   private final SqlDialect dialect;
   private final CredentialsSource credentials;
   private final ConnectionLimits limits;
+  private final DatabaseTls tls;
 
   private final List<JdbcConnectionProvider> siblings = new ArrayList<>();
 
@@ -59,17 +69,23 @@ public final class JdbcConnectionProvider implements AutoCloseable {
   private boolean suspect;
 
   private JdbcConnectionProvider(
-      String jdbcUrl, SqlDialect dialect, CredentialsSource credentials, ConnectionLimits limits) {
+      String jdbcUrl,
+      SqlDialect dialect,
+      CredentialsSource credentials,
+      ConnectionLimits limits,
+      DatabaseTls tls) {
     this.jdbcUrl = Objects.requireNonNull(jdbcUrl, "jdbcUrl");
     this.dialect = Objects.requireNonNull(dialect, "dialect");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.tls = Objects.requireNonNull(tls, "tls");
   }
 
   /** A provider for the database of {@code settings}; nothing is opened until first use. */
   public static JdbcConnectionProvider create(
       DatabaseSettings settings, CredentialsSource credentials, ConnectionLimits limits) {
-    return new JdbcConnectionProvider(settings.jdbcUrl(), settings.dialect(), credentials, limits);
+    return new JdbcConnectionProvider(
+        settings.jdbcUrl(), settings.dialect(), credentials, limits, settings.tls());
   }
 
   public SqlDialect dialect() {
@@ -83,7 +99,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
    */
   public synchronized JdbcConnectionProvider sibling() {
     JdbcConnectionProvider sibling =
-        new JdbcConnectionProvider(jdbcUrl, dialect, credentials, limits);
+        new JdbcConnectionProvider(jdbcUrl, dialect, credentials, limits, tls);
     siblings.add(sibling);
     return sibling;
   }
@@ -108,7 +124,13 @@ public final class JdbcConnectionProvider implements AutoCloseable {
         suspect = true;
       }
       throw new OutboxStoreException(
-          "could not " + what + " (SQLState " + e.getSQLState() + "): " + e.getMessage(), e);
+          "could not "
+              + what
+              + " (SQLState "
+              + e.getSQLState()
+              + "): "
+              + Scrubbed.text(e.getMessage(), jdbcUrl),
+          Scrubbed.of(e, jdbcUrl));
     } catch (RuntimeException | Error e) {
       rollback(c, e);
       suspect = true;
@@ -171,7 +193,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
       if (!SqlErrors.isLoginRefused(first)) {
         throw new OutboxStoreException(
             "could not connect to "
-                + jdbcUrl
+                + JdbcUrls.redact(jdbcUrl)
                 + " as "
                 + login.username()
                 + " (SQLState "
@@ -179,8 +201,9 @@ public final class JdbcConnectionProvider implements AutoCloseable {
                 + ", connect timeout "
                 + limits.connectTimeout().toMillis()
                 + " ms): "
-                + first.getMessage(),
-            first);
+                + Scrubbed.text(first.getMessage(), jdbcUrl)
+                + tlsAdvice(first),
+            Scrubbed.of(first, jdbcUrl));
       }
       DatabaseCredentials fresh = credentials.get(true);
       if (!fresh.equals(login)) {
@@ -189,9 +212,14 @@ public final class JdbcConnectionProvider implements AutoCloseable {
         } catch (SQLException second) {
           if (!SqlErrors.isLoginRefused(second)) {
             throw new OutboxStoreException(
-                "could not connect to " + jdbcUrl + " with refreshed credentials", second);
+                "could not connect to "
+                    + JdbcUrls.redact(jdbcUrl)
+                    + " with refreshed credentials: "
+                    + Scrubbed.text(second.getMessage(), jdbcUrl)
+                    + tlsAdvice(second),
+                Scrubbed.of(second, jdbcUrl));
           }
-          second.addSuppressed(first);
+          second.addSuppressed(Scrubbed.of(first, jdbcUrl));
           throw loginRefused(fresh, second, true);
         }
       }
@@ -201,6 +229,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
 
   private Connection login(DatabaseCredentials login) throws SQLException {
     Properties props = SessionSetup.driverProperties(dialect, jdbcUrl, limits);
+    props.putAll(TlsProperties.forUrl(dialect, jdbcUrl, tls));
     props.setProperty("user", login.username());
     props.setProperty("password", login.password());
     Connection c = DriverManager.getConnection(jdbcUrl, props);
@@ -221,7 +250,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
       DatabaseCredentials login, SQLException e, boolean refreshed) {
     return new OutboxStoreException(
         "the database at "
-            + jdbcUrl
+            + JdbcUrls.redact(jdbcUrl)
             + " refused the login of user '"
             + login.username()
             + "' (SQLState "
@@ -231,7 +260,7 @@ public final class JdbcConnectionProvider implements AutoCloseable {
             + ")"
             + (refreshed ? ", also after the credentials were looked up again" : "")
             + ": "
-            + e.getMessage()
+            + Scrubbed.text(e.getMessage(), jdbcUrl)
             + ". Check "
             + DatabaseSettings.SECRET_ARN
             + " (its username and password) or "
@@ -239,7 +268,45 @@ public final class JdbcConnectionProvider implements AutoCloseable {
             + "/"
             + DatabaseSettings.PASSWORD
             + ".",
-        e);
+        Scrubbed.of(e, jdbcUrl));
+  }
+
+  /**
+   * What to do when the TLS handshake failed: nothing to add when it did not (the connection was
+   * refused, timed out, or the login failed).
+   */
+  private String tlsAdvice(SQLException e) {
+    if (!tlsRefused(e)) {
+      return "";
+    }
+    return ". The database's TLS certificate was not accepted: with "
+        + DatabaseTls.TLS
+        + "="
+        + tls.mode().text()
+        + " it must chain to a CA in "
+        + tls.caFile()
+            .map(f -> DatabaseTls.CA_FILE + " (" + f + ")")
+            .orElse("the JVM's trust store")
+        + " and name the host of "
+        + DatabaseSettings.JDBC_URL
+        + ". For RDS and Aurora set "
+        + DatabaseTls.CA_FILE
+        + " to the RDS CA bundle (docs/security.md); connect by the endpoint's DNS name, not an IP"
+        + " address or an alias the certificate does not name";
+  }
+
+  private static boolean tlsRefused(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String name = t.getClass().getName();
+      String message = String.valueOf(t.getMessage());
+      if (name.startsWith("javax.net.ssl.")
+          || name.startsWith("java.security.cert.")
+          || message.contains("could not be verified")
+          || message.contains("PKIX path")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void rollback(Connection c, Throwable failure) {

@@ -40,4 +40,19 @@ class DatabaseSettingsTest {
         .isInstanceOf(ConfigurationException.class)
         .hasMessageStartingWith("OUTBOX_JDBC_URL: 'jdbc:oracle:thin:@db:1521/app' is not");
   }
+
+  @Test
+  void aPasswordInTheUrl_isNeverPrinted_byARefusalNorByToString() {
+    assertThatThrownBy(() -> read("jdbc:mariadb://app:Zk3Pq9Vw@db:3306/app?password=Zk3Pq9Vw"))
+        .hasMessageContaining("'jdbc:mariadb://app:***@db:3306/app?password=***'")
+        .hasMessageContaining("jdbc:mysql://app:***@db:3306/app?password=***")
+        .message()
+        .doesNotContain("Zk3Pq9Vw");
+    assertThatThrownBy(() -> read("jdbc:oracle:thin:app/x@db?password=Zk3Pq9Vw"))
+        .message()
+        .doesNotContain("Zk3Pq9Vw");
+    assertThat(read("jdbc:postgresql://db/app?user=app&password=Zk3Pq9Vw").toString())
+        .contains("jdbc:postgresql://db/app?user=app&password=***")
+        .doesNotContain("Zk3Pq9Vw");
+  }
 }
