@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.template.SamTemplate.StoreMode;
 import dev.lambdaoutbox.testing.PackagedFunction;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -358,6 +359,31 @@ class TemplateUpdatesTest {
         .as("the poller's version is kept when replaced and when removed")
         .containsEntry("UpdateReplacePolicy", "Retain")
         .containsEntry("DeletionPolicy", "Retain");
+  }
+
+  @Test
+  void docsUpdating_listsExactlyTheParametersThatPublishNoVersion_andOnlyOutputsTheStackHas()
+      throws Exception {
+    String doc = Files.readString(PackagedFunction.projectRoot().resolve("docs/updating.md"));
+    Matcher paragraph =
+        Pattern.compile("\\*\\*Nothing else\\.\\*\\*(.*?)\\n- ", Pattern.DOTALL).matcher(doc);
+    assertThat(paragraph.find()).as("docs/updating.md's \"Nothing else.\" item").isTrue();
+    Set<String> listed = new TreeSet<>();
+    Matcher code = Pattern.compile("`([A-Za-z]+)`").matcher(paragraph.group(1));
+    while (code.find()) {
+      if (TEMPLATE.parameters().containsKey(code.group(1))) {
+        listed.add(code.group(1));
+      }
+    }
+    Set<String> none = new TreeSet<>(TEMPLATE.parameters().keySet());
+    none.removeAll(reaching());
+    assertThat(listed).isEqualTo(none);
+
+    Set<String> outputs = SamTemplate.map(TEMPLATE.raw().get("Outputs")).keySet();
+    Matcher named = Pattern.compile("`([A-Z][A-Za-z]+(?:Command|Digest|Name))`").matcher(doc);
+    while (named.find()) {
+      assertThat(outputs).as("outputs named in docs/updating.md").contains(named.group(1));
+    }
   }
 
   // ---- the configuration digest's handler, as CloudFormation calls it
