@@ -79,6 +79,14 @@ final class SamTemplate {
     }
   }
 
+  /**
+   * A template already in its long form, e.g. as AWS's SAM translator left it ({@link
+   * SamTranslator}).
+   */
+  static SamTemplate of(Map<String, Object> root) {
+    return new SamTemplate(root);
+  }
+
   /** The template as written (intrinsics in their long form). */
   Map<String, Object> raw() {
     return root;
