@@ -58,7 +58,10 @@ class DocShellTest {
       Set.of(
           "cloudformation describe-stacks",
           "cloudformation describe-stack-resource",
+          "lambda delete-function",
+          "lambda get-function-configuration",
           "lambda invoke",
+          "lambda list-versions-by-function",
           "logs tail",
           "secretsmanager create-secret");
 

@@ -52,6 +52,7 @@ class TemplateUpdatesTest {
   private static final Map<String, String> SAMPLES =
       Map.of(
           "AlarmEmail", "ops@example.com",
+          "DatabaseTlsCaLayerArn", "arn:aws:lambda:us-east-1:123456789012:layer:rds-ca:2",
           "OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222",
           "DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders",
           "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}",
@@ -655,6 +656,7 @@ class TemplateUpdatesTest {
       SamTemplate.requiredParameters(other).forEach(values::putIfAbsent);
     }
     values.put("StoreMode", mode.value);
+    values.put("ReprocessorReservedConcurrency", "2");
     return values;
   }
 
