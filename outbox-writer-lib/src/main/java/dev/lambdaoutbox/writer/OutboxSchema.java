@@ -33,7 +33,8 @@ public final class OutboxSchema {
           "V2__create_idempotency_keys.sql",
           "V3__destination_health.sql",
           "V4__audit_details_as_json.sql",
-          "V5__aggregate_ordering.sql");
+          "V5__aggregate_ordering.sql",
+          "V6__full_size_headers_and_rows_waiting_for_a_destination.sql");
 
   private final OutboxTables tables;
 
