@@ -6,6 +6,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -120,6 +121,18 @@ public final class ReplayDestinations {
           });
     }
     return Pattern.compile(regex.toString());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ReplayDestinations other
+        && entries.equals(other.entries)
+        && Objects.equals(region, other.region);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(entries, region);
   }
 
   @Override

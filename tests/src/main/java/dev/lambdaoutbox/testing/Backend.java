@@ -73,7 +73,8 @@ public enum Backend {
     if (env.isEmpty()) {
       return env;
     }
-    Map<String, String> withTables = new LinkedHashMap<>(env);
+    Map<String, String> withTables = new LinkedHashMap<>(TestEndpoints.aws().environment());
+    withTables.putAll(env);
     withTables.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     return withTables;
   }
