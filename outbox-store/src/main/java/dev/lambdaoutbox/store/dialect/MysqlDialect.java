@@ -61,7 +61,13 @@ final class MysqlDialect extends PortableDialect {
   private final String reinsertSql;
 
   MysqlDialect(OutboxTables tables) {
-    super(tables, new Syntax(name -> ":" + name, MysqlDialect::utcText, name -> ":" + name));
+    super(
+        tables,
+        new Syntax(
+            name -> ":" + name,
+            MysqlDialect::utcText,
+            name -> ":" + name,
+            index -> " FORCE INDEX (" + index + ")"));
     this.messages = tables.messages();
     this.deadLetters = tables.deadLetters();
     String t = messages;

@@ -58,8 +58,10 @@ abstract class PortableDialect implements StoreDialect {
     // (status, created_at) (MySQL) unpublished index, one index entry. The dead letters counted
     // no further than the cap plus one, the destination health table, which is small, and the
     // parked keys and their events (along the key index), each counted no further than its cap;
-    // the rows waiting for a destination marked misconfigured (along the waiting index, from each
-    // such destination), no further than their cap.
+    // the rows waiting for a destination marked misconfigured, looked up along the waiting index
+    // from each such destination (the join proves the partial index's waiting_for IS NOT NULL to
+    // PostgreSQL; MySQL, which may otherwise walk every PENDING row when many wait, is told), no
+    // further than their cap.
     String health = tables.destinationHealth();
     String staleBefore = syntax.timestampParam().apply("staleBefore");
     this.backlogSql =
@@ -90,8 +92,10 @@ abstract class PortableDialect implements StoreDialect {
             + health
             + " h JOIN "
             + tables.messages()
-            + " w ON w.waiting_for = h.destination_key WHERE h.state = 'MISCONFIGURED'"
-            + " AND w.status = 'PENDING' AND w.waiting_for IS NOT NULL LIMIT "
+            + " w"
+            + syntax.alongIndex().apply(tables.messages() + "_waiting_ix")
+            + " ON w.waiting_for = h.destination_key AND w.status = 'PENDING'"
+            + " WHERE h.state = 'MISCONFIGURED' LIMIT "
             + (OutboxStore.WAITING_COUNT_CAP + 1)
             + ") waiting) AS waiting_on_misconfigured, "
             + new ParkedRows(tables, syntax.timestampParam(), syntax.utcText()).countsSelectList();

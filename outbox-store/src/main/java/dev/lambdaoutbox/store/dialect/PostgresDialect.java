@@ -57,7 +57,9 @@ final class PostgresDialect extends PortableDialect {
 
   PostgresDialect(OutboxTables tables) {
     super(
-        tables, new Syntax(PostgresDialect::at, PostgresDialect::utcText, PostgresDialect::jsonb));
+        tables,
+        new Syntax(
+            PostgresDialect::at, PostgresDialect::utcText, PostgresDialect::jsonb, index -> ""));
     this.messages = tables.messages();
     this.deadLetters = tables.deadLetters();
     String t = messages;
