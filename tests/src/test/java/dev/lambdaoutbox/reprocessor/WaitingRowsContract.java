@@ -277,20 +277,76 @@ abstract class WaitingRowsContract {
         .containsExactly(dead.get(0).toString());
   }
 
+  @Test
+  final void deadLetter_withOrdering_parksTheAggregate_asADeadLetteredHeadDoes() {
+    ReprocessorHarness operator =
+        new ReprocessorHarness(
+            db,
+            tables,
+            2,
+            backend().executor(tables, resources),
+            ReprocessorHarness.allowingNamesStartingWith(newQueue.split("/")[3], prefix + "-ok-"),
+            Ordering.AGGREGATE);
+    resources.add(operator);
+    try (PollerRunner ordered =
+        new PollerRunner(
+            db,
+            tables,
+            backend().executor(tables, resources),
+            Map.of(
+                "OUTBOX_ROUTES", "{\"OrderPlaced\":\"" + missingTopic + "\"}",
+                "OUTBOX_PROBE_INTERVAL_MIN_MS", "60000",
+                "OUTBOX_ORDERING", "aggregate"))) {
+      OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+      OutboxEvent head = placed("order-ordered", 1);
+      OutboxEvent behind = placed("order-ordered", 2);
+      db.jdbi().useTransaction(h -> writer.appendAll(h, List.of(head, behind)));
+      assertThat(ordered.poll().deferred()).as("the head alone is claimed, and waits").isEqualTo(1);
+
+      JsonNode report =
+          operator.invoke(
+              "{\"action\":\"deadLetter\",\"waitingFor\":\""
+                  + missingTopic
+                  + "\",\"dryRun\":false}");
+      assertThat(ids(report.path("deadLettered"))).containsExactly(head.id());
+      assertThat(report.path("counts").path("parkedEvents").asLong()).isEqualTo(1);
+      JsonNode parked = operator.invoke("{\"action\":\"list\"}").path("parkedKeys");
+      assertThat(parked.path("total").asLong()).isEqualTo(1);
+      assertThat(parked.path("keys").get(0).path("deadLetterId").asText())
+          .isEqualTo(head.id().toString());
+      assertThat(ordered.poll().claimed()).as("the event behind it waits for it").isZero();
+
+      // Replayed where it can go, the head leads again, and releases its aggregate.
+      operator.invoke(
+          "{\"action\":\"replay\",\"ids\":[\""
+              + head.id()
+              + "\"],\"destination\":\""
+              + newQueue
+              + "\"}");
+      assertThat(ordered.poll().published()).isEqualTo(1);
+      assertThat(ordered.receive(newQueue, 1))
+          .extracting(m -> PollerRunner.attribute(m, "eventId"))
+          .containsExactly(head.id().toString());
+    }
+  }
+
   // ---- helpers
+
+  private static OutboxEvent placed(String aggregateId, int n) {
+    return OutboxEvent.builder()
+        .aggregateType("Order")
+        .aggregateId(aggregateId)
+        .eventType("OrderPlaced")
+        .payload("{\"n\":" + n + "}")
+        .build();
+  }
 
   /** Writes {@code n} events routed to the missing topic; one poll leaves them all waiting. */
   private List<UUID> waitingAfterAPoll(int n) {
     OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
     List<OutboxEvent> events = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      events.add(
-          OutboxEvent.builder()
-              .aggregateType("Order")
-              .aggregateId("order-" + UUID.randomUUID())
-              .eventType("OrderPlaced")
-              .payload("{\"n\":" + i + "}")
-              .build());
+      events.add(placed("order-" + UUID.randomUUID(), i));
     }
     db.jdbi().useTransaction(h -> writer.appendAll(h, events));
     PollSummary summary = poller.poll();
