@@ -456,6 +456,39 @@ class OutboxOpsToolTest {
     assertThat(d.dryRun()).isFalse();
   }
 
+  /** The commands docs/waiting-rows.md tells an operator to type build requests that are valid. */
+  @Test
+  void everyCommandOfTheWaitingRowsPage_buildsARequestTheParserAccepts() throws Exception {
+    String page =
+        Files.readString(PackagedFunction.projectRoot().resolve("docs/waiting-rows.md"))
+            .replace("\\\n", " ");
+    List<String> commands =
+        page.lines().map(String::strip).filter(l -> l.startsWith("scripts/outbox-ops ")).toList();
+    assertThat(commands).hasSizeGreaterThanOrEqualTo(3);
+    for (String command : commands) {
+      List<String> args = new ArrayList<>(List.of("--print-request"));
+      args.addAll(shellWords(command.substring("scripts/outbox-ops ".length())));
+      Run run = tool(Map.of(), args.toArray(String[]::new));
+      assertThat(run.exit()).as(command + ": " + run.err()).isZero();
+      assertThat(RequestParser.parse(run.out().getBytes(StandardCharsets.UTF_8)))
+          .as(command)
+          .isNotNull();
+    }
+  }
+
+  /** The words the shell makes of {@code line} (quotes as bash reads them). */
+  private static List<String> shellWords(String line) throws Exception {
+    Process p =
+        new ProcessBuilder(
+                "bash", "-c", "eval \"args=( $1 )\"; printf '%s\\0' \"${args[@]}\"", "_", line)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor();
+    List<String> words = new ArrayList<>(List.of(out.split("\0")));
+    words.removeIf(String::isEmpty);
+    return words;
+  }
+
   @Test
   void withoutTheAwsCli_itSaysHowToInstallIt() throws Exception {
     Path bin = Files.createDirectories(dir.resolve("python-only"));
