@@ -139,7 +139,7 @@ public final class Alarms {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%-22s -> %-5s (%s; now %s)",
+          "%-27s -> %-5s (%s; now %s)",
           rule.name(),
           alarm ? "ALARM" : "OK",
           rule.condition(),
