@@ -19,6 +19,7 @@ import dev.lambdaoutbox.writer.OutboxWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -86,27 +87,39 @@ abstract class WaitingRowsContract {
 
   @BeforeEach
   void emptyTables() {
-    reprocessor =
-        new ReprocessorHarness(
-            db,
-            tables,
-            2,
-            backend().executor(tables, resources),
-            ReprocessorHarness.allowingNamesStartingWith(newQueue.split("/")[3], prefix + "-ok-"),
-            Ordering.NONE);
+    reprocessor = operator(Ordering.NONE);
     rows = reprocessor.rows;
     rows.empty();
-    // The missing topic is probed again only in a minute: the rows keep waiting meanwhile.
-    poller =
-        new PollerRunner(
-            db,
-            tables,
-            backend().executor(tables, resources),
-            Map.of(
-                "OUTBOX_ROUTES",
-                "{\"OrderPlaced\":\"" + missingTopic + "\"}",
-                "OUTBOX_PROBE_INTERVAL_MIN_MS",
-                "60000"));
+    poller = poller(Ordering.NONE);
+  }
+
+  /** The reprocessor, moving two rows per transaction, allowed this run's "-ok-" destinations. */
+  private ReprocessorHarness operator(Ordering ordering) {
+    return new ReprocessorHarness(
+        db,
+        tables,
+        2,
+        backend().executor(tables, resources),
+        ReprocessorHarness.allowingNamesStartingWith(newQueue.split("/")[3], prefix + "-ok-"),
+        ordering);
+  }
+
+  /**
+   * The poller, routing OrderPlaced to the missing topic, which it probes again only in a minute:
+   * the rows keep waiting meanwhile.
+   */
+  private PollerRunner poller(Ordering ordering) {
+    return new PollerRunner(
+        db,
+        tables,
+        backend().executor(tables, resources),
+        Map.of(
+            "OUTBOX_ROUTES",
+            "{\"OrderPlaced\":\"" + missingTopic + "\"}",
+            "OUTBOX_PROBE_INTERVAL_MIN_MS",
+            "60000",
+            "OUTBOX_ORDERING",
+            ordering.name().toLowerCase(Locale.ROOT)));
   }
 
   @AfterEach
@@ -279,24 +292,9 @@ abstract class WaitingRowsContract {
 
   @Test
   final void deadLetter_withOrdering_parksTheAggregate_asADeadLetteredHeadDoes() {
-    ReprocessorHarness operator =
-        new ReprocessorHarness(
-            db,
-            tables,
-            2,
-            backend().executor(tables, resources),
-            ReprocessorHarness.allowingNamesStartingWith(newQueue.split("/")[3], prefix + "-ok-"),
-            Ordering.AGGREGATE);
+    ReprocessorHarness operator = operator(Ordering.AGGREGATE);
     resources.add(operator);
-    try (PollerRunner ordered =
-        new PollerRunner(
-            db,
-            tables,
-            backend().executor(tables, resources),
-            Map.of(
-                "OUTBOX_ROUTES", "{\"OrderPlaced\":\"" + missingTopic + "\"}",
-                "OUTBOX_PROBE_INTERVAL_MIN_MS", "60000",
-                "OUTBOX_ORDERING", "aggregate"))) {
+    try (PollerRunner ordered = poller(Ordering.AGGREGATE)) {
       OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
       OutboxEvent head = placed("order-ordered", 1);
       OutboxEvent behind = placed("order-ordered", 2);

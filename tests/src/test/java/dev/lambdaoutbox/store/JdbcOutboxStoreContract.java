@@ -135,6 +135,24 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
 
   // ---- helpers
 
+  /**
+   * Marks a destination misconfigured, as the poller would, for plan tests; its key, for the rows
+   * made to wait for it.
+   */
+  String misconfiguredDestinationKey() {
+    String missing = "arn:aws:sns:us-east-1:123456789012:missing";
+    store()
+        .destinationHealth()
+        .markDown(
+            missing,
+            DestinationState.MISCONFIGURED,
+            "NotFound",
+            "Topic does not exist",
+            T0,
+            T0.plusSeconds(60));
+    return DestinationHealth.key(missing);
+  }
+
   static ConnectionLimits limitsCheckingEveryUse() {
     ConnectionLimits d = ConnectionLimits.defaults();
     return new ConnectionLimits(

@@ -51,22 +51,13 @@ class MariaDbOutboxStoreTest extends JdbcOutboxStoreContract {
       HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
       loader.sent(100_000, T0);
       loader.pending(1_000, T0);
-      String missing = "arn:aws:sns:us-east-1:123456789012:missing";
-      store()
-          .destinationHealth()
-          .markDown(
-              missing,
-              DestinationState.MISCONFIGURED,
-              "NotFound",
-              "Topic does not exist",
-              T0,
-              T0.plusSeconds(60));
+      String waitingKey = misconfiguredDestinationKey();
       try (Statement st = c.createStatement()) {
         st.execute(
             "UPDATE "
                 + tables.messages()
                 + " SET waiting_for = '"
-                + DestinationHealth.key(missing)
+                + waitingKey
                 + "' WHERE status = 'PENDING' ORDER BY id LIMIT 500");
       }
       loader.analyze();

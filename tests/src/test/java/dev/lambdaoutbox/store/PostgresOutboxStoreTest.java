@@ -38,22 +38,13 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
       loader.sent(100_000, T0);
       loader.deadLetters(20_000, T0);
       loader.pending(100_000, T0); // a large backlog: when a bad plan would hurt most
-      String missing = "arn:aws:sns:us-east-1:123456789012:missing";
-      store()
-          .destinationHealth()
-          .markDown(
-              missing,
-              DestinationState.MISCONFIGURED,
-              "NotFound",
-              "Topic does not exist",
-              T0,
-              T0.plusSeconds(60));
+      String waitingKey = misconfiguredDestinationKey();
       try (Statement st = c.createStatement()) {
         st.execute(
             "UPDATE "
                 + tables.messages()
                 + " SET waiting_for = '"
-                + DestinationHealth.key(missing)
+                + waitingKey
                 + "' WHERE id IN (SELECT id FROM "
                 + tables.messages()
                 + " ORDER BY id LIMIT 5000)");
