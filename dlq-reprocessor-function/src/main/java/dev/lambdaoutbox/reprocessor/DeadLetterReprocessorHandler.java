@@ -3,11 +3,13 @@ package dev.lambdaoutbox.reprocessor;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.lambdaoutbox.reprocessor.internal.DeadLetterActions;
+import dev.lambdaoutbox.reprocessor.internal.DestinationCheck;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.RequestParser;
 import dev.lambdaoutbox.reprocessor.internal.Requester;
 import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.telemetry.JsonWriter;
@@ -23,8 +25,10 @@ import java.util.UUID;
 
 /**
  * The Lambda operators invoke by hand to {@code list}, {@code replay} and {@code discard} dead
- * letters, and to read the {@code audit} of what was done to them (see the module README for the
- * request and report formats).
+ * letters, to {@code retarget} or {@code deadLetter} rows waiting for a destination that is down,
+ * and to read the {@code audit} of what was done (see the module README for the request and report
+ * formats). A destination a request sends events to instead of their own is checked ({@link
+ * DestinationCheck}: allowed, and existing) before any row moves.
  *
  * <p>A {@link RequestStreamHandler}, not a {@code RequestHandler<Map, ...>}: the function reads the
  * raw JSON itself, so it can refuse repeated keys, unknown fields, nulls and wrong types with an
@@ -38,6 +42,7 @@ import java.util.UUID;
 public final class DeadLetterReprocessorHandler implements RequestStreamHandler {
   private final DeadLetterStore store;
   private final DeadLetterActions actions;
+  private final DestinationCheck destinations;
   private final EmfMetrics metrics;
   private final JsonLogger log;
 
@@ -53,11 +58,18 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
 
   private DeadLetterReprocessorHandler(ReprocessorConfig config) {
     this(
+        config,
         DeadLetterStore.builder(
                 SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
             .tables(config.database().tables())
-            .batchSize(config.batchSize())
-            .build(),
+            .batchSize(config.batchSize()));
+  }
+
+  private DeadLetterReprocessorHandler(ReprocessorConfig config, DeadLetterStore.Builder stores) {
+    this(
+        stores.build(),
+        stores.waitingRows(config.ordering()),
+        new DestinationCheck(config.replayDestinations()),
         EmfMetrics.toStdout(config.metricsNamespace(), config.serviceName()),
         new JsonLogger(
             config.serviceName(),
@@ -68,9 +80,15 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
   }
 
   /** For tests: the collaborators, built by the caller. */
-  DeadLetterReprocessorHandler(DeadLetterStore store, EmfMetrics metrics, JsonLogger log) {
+  DeadLetterReprocessorHandler(
+      DeadLetterStore store,
+      WaitingRowStore waiting,
+      DestinationCheck destinations,
+      EmfMetrics metrics,
+      JsonLogger log) {
     this.store = Objects.requireNonNull(store, "store");
-    this.actions = new DeadLetterActions(store);
+    this.actions = new DeadLetterActions(store, waiting, Clock.systemUTC());
+    this.destinations = Objects.requireNonNull(destinations, "destinations");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.log = Objects.requireNonNull(log, "log");
   }
@@ -85,6 +103,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
     ReprocessorRequest request;
     try {
       request = RequestParser.parse(input.readAllBytes());
+      checkDestination(request);
     } catch (InvalidRequestException e) {
       log.warn(
           "request refused; nothing was changed",
@@ -108,6 +127,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       // A page of rows can run to megabytes, far beyond one CloudWatch log event: counts only.
       fields.put("count", outcome.report().path("count").asInt());
       fields.put("matching", outcome.report().path("summary").path("total").asLong());
+      fields.put("waitingRows", outcome.report().path("waiting").path("rows").asLong());
     } else if (request instanceof ReprocessorRequest.AuditRequest) {
       fields.put("count", outcome.report().path("count").asInt()); // as for list: no page
     } else {
@@ -119,6 +139,22 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
     }
     log.info(request.action() + " done", fields);
     output.write(outcome.report().toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A destination the request sends events to instead of their own must be allowed and exist,
+   * before anything is touched.
+   */
+  private void checkDestination(ReprocessorRequest request) {
+    String destination =
+        switch (request) {
+          case ReprocessorRequest.ReplayRequest replay -> replay.destination();
+          case ReprocessorRequest.RetargetRequest retarget -> retarget.destination();
+          default -> null;
+        };
+    if (destination != null) {
+      destinations.check("destination", destination);
+    }
   }
 
   private void emitMetrics(

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.reprocessor;
 
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
@@ -22,8 +23,15 @@ import java.util.Map;
  *   <li>{@code OUTBOX_SERVICE_NAME}: the {@code Service} dimension and log field (default {@code
  *       outbox-dlq-reprocessor});
  *   <li>{@code OUTBOX_LOG_LEVEL}: DEBUG, INFO, WARN or ERROR (default INFO);
- *   <li>{@code OUTBOX_REPLAY_BATCH_SIZE}: rows per transaction in a replay or discard, 1 to 500
- *       (default 100).
+ *   <li>{@code OUTBOX_REPLAY_BATCH_SIZE}: rows per transaction in a replay, discard, retarget or
+ *       dead-lettering, 1 to 500 (default 100);
+ *   <li>{@code OUTBOX_REPLAY_DESTINATIONS}: the destinations an operator may send events to instead
+ *       of their own ({@link ReplayDestinations}), topic and queue ARNs separated by commas
+ *       (default none: every such request is refused); the stack sets the topics and queues the
+ *       poller may publish to. A queue URL whose host names no region is in {@code AWS_REGION}'s;
+ *   <li>{@code OUTBOX_ORDERING}: the poller's, {@code none} (the default) or {@code aggregate};
+ *       with {@code aggregate}, a waiting row an operator dead-letters parks its aggregate, as the
+ *       poller does.
  * </ul>
  */
 public record ReprocessorConfig(
@@ -32,12 +40,15 @@ public record ReprocessorConfig(
     String metricsNamespace,
     String serviceName,
     JsonLogger.Level logLevel,
-    int batchSize) {
+    int batchSize,
+    ReplayDestinations replayDestinations,
+    Ordering ordering) {
 
   public static final String METRICS_NAMESPACE = "OUTBOX_METRICS_NAMESPACE";
   public static final String SERVICE_NAME = "OUTBOX_SERVICE_NAME";
   public static final String LOG_LEVEL = "OUTBOX_LOG_LEVEL";
   public static final String BATCH_SIZE = "OUTBOX_REPLAY_BATCH_SIZE";
+  public static final String ORDERING = "OUTBOX_ORDERING";
 
   public static ReprocessorConfig fromEnvironment(Map<String, String> environment) {
     EnvironmentReader env = new EnvironmentReader(environment);
@@ -47,12 +58,21 @@ public record ReprocessorConfig(
       throw new ConfigurationException(
           LOG_LEVEL, "'" + level + "' is not a log level; use DEBUG, INFO, WARN or ERROR");
     }
+    String orderingText = env.string(ORDERING, "none");
+    Ordering ordering = Ordering.parse(orderingText);
+    if (ordering == null) {
+      throw new ConfigurationException(
+          ORDERING, "'" + orderingText + "' is not an ordering; use none or aggregate");
+    }
     return new ReprocessorConfig(
         StoreSettings.fromEnvironment(env),
         ConnectionLimits.fromEnvironment(env),
         env.string(METRICS_NAMESPACE, "LambdaOutbox", MetricNamespace::problemWith),
         env.string(SERVICE_NAME, "outbox-dlq-reprocessor"),
         logLevel,
-        env.integer(BATCH_SIZE, 100, 1, 500));
+        env.integer(BATCH_SIZE, 100, 1, 500),
+        ReplayDestinations.parse(
+            env.string(ReplayDestinations.VARIABLE, ""), env.string("AWS_REGION", "")),
+        ordering);
   }
 }

@@ -35,9 +35,18 @@ public sealed interface DeliveryOutcome {
    * The row's destination is down (unreachable, failing, or refusing every message): the row waits
    * until {@code until}, its lease cleared and its retry count untouched; the error is kept as
    * last_error_code/last_error_reason so that an operator reading the row sees why it waits.
+   *
+   * @param destination the destination the row waits for (recorded as the row's {@code
+   *     waiting_for}, so that operators can count, list and move the rows waiting for it), or null
    */
-  record Defer(UUID id, String errorCode, String reason, Instant until)
-      implements DeliveryOutcome {}
+  record Defer(UUID id, String errorCode, String reason, Instant until, String destination)
+      implements DeliveryOutcome {
+
+    /** A deferral that names no destination it waits for. */
+    public Defer(UUID id, String errorCode, String reason, Instant until) {
+      this(id, errorCode, reason, until, null);
+    }
+  }
 
   /**
    * Claimed but not sent (the invocation ran short of time): the row is due again at once, its

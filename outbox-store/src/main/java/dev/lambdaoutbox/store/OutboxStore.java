@@ -128,6 +128,12 @@ public interface OutboxStore {
   int PARKED_COUNT_CAP = 10_000;
 
   /**
+   * Most rows {@link Backlog#waitingOnMisconfigured()} counts; beyond it the count stops, so that
+   * it costs the same whatever waits.
+   */
+  int WAITING_COUNT_CAP = 10_000;
+
+  /**
    * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
    *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
    *     its replay.
@@ -141,6 +147,10 @@ public interface OutboxStore {
    *     up to {@link #PARKED_COUNT_CAP} plus one
    * @param parkedEvents their events waiting in the outbox, counted up to {@link #PARKED_COUNT_CAP}
    *     plus one
+   * @param waitingOnMisconfigured rows the poller deferred because their destination refuses every
+   *     message ({@link DestinationState#MISCONFIGURED}: it does not exist, access, its KMS key),
+   *     which wait until it is fixed or an operator moves them; counted up to {@link
+   *     #WAITING_COUNT_CAP} plus one
    */
   record Backlog(
       Duration oldestUnpublishedAge,
@@ -149,7 +159,8 @@ public interface OutboxStore {
       int destinationsMisconfigured,
       int staleDestinations,
       long parkedKeys,
-      long parkedEvents) {
+      long parkedEvents,
+      long waitingOnMisconfigured) {
 
     /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
     public boolean deadLettersCapped() {

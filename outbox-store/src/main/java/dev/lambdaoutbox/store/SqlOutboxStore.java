@@ -181,7 +181,8 @@ final class SqlOutboxStore implements OutboxStore {
               throw new IllegalArgumentException(
                   "outcomes: deferral of " + d.id() + " needs an until time and an error code");
             }
-            deferrals.add(new Defer(d.id(), d.errorCode(), d.reason(), micros(d.until())));
+            deferrals.add(
+                new Defer(d.id(), d.errorCode(), d.reason(), micros(d.until()), d.destination()));
           }
           case Release r -> deferrals.add(new Defer(r.id(), null, null, now));
         }

@@ -14,8 +14,8 @@ import java.util.function.ToDoubleFunction;
  * stands for one minute; the demo runs the schedule faster, a minute to a run.
  *
  * <p>This class is the one place the demo names alarms and metrics: the story asks for {@link
- * #DEAD_LETTERS}, {@link #BACKLOG_AGE}, {@link #DESTINATION_DOWN}, {@link #PARKED_KEYS} and {@link
- * #POLLER_ERRORS} by what they are for.
+ * #DEAD_LETTERS}, {@link #BACKLOG_AGE}, {@link #DESTINATION_DOWN}, {@link #PARKED_KEYS}, {@link
+ * #WAITING_ON_MISCONFIGURED} and {@link #POLLER_ERRORS} by what they are for.
  */
 public final class Alarms {
   /** What CloudWatch does with a period that has no datapoint. */
@@ -48,7 +48,7 @@ public final class Alarms {
       int toAlarm,
       Missing missing) {
 
-    boolean breaches(double value) {
+    public boolean breaches(double value) {
       return orEqual ? value >= threshold : value > threshold;
     }
 
@@ -103,13 +103,35 @@ public final class Alarms {
   public static final Rule PARKED_KEYS =
       new Rule("ParkedKeysAlarm", "ParkedKeys", "Maximum", 60, false, 0, 1, 1, Missing.IGNORE);
 
+  /**
+   * Rows wait for a destination that refuses every message (missing, not allowed, its key): fires
+   * while any waits, clears once none does.
+   */
+  public static final Rule WAITING_ON_MISCONFIGURED =
+      new Rule(
+          "WaitingOnMisconfiguredAlarm",
+          "WaitingOnMisconfigured",
+          "Maximum",
+          60,
+          false,
+          0,
+          1,
+          1,
+          Missing.IGNORE);
+
   /** Whole poller invocations failed (Lambda's own metric). */
   public static final Rule POLLER_ERRORS =
       new Rule("PollerErrorsAlarm", "Errors", "Sum", 60, false, 0, 1, 1, Missing.NOT_BREACHING);
 
   /** Every alarm of the template. */
   public static final List<Rule> RULES =
-      List.of(DEAD_LETTERS, BACKLOG_AGE, DESTINATION_DOWN, PARKED_KEYS, POLLER_ERRORS);
+      List.of(
+          DEAD_LETTERS,
+          BACKLOG_AGE,
+          DESTINATION_DOWN,
+          PARKED_KEYS,
+          WAITING_ON_MISCONFIGURED,
+          POLLER_ERRORS);
 
   /** A change of an alarm's state after a period. */
   record Transition(Rule rule, boolean alarm, double value) {
@@ -117,7 +139,7 @@ public final class Alarms {
     public String toString() {
       return String.format(
           Locale.ROOT,
-          "%-22s -> %-5s (%s; now %s)",
+          "%-27s -> %-5s (%s; now %s)",
           rule.name(),
           alarm ? "ALARM" : "OK",
           rule.condition(),

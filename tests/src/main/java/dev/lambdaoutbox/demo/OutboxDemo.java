@@ -193,6 +193,15 @@ public final class OutboxDemo {
                   g.path("count").asLong());
             }
             reasons.forEach((code, reason) -> steps.detail("  %s: %s", code, reason));
+            for (JsonNode w : list.path("waiting").path("destinations")) {
+              steps.detail(
+                  "  waiting: %,d rows for %s (%s %s), the oldest %d s",
+                  w.path("rows").asLong(),
+                  w.path("destination").asText(),
+                  w.path("state").asText(),
+                  w.path("errorCode").asText(),
+                  w.path("oldestAgeSeconds").asLong());
+            }
             return new Steps.Count(list.path("summary").path("total").asLong(), "dead letters");
           });
       steps.run(
@@ -244,7 +253,8 @@ public final class OutboxDemo {
                 () ->
                     tables.unpublished() == 0
                         && !alarms.inAlarm(Alarms.DEAD_LETTERS)
-                        && !alarms.inAlarm(Alarms.DESTINATION_DOWN),
+                        && !alarms.inAlarm(Alarms.DESTINATION_DOWN)
+                        && !alarms.inAlarm(Alarms.WAITING_ON_MISCONFIGURED),
                 30);
             shop.awaitQuiet(Duration.ofSeconds(2), Duration.ofSeconds(30));
             Set<UUID> arrived = new HashSet<>(replayedIds);

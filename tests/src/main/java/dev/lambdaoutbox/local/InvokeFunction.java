@@ -37,7 +37,8 @@ import software.amazon.awssdk.services.sns.SnsClient;
  *       leaves the test bed alone, for a run against your own database and AWS.
  *   <li>Without {@code --env-file}: the local test bed, on the tables {@code make run-poller} uses
  *       ({@code demo_} prefix in its PostgreSQL, created if missing) with the SNS topic {@code
- *       outbox-demo-reservations} as the default destination.
+ *       outbox-demo-reservations} as the default destination; the reprocessor may send events to
+ *       any of the test bed's topics and queues.
  *   <li>{@code --event}: the invocation's JSON; default {@code events/scheduled-event.json} for the
  *       poller; {@code -} reads standard input.
  *   <li>{@code --timeout}: the function's remaining time at the start, in seconds; default the
@@ -112,6 +113,15 @@ public final class InvokeFunction {
       try (SnsClient sns = aws.sns()) {
         env.put("OUTBOX_DEFAULT_DESTINATION", LocalDemo.topic(sns));
       }
+    } else {
+      // Events may be sent by hand to any of the test bed's own topics and queues.
+      env.put(
+          "OUTBOX_REPLAY_DESTINATIONS",
+          "arn:aws:sns:"
+              + aws.region()
+              + ":000000000000:*,arn:aws:sqs:"
+              + aws.region()
+              + ":000000000000:*");
     }
     return env;
   }

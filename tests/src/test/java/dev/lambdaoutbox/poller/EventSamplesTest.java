@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.poller.internal.Failure;
 import dev.lambdaoutbox.poller.internal.FailureClassifier;
 import dev.lambdaoutbox.reprocessor.internal.RequestParser;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.OutboxFunction;
 import dev.lambdaoutbox.testing.PackagedFunction;
@@ -21,12 +24,15 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The sample payloads in {@code events/} are the operator's first step, so they must work as
  * shipped: each reprocessor request is one the reprocessor's own parser accepts, each error code
- * they filter on is one the poller records for a dead letter, and {@code events/list.json} finds
- * the dead letter the poller writes when a topic does not exist.
+ * they filter on is one the poller records (on a dead letter, or on the rows waiting for a
+ * destination it found misconfigured), and {@code events/list.json}, sent after a real
+ * misconfiguration, shows the rows it left waiting.
  */
 class EventSamplesTest {
   private static final Path EVENTS = PackagedFunction.projectRoot().resolve("events");
@@ -59,34 +65,56 @@ class EventSamplesTest {
   }
 
   @Test
-  void everyErrorCodeInTheSamples_isOneThePoller_deadLettersWith() throws IOException {
+  void everyErrorCodeInTheSamples_isOneThePollerRecords() throws IOException {
     List<String> codes = errorCodes();
     assertThat(codes).isNotEmpty();
     for (String code : codes) {
-      assertThat(FailureClassifier.isMessageLevel(code))
-          .as("'%s': the classifier dead-letters it at first sight", code)
+      boolean deadLetters = FailureClassifier.isMessageLevel(code);
+      boolean parksTheDestination =
+          FailureClassifier.noneWentThrough(List.of(FailureClassifier.entry(code, code, true)))
+              == Failure.Scope.DESTINATION_MISCONFIGURED;
+      assertThat(deadLetters || parksTheDestination)
+          .as("'%s': the poller dead-letters a row with it, or parks its destination", code)
           .isTrue();
     }
   }
 
   /**
-   * The whole first step: the poller dead-letters an event that nothing routes anywhere (no
-   * destination of its own, no route, no default destination), and the packaged reprocessor, sent
-   * {@code events/list.json} unchanged, lists it. The sample's time range holds the test bed's
-   * clock ({@link PollerTestBed#T0}).
+   * The whole first step of an outage: events routed to a topic nobody created wait in the outbox
+   * (the poller parks the topic as misconfigured, with the code SNS gave), and the packaged
+   * reprocessor, sent {@code events/list.json} unchanged, shows them under {@code waiting}. Over
+   * each store a packaged function reaches.
    */
-  @Test
-  void listSample_findsTheDeadLetterThePollerWritesForAnUnroutedEvent() throws Exception {
-    JsonNode list = samples().get("list.json");
-    String eventType = list.path("filter").path("eventType").asText();
-    try (PollerTestBed bed = new PollerTestBed("samples")) {
-      UUID lost = bed.append(PollerTestBed.event(eventType, "order-7").build()).get(0);
-      bed.invoke(bed.handler(bed.config()));
-      assertThat(bed.deadLetter(lost).get("error_code")).isIn(errorCodes().toArray());
+  @ParameterizedTest
+  @EnumSource(
+      value = Backend.class,
+      names = {"POSTGRES_JDBC", "MARIADB_JDBC", "DATA_API"})
+  void listSample_showsTheRowsARealMisconfigurationLeftWaiting(Backend backend) throws Exception {
+    JsonNode filter = samples().get("list.json").path("filter");
+    String eventType = filter.path("eventType").asText();
+    try (PollerTestBed bed = new PollerTestBed("samples", backend.database())) {
+      String existing = bed.topic("existing");
+      String missing = existing.substring(0, existing.lastIndexOf(':') + 1) + bed.name("missing");
+      PollerConfig config =
+          bed.config("OUTBOX_ROUTES", "{\"" + eventType + "\":\"" + missing + "\"}");
+      List<AutoCloseable> resources = new ArrayList<>();
+      try {
+        OutboxStore store =
+            OutboxStore.builder(backend.executor(bed.tables, resources)).tables(bed.tables).build();
+        List<UUID> waiting =
+            bed.append(
+                PollerTestBed.event(eventType, "order-7").build(),
+                PollerTestBed.event(eventType, "order-8").build());
+        assertThat(bed.invoke(bed.handler(config, store, bed.publisher(config))).deferred())
+            .isEqualTo(2);
+        assertThat(bed.outboxRow(waiting.get(0)).get("last_error_code"))
+            .as("the code the poller really writes is the one the sample filters on")
+            .isEqualTo(filter.path("errorCode").asText());
+      } finally {
+        Backend.close(resources);
+      }
 
-      Map<String, String> env = new HashMap<>(bed.env());
-      env.keySet().removeIf(k -> !k.startsWith("OUTBOX_DB_") && !k.startsWith("OUTBOX_JDBC"));
-      env.put("OUTBOX_TABLE_PREFIX", bed.tables.prefix());
+      Map<String, String> env = new HashMap<>(backend.functionEnvironment(bed.tables));
       try (LambdaRuntimeEmulator runtime = new LambdaRuntimeEmulator();
           PackagedFunction reprocessor =
               PackagedFunction.start(
@@ -98,9 +126,11 @@ class EventSamplesTest {
             runtime.invoke(Files.readString(EVENTS.resolve("list.json")), Duration.ofSeconds(90));
         assertThat(result.failed()).as(result.body()).isFalse();
         JsonNode report = PollerTestBed.JSON.readTree(result.body());
-        assertThat(report.path("deadLetters").get(0).path("id").asText())
-            .isEqualTo(lost.toString());
-        assertThat(report.path("count").asInt()).isEqualTo(1);
+        JsonNode destination = report.path("waiting").path("destinations").get(0);
+        assertThat(destination.path("destination").asText()).isEqualTo(missing);
+        assertThat(destination.path("state").asText()).isEqualTo("MISCONFIGURED");
+        assertThat(destination.path("rows").asLong()).isEqualTo(2);
+        assertThat(report.path("waiting").path("rows").asLong()).isEqualTo(2);
       }
     }
   }

@@ -118,6 +118,7 @@ class PollerDeliveryTest {
     assertThat(line.get("deadLetterBacklogCapped").asBoolean()).isFalse();
     assertThat(line.get("DestinationsDown").asInt()).isZero();
     assertThat(line.get("DestinationsMisconfigured").asInt()).isZero();
+    assertThat(line.get("WaitingOnMisconfigured").asInt()).isZero();
     assertThat(line.has("DurationMs")).isTrue();
     assertThat(line.has("Failed")).as("a metric named for what it counts").isFalse();
     List<String> declared = new ArrayList<>();
@@ -135,6 +136,7 @@ class PollerDeliveryTest {
             "DeadLetterBacklog",
             "DestinationsDown",
             "DestinationsMisconfigured",
+            "WaitingOnMisconfigured",
             "ParkedKeys",
             "ParkedEvents",
             "DurationMs");

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.TestInstance;
  * routed beside a good one: it is parked like an outage, not dead-lettered row by row. The good
  * topic's rows flow in the same invocations; the missing topic's rows wait with their retry budgets
  * intact, one ERROR line names the destination and the fix, the metrics say one destination is down
- * and misconfigured; once the topic is created (same name, same ARN) and its probe comes, its rows
- * flow too.
+ * and misconfigured and how many rows wait for it; once the topic is created (same name, same ARN)
+ * and its probe comes, its rows flow too.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PollerMisconfiguredDestinationTest {
@@ -88,6 +88,7 @@ class PollerMisconfiguredDestinationTest {
     JsonNode metrics = bed.metricLines().get(0);
     assertThat(metrics.get("DestinationsDown").asInt()).isEqualTo(1);
     assertThat(metrics.get("DestinationsMisconfigured").asInt()).isEqualTo(1);
+    assertThat(metrics.get("WaitingOnMisconfigured").asInt()).as("the rows waiting").isEqualTo(15);
     assertThat(metrics.get("DeadLettered").asInt()).isZero();
     assertThat(bed.count(bed.tables.deadLetters())).isZero();
 
@@ -124,6 +125,7 @@ class PollerMisconfiguredDestinationTest {
     JsonNode after = bed.metricLines().get(bed.metricLines().size() - 1);
     assertThat(after.get("DestinationsDown").asInt()).isZero();
     assertThat(after.get("DestinationsMisconfigured").asInt()).isZero();
+    assertThat(after.get("WaitingOnMisconfigured").asInt()).isZero();
   }
 
   @Test

@@ -35,26 +35,34 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /** The handler's actions end to end on PostgreSQL, as an operator would invoke them. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeadLetterReprocessorHandlerTest {
-  static final String QUARANTINE_QUEUE =
-      "https://sqs.us-east-1.amazonaws.com/123456789012/orders-quarantine";
-
   private final TestDatabase db = TestEndpoints.postgres();
   private OutboxTables tables;
   private ReprocessorHarness reprocessor;
   private DeadLetterTables rows;
+  private SqsClient sqs;
+
+  /** A queue of the test bed's: a destination override must exist. */
+  private String quarantineQueue;
 
   @BeforeAll
   void createTables() {
     tables = db.createTables("dlh");
+    sqs = TestEndpoints.aws().sqs();
+    quarantineQueue =
+        sqs.createQueue(r -> r.queueName("dlh-quarantine-" + tables.prefix().replace("_", "")))
+            .queueUrl();
   }
 
   @AfterAll
   void dropTables() {
     db.dropTables(tables);
+    sqs.deleteQueue(r -> r.queueUrl(quarantineQueue));
+    sqs.close();
   }
 
   @BeforeEach
@@ -212,13 +220,13 @@ class DeadLetterReprocessorHandlerTest {
         reprocessor.invoke(
             "{\"action\":\"replay\",\"filter\":{\"aggregateType\":\"Order\"},\"dryRun\":false,"
                 + "\"limit\":2,\"destination\":\""
-                + QUARANTINE_QUEUE
+                + quarantineQueue
                 + "\"}");
 
     assertThat(report.path("replayed")).hasSize(2);
     assertThat(report.path("moreMatching").asBoolean()).isTrue();
-    assertThat(report.path("destinationOverride").asText()).isEqualTo(QUARANTINE_QUEUE);
-    assertThat(rows.outboxRows()).extracting(OutboxRow::destination).containsOnly(QUARANTINE_QUEUE);
+    assertThat(report.path("destinationOverride").asText()).isEqualTo(quarantineQueue);
+    assertThat(rows.outboxRows()).extracting(OutboxRow::destination).containsOnly(quarantineQueue);
     assertThat(rows.deadIds()).hasSize(1);
   }
 
@@ -396,7 +404,7 @@ class DeadLetterReprocessorHandlerTest {
         "{\"action\":\"replay\",\"ids\":[\""
             + replayed.id()
             + "\"],\"destination\":\""
-            + QUARANTINE_QUEUE
+            + quarantineQueue
             + "\",\"requestedBy\":\"alice@example.com\",\"reason\":\"topic recreated\"}",
         replay);
     reprocessor.invoke(
@@ -428,7 +436,7 @@ class DeadLetterReprocessorHandlerTest {
     JsonNode older = report.path("entries").get(1);
     assertThat(older.path("action").asText()).isEqualTo("REPLAY");
     assertThat(older.path("requestId").asText()).isEqualTo(replay.awsRequestId());
-    assertThat(older.path("destinationOverride").asText()).isEqualTo(QUARANTINE_QUEUE);
+    assertThat(older.path("destinationOverride").asText()).isEqualTo(quarantineQueue);
     assertThat(older.path("deadLetter").path("destination").asText())
         .isEqualTo(replayed.destination());
     assertThat(older.path("deadLetter").path("payload").asText()).isEqualTo(replayed.payload());

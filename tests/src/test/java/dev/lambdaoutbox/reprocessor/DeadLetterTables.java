@@ -12,7 +12,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -32,6 +34,25 @@ final class DeadLetterTables {
 
   OutboxTables tables() {
     return tables;
+  }
+
+  /** Deletes every row of every table but the schema history. */
+  void empty() {
+    try (Connection c = db.open();
+        Statement st = c.createStatement()) {
+      for (String table :
+          List.of(
+              tables.messages(),
+              tables.deadLetters(),
+              tables.deadLetterAudit(),
+              tables.destinationHealth(),
+              tables.parkedKeys(),
+              tables.idempotencyKeys())) {
+        st.execute("DELETE FROM " + table);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not empty the tables", e);
+    }
   }
 
   void seed(DeadLetter... rows) {
@@ -98,6 +119,22 @@ final class DeadLetterTables {
 
   List<UUID> outboxIds() {
     return ids("SELECT id FROM " + tables.messages() + " ORDER BY id");
+  }
+
+  /** Each outbox row's {@code waiting_for}: the key of the destination it waits for, or null. */
+  Map<UUID, String> waitingFor() {
+    Map<UUID, String> waiting = new HashMap<>();
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT id, waiting_for FROM " + tables.messages() + " ORDER BY id")) {
+      while (rs.next()) {
+        waiting.put(JdbcValues.getUuid(rs, "id", dialect), rs.getString("waiting_for"));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read the outbox", e);
+    }
+    return waiting;
   }
 
   long auditCount() {

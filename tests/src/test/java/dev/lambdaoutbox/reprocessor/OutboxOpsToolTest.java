@@ -12,12 +12,15 @@ import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -29,13 +32,16 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * {@code scripts/outbox-ops}, the operator's command, as an operator runs it.
  *
  * <p>Local mode for real: the tool runs the packaged reprocessor jar (through scripts/run-main and
  * the Runtime API emulator) on private tables of the test bed's PostgreSQL, named in an env file.
- * The steps follow one another as at 3 a.m.: list, dry run, replay, discard, a refused request.
+ * The steps follow one another as at 3 a.m.: list, dry run, replay, discard, a refused request;
+ * then rows the real poller left waiting for a topic nobody created are listed, retargeted to a
+ * queue that exists and dead-lettered.
  *
  * <p>Deployed mode through a stand-in {@code aws} command ({@code OUTBOX_OPS_AWS_CLI}), which
  * records its arguments and answers as the AWS CLI would: an AWS account is the one part no local
@@ -58,6 +64,10 @@ class OutboxOpsToolTest {
   private static TestDatabase db;
   private static DeadLetterTables rows;
   private static Path envFile;
+  private static SqsClient sqs;
+  private static String prefix;
+  private static String queue;
+  private static String missingTopic;
 
   @BeforeAll
   static void seedDeadLetters() throws IOException {
@@ -68,24 +78,39 @@ class OutboxOpsToolTest {
         dead(B, "OrderPlaced", "NotFound"),
         dead(C, "OrderShipped", "Throttling"));
     AwsEndpoint aws = TestEndpoints.aws();
+    sqs = aws.sqs();
+    prefix = "ops-" + rows.tables().prefix().replace("_", "");
+    queue = sqs.createQueue(r -> r.queueName(prefix + "-orders")).queueUrl();
+    String account = queue.split("/")[3];
+    missingTopic = "arn:aws:sns:" + aws.region() + ":" + account + ":" + prefix + "-missing";
     envFile = dir.resolve("reprocessor.env");
-    Files.writeString(
-        envFile,
-        String.join(
-            "\n",
-            "# the reprocessor's settings, as an operator keeps them",
-            "OUTBOX_JDBC_URL=" + db.jdbcUrl(),
-            "OUTBOX_DB_USER=" + db.user(),
-            "OUTBOX_DB_PASSWORD=" + db.password(),
-            "OUTBOX_TABLE_PREFIX=" + rows.tables().prefix(),
-            "AWS_REGION=" + aws.region(),
-            ""));
+    List<String> lines = new ArrayList<>();
+    lines.add("# the reprocessor's settings, as an operator keeps them");
+    lines.add("OUTBOX_JDBC_URL=" + db.jdbcUrl());
+    lines.add("OUTBOX_DB_USER=" + db.user());
+    lines.add("OUTBOX_DB_PASSWORD=" + db.password());
+    lines.add("OUTBOX_TABLE_PREFIX=" + rows.tables().prefix());
+    lines.add(
+        "OUTBOX_REPLAY_DESTINATIONS=arn:aws:sqs:"
+            + aws.region()
+            + ":"
+            + account
+            + ":"
+            + prefix
+            + "-*");
+    aws.environment().forEach((name, value) -> lines.add(name + "=" + value));
+    lines.add("");
+    Files.writeString(envFile, String.join("\n", lines));
   }
 
   @AfterAll
   static void dropTables() {
     if (rows != null) {
       db.dropTables(rows.tables());
+    }
+    if (sqs != null) {
+      sqs.deleteQueue(r -> r.queueUrl(queue));
+      sqs.close();
     }
   }
 
@@ -212,6 +237,108 @@ class OutboxOpsToolTest {
     assertThat(refused.err()).contains("\"field\": \"filter.action\"");
   }
 
+  @Test
+  @Order(7)
+  void rowsWaitingForAMissingTopic_areListed_retargeted_andDeadLettered() throws Exception {
+    List<UUID> waiting = new ArrayList<>();
+    try (PollerRunner poller =
+        new PollerRunner(
+            db,
+            rows.tables(),
+            null,
+            Map.of(
+                "OUTBOX_ROUTES",
+                "{\"OrderPlaced\":\"" + missingTopic + "\"}",
+                "OUTBOX_PROBE_INTERVAL_MIN_MS",
+                "60000"))) {
+      OutboxWriter writer = OutboxWriter.builder().tables(rows.tables()).build();
+      for (int i = 0; i < 3; i++) {
+        OutboxEvent event =
+            OutboxEvent.builder()
+                .aggregateType("Order")
+                .aggregateId("order-" + i)
+                .eventType("OrderPlaced")
+                .payload("{\"n\":" + i + "}")
+                .build();
+        db.jdbi().useTransaction(h -> writer.append(h, event));
+        waiting.add(event.id());
+      }
+      // A, replayed above, goes to its own topic, of an account the test bed does not have: it
+      // waits too, for that topic.
+      assertThat(poller.poll().deferred()).isEqualTo(4);
+
+      JsonNode list = JSON.readTree(local("list", "--error-code", "NotFound").out());
+      Map<String, Long> byDestination = new HashMap<>();
+      list.path("waiting")
+          .path("destinations")
+          .forEach(d -> byDestination.put(d.path("destination").asText(), d.path("rows").asLong()));
+      assertThat(byDestination).containsEntry(missingTopic, 3L).hasSize(2);
+      assertThat(list.path("waiting").path("rows").asLong()).isEqualTo(4);
+
+      String before = rows.snapshot();
+      Run dryRun =
+          local("retarget", "--waiting-for", missingTopic, "--destination", queue, "--limit", "2");
+      assertThat(dryRun.exit()).as(dryRun.err()).isZero();
+      assertThat(JSON.readTree(dryRun.out()).path("wouldRetarget")).hasSize(2);
+      assertThat(rows.snapshot()).isEqualTo(before);
+
+      Run retarget =
+          local(
+              "retarget",
+              "--waiting-for",
+              missingTopic,
+              "--destination",
+              queue,
+              "--limit",
+              "2",
+              "--no-dry-run",
+              "--reason",
+              "the orders topic is a queue now");
+      assertThat(retarget.exit()).as(retarget.err()).isZero();
+      List<String> moved = texts(JSON.readTree(retarget.out()).path("retargeted"));
+      assertThat(moved).hasSize(2);
+      assertThat(poller.poll().published()).isEqualTo(2);
+      assertThat(poller.receive(queue, 2))
+          .extracting(m -> PollerRunner.attribute(m, "eventId"))
+          .containsExactlyInAnyOrderElementsOf(moved);
+
+      Run deadLetter =
+          local(
+              "dead-letter",
+              "--waiting-for",
+              missingTopic,
+              "--no-dry-run",
+              "--reason",
+              "the last one is obsolete");
+      assertThat(deadLetter.exit()).as(deadLetter.err()).isZero();
+      List<String> dead = texts(JSON.readTree(deadLetter.out()).path("deadLettered"));
+      assertThat(dead).hasSize(1).doesNotContainAnyElementsOf(moved);
+      List<String> all = new ArrayList<>(moved);
+      all.addAll(dead);
+      assertThat(all)
+          .containsExactlyInAnyOrderElementsOf(waiting.stream().map(UUID::toString).toList());
+      assertThat(rows.outboxIds()).extracting(Object::toString).containsExactly(A);
+      assertThat(rows.deadIds()).extracting(Object::toString).containsAll(dead);
+      JsonNode audit = JSON.readTree(local("audit", "--action", "retarget").out());
+      assertThat(audit.path("count").asInt()).isEqualTo(2);
+      assertThat(audit.path("entries").get(0).path("waitingFor").asText()).isEqualTo(missingTopic);
+    }
+  }
+
+  @Test
+  @Order(8)
+  void retarget_toAQueueTheReprocessorMayNotUse_isRefusedNamingIt() throws Exception {
+    String before = rows.snapshot();
+    String elsewhere = queue.replace(prefix + "-orders", "billing-orders");
+    Run run =
+        local(
+            "retarget", "--waiting-for", missingTopic, "--destination", elsewhere, "--no-dry-run");
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("\"field\": \"destination\"", elsewhere, "OUTBOX_REPLAY_DESTINATIONS");
+    assertThat(rows.snapshot()).isEqualTo(before);
+  }
+
   // ---- deployed mode, through a stand-in AWS CLI
 
   @Test
@@ -292,6 +419,74 @@ class OutboxOpsToolTest {
             RequestParser.parse(payload.getBytes(StandardCharsets.UTF_8));
     assertThat(request.reason()).isEqualTo("it's \"quoted\"");
     assertThat(request.ids()).extracting(Object::toString).containsExactly(C);
+  }
+
+  @Test
+  void retargetAndDeadLetter_buildRequestsTheParserAccepts_dryRunUnlessTold() throws Exception {
+    String from = "arn:aws:sns:eu-west-1:123456789012:orders-typo";
+    String to = "arn:aws:sns:eu-west-1:123456789012:orders";
+    Run retarget =
+        tool(
+            Map.of(),
+            "--print-request",
+            "retarget",
+            "--waiting-for",
+            from,
+            "--destination",
+            to,
+            "--limit",
+            "7",
+            "--reason",
+            "typo in the route");
+    ReprocessorRequest.RetargetRequest r =
+        (ReprocessorRequest.RetargetRequest)
+            RequestParser.parse(retarget.out().getBytes(StandardCharsets.UTF_8));
+    assertThat(r.waitingFor()).isEqualTo(from);
+    assertThat(r.destination()).isEqualTo(to);
+    assertThat(r.limit()).isEqualTo(7);
+    assertThat(r.dryRun()).isTrue();
+    assertThat(r.reason()).isEqualTo("typo in the route");
+
+    Run deadLetter =
+        tool(Map.of(), "--print-request", "dead-letter", "--waiting-for", from, "--no-dry-run");
+    ReprocessorRequest.DeadLetterWaitingRequest d =
+        (ReprocessorRequest.DeadLetterWaitingRequest)
+            RequestParser.parse(deadLetter.out().getBytes(StandardCharsets.UTF_8));
+    assertThat(d.waitingFor()).isEqualTo(from);
+    assertThat(d.dryRun()).isFalse();
+  }
+
+  /** The commands docs/waiting-rows.md tells an operator to type build requests that are valid. */
+  @Test
+  void everyCommandOfTheWaitingRowsPage_buildsARequestTheParserAccepts() throws Exception {
+    String page =
+        Files.readString(PackagedFunction.projectRoot().resolve("docs/waiting-rows.md"))
+            .replace("\\\n", " ");
+    List<String> commands =
+        page.lines().map(String::strip).filter(l -> l.startsWith("scripts/outbox-ops ")).toList();
+    assertThat(commands).hasSizeGreaterThanOrEqualTo(3);
+    for (String command : commands) {
+      List<String> args = new ArrayList<>(List.of("--print-request"));
+      args.addAll(shellWords(command.substring("scripts/outbox-ops ".length())));
+      Run run = tool(Map.of(), args.toArray(String[]::new));
+      assertThat(run.exit()).as(command + ": " + run.err()).isZero();
+      assertThat(RequestParser.parse(run.out().getBytes(StandardCharsets.UTF_8)))
+          .as(command)
+          .isNotNull();
+    }
+  }
+
+  /** The words the shell makes of {@code line} (quotes as bash reads them). */
+  private static List<String> shellWords(String line) throws Exception {
+    Process p =
+        new ProcessBuilder(
+                "bash", "-c", "eval \"args=( $1 )\"; printf '%s\\0' \"${args[@]}\"", "_", line)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor();
+    List<String> words = new ArrayList<>(List.of(out.split("\0")));
+    words.removeIf(String::isEmpty);
+    return words;
   }
 
   @Test

@@ -129,11 +129,29 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
                 Stores.settings(db, tables), rotated, ConnectionLimits.defaults()));
 
     assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0));
+        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0));
     assertThat(refreshes).hasValue(1);
   }
 
   // ---- helpers
+
+  /**
+   * Marks a destination misconfigured, as the poller would, for plan tests; its key, for the rows
+   * made to wait for it.
+   */
+  String misconfiguredDestinationKey() {
+    String missing = "arn:aws:sns:us-east-1:123456789012:missing";
+    store()
+        .destinationHealth()
+        .markDown(
+            missing,
+            DestinationState.MISCONFIGURED,
+            "NotFound",
+            "Topic does not exist",
+            T0,
+            T0.plusSeconds(60));
+    return DestinationHealth.key(missing);
+  }
 
   static ConnectionLimits limitsCheckingEveryUse() {
     ConnectionLimits d = ConnectionLimits.defaults();

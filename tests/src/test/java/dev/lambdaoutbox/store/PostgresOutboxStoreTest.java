@@ -38,6 +38,17 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
       loader.sent(100_000, T0);
       loader.deadLetters(20_000, T0);
       loader.pending(100_000, T0); // a large backlog: when a bad plan would hurt most
+      String waitingKey = misconfiguredDestinationKey();
+      try (Statement st = c.createStatement()) {
+        st.execute(
+            "UPDATE "
+                + tables.messages()
+                + " SET waiting_for = '"
+                + waitingKey
+                + "' WHERE id IN (SELECT id FROM "
+                + tables.messages()
+                + " ORDER BY id LIMIT 5000)");
+      }
       loader.analyze();
 
       String plan = Stores.explainClaim(database(), tables, T0.plusSeconds(1), 500);
@@ -51,10 +62,12 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
       assertThat(generic).doesNotContain("Seq Scan on " + tables.messages());
 
       // The metrics' query: the oldest unpublished row is one entry of the unpublished index, the
-      // dead letters are counted no further than the cap.
+      // dead letters are counted no further than the cap, the rows waiting for a misconfigured
+      // destination along the waiting index.
       String backlog = Stores.explainBacklog(database(), tables, T0.plusSeconds(1));
       assertThat(backlog)
           .contains("Index Only Scan using " + tables.messages() + "_unpublished_ix")
+          .contains(tables.messages() + "_waiting_ix")
           .doesNotContain("Seq Scan on " + tables.messages())
           .contains("Limit");
     }

@@ -227,7 +227,17 @@ class TemplateAlarmsTest {
             "OldestUnpublishedAgeAlarm",
             "DestinationDownAlarm",
             "ParkedKeysAlarm",
+            "WaitingOnMisconfiguredAlarm",
             "PollerErrorsAlarm");
+    assertThat(resolved.properties("WaitingOnMisconfiguredAlarm"))
+        .as("rows waiting for a destination an operator must fix: on while any waits, at once")
+        .containsEntry("MetricName", "WaitingOnMisconfigured")
+        .containsEntry("Statistic", "Maximum")
+        .containsEntry("EvaluationPeriods", 1)
+        .containsEntry("ComparisonOperator", "GreaterThanThreshold")
+        .containsEntry("TreatMissingData", "ignore");
+    assertThat(String.valueOf(resolved.properties("WaitingOnMisconfiguredAlarm").get("Threshold")))
+        .isEqualTo("0");
     assertThat(resolved.properties("ParkedKeysAlarm"))
         .as("an aggregate parked behind a dead letter waits for an operator")
         .containsEntry("MetricName", "ParkedKeys")
@@ -254,15 +264,23 @@ class TemplateAlarmsTest {
         .containsEntry("ComparisonOperator", "GreaterThanOrEqualToThreshold");
     assertThat(String.valueOf(resolved.properties("DestinationDownAlarm").get("Threshold")))
         .isEqualTo("1");
-    // The runs above: one row to a missing topic, so the poller reported that destination down.
+    // The runs above: one row to a missing topic, so the poller reported that destination down,
+    // and the row waiting for it.
     emitted.forEach(
-        (mode, lines) ->
-            assertThat(
-                    lines.stream()
-                        .filter(l -> l.has("DestinationsDown"))
-                        .map(l -> l.get("DestinationsDown").asInt()))
-                .as(mode.value)
-                .containsExactly(1));
+        (mode, lines) -> {
+          assertThat(
+                  lines.stream()
+                      .filter(l -> l.has("DestinationsDown"))
+                      .map(l -> l.get("DestinationsDown").asInt()))
+              .as(mode.value)
+              .containsExactly(1);
+          assertThat(
+                  lines.stream()
+                      .filter(l -> l.has("WaitingOnMisconfigured"))
+                      .map(l -> l.get("WaitingOnMisconfigured").asInt()))
+              .as(mode.value)
+              .containsExactly(1);
+        });
     assertThat(emitted).containsOnlyKeys(StoreMode.values());
   }
 

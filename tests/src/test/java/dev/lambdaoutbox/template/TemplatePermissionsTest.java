@@ -2,6 +2,7 @@ package dev.lambdaoutbox.template;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.reprocessor.ReplayDestinations;
 import dev.lambdaoutbox.template.SamTemplate.StoreMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -156,10 +157,58 @@ class TemplatePermissionsTest {
   }
 
   @Test
-  void reprocessor_mayReadTheSecretAndNothingElse() {
-    assertThat(actions(resolve(required()), "DlqReprocessorFunction"))
-        .containsExactlyEntriesOf(
-            Map.of("secretsmanager:GetSecretValue", List.of(required().get("DbSecretArn"))));
+  void reprocessor_mayReadTheSecret_andTheAttributesOfWhatThePollerMayPublishTo_nothingElse() {
+    SamTemplate.Resolved defaults = resolve(required());
+    assertThat(actions(defaults, "DlqReprocessorFunction"))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "secretsmanager:GetSecretValue", List.of(required().get("DbSecretArn")),
+                "sns:GetTopicAttributes", List.of("arn-of-OutboxTopic")));
+    assertThat(defaults.environment("DlqReprocessorFunction"))
+        .containsEntry("OUTBOX_REPLAY_DESTINATIONS", "arn-of-OutboxTopic,,")
+        .containsEntry("OUTBOX_ORDERING", "none");
+
+    SamTemplate.Resolved existing =
+        resolve(
+            required(
+                "OutboxTopicType",
+                "none",
+                "DefaultDestination",
+                ORDERS,
+                "PublishTopicArns",
+                ORDERS + "," + PAYMENTS,
+                "PublishQueueArns",
+                AUDIT_QUEUE));
+    assertThat(actions(existing, "DlqReprocessorFunction"))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "secretsmanager:GetSecretValue", List.of(required().get("DbSecretArn")),
+                "sns:GetTopicAttributes", List.of(ORDERS, PAYMENTS),
+                "sqs:GetQueueAttributes", List.of(AUDIT_QUEUE)));
+    assertThat(existing.environment("DlqReprocessorFunction"))
+        .containsEntry(
+            "OUTBOX_REPLAY_DESTINATIONS", "," + ORDERS + "," + PAYMENTS + "," + AUDIT_QUEUE);
+  }
+
+  @Test
+  void replayDestinations_given_areAllTheReprocessorMayRead_andWhereEventsMayBeSentByHand() {
+    String quarantine = "arn:aws:sns:us-east-1:123456789012:quarantine-*";
+    SamTemplate.Resolved stack =
+        resolve(
+            required(
+                "PublishTopicArns", ORDERS, "ReplayDestinations", quarantine + "," + AUDIT_QUEUE));
+
+    assertThat(actions(stack, "DlqReprocessorFunction"))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "secretsmanager:GetSecretValue", List.of(required().get("DbSecretArn")),
+                "sns:GetTopicAttributes", List.of(quarantine, AUDIT_QUEUE),
+                "sqs:GetQueueAttributes", List.of(quarantine, AUDIT_QUEUE)));
+    assertThat(stack.environment("DlqReprocessorFunction"))
+        .containsEntry("OUTBOX_REPLAY_DESTINATIONS", quarantine + "," + AUDIT_QUEUE);
+    assertThat(ReplayDestinations.parse(quarantine + "," + AUDIT_QUEUE, "us-east-1").entries())
+        .as("the reprocessor starts with what the stack gives it")
+        .containsExactly(quarantine, AUDIT_QUEUE);
   }
 
   @Test

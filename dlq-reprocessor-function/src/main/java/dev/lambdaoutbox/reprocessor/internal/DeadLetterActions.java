@@ -2,19 +2,29 @@ package dev.lambdaoutbox.reprocessor.internal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DeadLetterWaitingRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ListRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.RetargetRequest;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.waiting.WaitingActionException;
+import dev.lambdaoutbox.store.waiting.WaitingActionResult;
+import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
+import java.time.Clock;
 import java.util.Objects;
+import java.util.function.Function;
 
-/** Runs a validated request against the dead-letter store and reports what happened. */
+/**
+ * Runs a validated request against the dead-letter store (and, for rows waiting for a destination
+ * that is down, the waiting-row store) and reports what happened.
+ */
 public final class DeadLetterActions {
   /** Characters of each payload a listing shows; the full payload stays in the table. */
   public static final int PAYLOAD_PREVIEW_CHARS = 1_000;
@@ -23,9 +33,13 @@ public final class DeadLetterActions {
   public static final int PARKED_KEYS_LISTED = 100;
 
   private final DeadLetterStore store;
+  private final WaitingRowStore waiting;
+  private final Clock clock;
 
-  public DeadLetterActions(DeadLetterStore store) {
+  public DeadLetterActions(DeadLetterStore store, WaitingRowStore waiting, Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
+    this.waiting = Objects.requireNonNull(waiting, "waiting");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /**
@@ -34,10 +48,9 @@ public final class DeadLetterActions {
    * @param report the JSON answer; for a failure, the JSON error with what was committed
    * @param replayed rows put back into the outbox (never counts a dry run)
    * @param discarded rows removed (never counts a dry run)
-   * @param failure the store's failure when a replay or discard stopped part-way, else null
+   * @param failure the store's failure when a change stopped part-way, else null
    */
-  public record Outcome(
-      ObjectNode report, int replayed, int discarded, DeadLetterActionException failure) {}
+  public record Outcome(ObjectNode report, int replayed, int discarded, RuntimeException failure) {}
 
   public Outcome run(
       ReprocessorRequest request, String requestId, Requester.Attribution attribution) {
@@ -52,7 +65,9 @@ public final class DeadLetterActions {
                 list.filter(),
                 page,
                 store.summarize(list.filter()),
-                store.parkedKeys(PARKED_KEYS_LISTED)),
+                store.parkedKeys(PARKED_KEYS_LISTED),
+                waiting.waiting(list.filter()),
+                clock.instant()),
             0,
             0,
             null);
@@ -94,6 +109,32 @@ public final class DeadLetterActions {
               0);
         }
       }
+      case RetargetRequest retarget ->
+          waitingAction(
+              "retarget",
+              requestId,
+              requestedBy,
+              retarget.waitingFor(),
+              retarget.destination(),
+              audit ->
+                  waiting.retarget(
+                      retarget.waitingFor(),
+                      retarget.destination(),
+                      retarget.limit(),
+                      retarget.dryRun(),
+                      audit),
+              retarget.reason());
+      case DeadLetterWaitingRequest deadLetter ->
+          waitingAction(
+              "deadLetter",
+              requestId,
+              requestedBy,
+              deadLetter.waitingFor(),
+              null,
+              audit ->
+                  waiting.deadLetter(
+                      deadLetter.waitingFor(), deadLetter.limit(), deadLetter.dryRun(), audit),
+              deadLetter.reason());
       case DiscardRequest discard -> {
         AuditInfo audit = attribution.audit(requestId, discard.reason());
         try {
@@ -114,8 +155,34 @@ public final class DeadLetterActions {
     };
   }
 
+  /** Runs a retarget or dead-lettering of waiting rows, and reports it, or what it committed. */
+  private static Outcome waitingAction(
+      String verb,
+      String requestId,
+      String requestedBy,
+      String waitingFor,
+      String destination,
+      Function<AuditInfo, WaitingActionResult> action,
+      String reason) {
+    try {
+      WaitingActionResult result = action.apply(new AuditInfo(requestId, requestedBy, reason));
+      return new Outcome(
+          Reports.waitingAction(verb, requestId, requestedBy, waitingFor, destination, result),
+          0,
+          0,
+          null);
+    } catch (WaitingActionException e) {
+      return failed(
+          e,
+          Reports.waitingAction(
+              verb, requestId, requestedBy, waitingFor, destination, e.committed()),
+          0,
+          0);
+    }
+  }
+
   private static Outcome failed(
-      DeadLetterActionException e, ObjectNode committed, int replayed, int discarded) {
+      RuntimeException e, ObjectNode committed, int replayed, int discarded) {
     ObjectNode error = JsonSupport.mapper().createObjectNode();
     error.put("error", "ActionFailed");
     error.put("message", e.getMessage());

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.reprocessor.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.AuditPage;
@@ -12,8 +13,13 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.dialect.AuditDetails;
+import dev.lambdaoutbox.store.waiting.WaitingActionResult;
+import dev.lambdaoutbox.store.waiting.WaitingDestination;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /** The JSON reports the reprocessor answers with. Times are ISO-8601 UTC strings. */
 public final class Reports {
@@ -24,7 +30,9 @@ public final class Reports {
       DeadLetterFilter filter,
       DeadLetterPage page,
       DeadLetterSummary summary,
-      DeadLetterStore.ParkedKeys parked) {
+      DeadLetterStore.ParkedKeys parked,
+      List<WaitingDestination> waiting,
+      Instant now) {
     ObjectNode report = header("list", requestId);
     report.set("filter", filter(filter));
     ArrayNode rows = report.putArray("deadLetters");
@@ -53,6 +61,100 @@ public final class Reports {
     if (parked.total() > parked.keys().size()) {
       p.put("shown", parked.keys().size());
     }
+    report.set("waiting", waiting(waiting, now));
+    return report;
+  }
+
+  /**
+   * The rows waiting in the outbox for a destination that is down, by destination, longest waiting
+   * first: what the destination health table says of it, how many rows wait and since when.
+   */
+  private static ObjectNode waiting(List<WaitingDestination> waiting, Instant now) {
+    ObjectNode w = JsonSupport.mapper().createObjectNode();
+    w.put("rows", waiting.stream().mapToLong(WaitingDestination::rows).sum());
+    ArrayNode destinations = w.putArray("destinations");
+    for (WaitingDestination d : waiting) {
+      DestinationHealth h = d.health();
+      destinations
+          .addObject()
+          .put("destination", h.destination())
+          .put("state", h.state().name())
+          .put("errorCode", h.errorCode())
+          .put("reason", h.errorReason())
+          .put("downSince", time(h.downSince()))
+          .put("failedProbes", h.failedProbes())
+          .put("nextProbeAt", time(h.nextProbeAt()))
+          .put("rows", d.rows())
+          .put("rowsCapped", d.rowsCapped())
+          .put("oldestCreatedAt", time(d.oldestCreatedAt()))
+          .put(
+              "oldestAgeSeconds",
+              Math.max(0, Duration.between(d.oldestCreatedAt(), now).toSeconds()));
+    }
+    return w;
+  }
+
+  /**
+   * What a retarget or dead-lettering of waiting rows did (or in a dry run would do).
+   *
+   * @param verb "retarget" or "deadLetter"
+   * @param destination where a retarget sends the rows; null for a dead-lettering
+   */
+  public static ObjectNode waitingAction(
+      String verb,
+      String requestId,
+      String requestedBy,
+      String waitingFor,
+      String destination,
+      WaitingActionResult result) {
+    String done = verb.equals("retarget") ? "retargeted" : "deadLettered";
+    String key = result.dryRun() ? "would" + capitalize(verb) : done;
+    ObjectNode report = header(verb, requestId);
+    report.put("requestedBy", requestedBy);
+    report.put("dryRun", result.dryRun());
+    report.put("waitingFor", waitingFor);
+    if (destination != null) {
+      report.put("destination", destination);
+    }
+    ArrayNode applied = report.putArray(key);
+    result.applied().forEach(id -> applied.add(id.toString()));
+    report.put("moreWaiting", result.moreWaiting());
+    ObjectNode counts = report.putObject("counts").put(key, result.applied().size());
+    if (!result.dryRun() && result.parkedEvents() > 0) {
+      counts.put("parkedEvents", result.parkedEvents());
+    }
+    report.put("batches", result.batches());
+    String what =
+        destination == null ? "moved to the dead letters" : "sent to " + destination + " instead";
+    String more =
+        result.moreWaiting()
+            ? " More rows still wait for " + waitingFor + "; send again for the next ones."
+            : "";
+    report.put(
+        "message",
+        result.dryRun()
+            ? "Dry run: nothing was changed. "
+                + result.applied().size()
+                + " row(s) waiting for "
+                + waitingFor
+                + " would be "
+                + what
+                + ". To do it, send the same request with \"dryRun\": false."
+                + more
+            : result.applied().size()
+                + " row(s) waiting for "
+                + waitingFor
+                + " "
+                + what
+                + ", in "
+                + result.batches()
+                + " committed batch(es)."
+                + (result.parkedEvents() > 0
+                    ? " "
+                        + result.parkedEvents()
+                        + " event(s) behind them now wait for them (parked aggregates)."
+                    : "")
+                + more);
     return report;
   }
 
@@ -86,6 +188,10 @@ public final class Reports {
       entry.put("requestId", e.requestId());
       entry.put("reason", e.reason());
       entry.put("destinationOverride", e.destinationOverride());
+      String waitingFor = AuditDetails.waitingFor(e.details());
+      if (waitingFor != null) {
+        entry.put("waitingFor", waitingFor);
+      }
       if (e.snapshot() == null) {
         entry.putNull("deadLetter");
       } else {

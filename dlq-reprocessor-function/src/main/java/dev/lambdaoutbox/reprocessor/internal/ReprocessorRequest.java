@@ -7,7 +7,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import java.util.List;
 import java.util.UUID;
 
-/** A validated operator request: one of the four actions. */
+/** A validated operator request: one of the six actions. */
 public sealed interface ReprocessorRequest {
   /** Who asked, as the request says; null when it does not. */
   String requestedBy();
@@ -69,6 +69,41 @@ public sealed interface ReprocessorRequest {
     @Override
     public String action() {
       return "discard";
+    }
+  }
+
+  /**
+   * {@code retarget}: up to {@code limit} rows waiting for {@code waitingFor} (a destination that
+   * is down) go to {@code destination} instead.
+   *
+   * @param reason null when none was given
+   */
+  record RetargetRequest(
+      String waitingFor,
+      String destination,
+      int limit,
+      boolean dryRun,
+      String reason,
+      String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "retarget";
+    }
+  }
+
+  /**
+   * {@code deadLetter}: up to {@code limit} rows waiting for {@code waitingFor} (a destination that
+   * is down) move to the dead letters.
+   *
+   * @param reason null when none was given
+   */
+  record DeadLetterWaitingRequest(
+      String waitingFor, int limit, boolean dryRun, String reason, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "deadLetter";
     }
   }
 

@@ -11,15 +11,18 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DeadLetterWaitingRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ListRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.RetargetRequest;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.writer.Destinations;
+import dev.lambdaoutbox.writer.OutboxEvent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -48,8 +51,13 @@ public final class RequestParser {
 
   public static final int DEFAULT_AUDIT_LIMIT = 50;
 
-  static final Set<String> ACTIONS = Set.of("list", "replay", "discard", "audit");
-  private static final String ACTION_NAMES = "\"list\", \"replay\", \"discard\" or \"audit\"";
+  /** Rows waiting for a destination one retarget or dead-lettering moves unless it says. */
+  public static final int DEFAULT_WAITING_LIMIT = 100;
+
+  static final Set<String> ACTIONS =
+      Set.of("list", "replay", "discard", "audit", "retarget", "deadLetter");
+  private static final String ACTION_NAMES =
+      "\"list\", \"replay\", \"discard\", \"audit\", \"retarget\" or \"deadLetter\"";
 
   private static final Set<String> LIST_FIELDS =
       Set.of("action", "requestedBy", "filter", "limit", "cursor");
@@ -70,6 +78,10 @@ public final class RequestParser {
       Set.of("eventType", "aggregateType", "aggregateId", "errorCode", "deadAtFrom", "deadAtTo");
   private static final Set<String> AUDIT_FIELDS =
       Set.of("action", "requestedBy", "filter", "limit", "cursor");
+  private static final Set<String> RETARGET_FIELDS =
+      Set.of("action", "requestedBy", "waitingFor", "destination", "limit", "dryRun", "reason");
+  private static final Set<String> DEAD_LETTER_FIELDS =
+      Set.of("action", "requestedBy", "waitingFor", "limit", "dryRun", "reason");
   private static final Set<String> AUDIT_FILTER_FIELDS =
       Set.of("deadLetterId", "requestedBy", "requestId", "action", "from", "to");
 
@@ -112,8 +124,70 @@ public final class RequestParser {
       case "list" -> list(root, requestedBy);
       case "replay" -> replay(root, requestedBy);
       case "audit" -> audit(root, requestedBy);
+      case "retarget" -> retarget(root, requestedBy);
+      case "deadLetter" -> deadLetterWaiting(root, requestedBy);
       default -> discard(root, requestedBy);
     };
+  }
+
+  private static RetargetRequest retarget(RequestFields root, String requestedBy) {
+    String waitingFor = waitingFor(root);
+    String destination = destination(root);
+    if (destination == null) {
+      throw new InvalidRequestException(
+          "destination",
+          "is required: the SNS topic ARN or SQS queue URL the waiting rows go to instead");
+    }
+    if (destination.equals(waitingFor)) {
+      throw new InvalidRequestException(
+          "destination", "is the destination the rows wait for; name another one");
+    }
+    int limit = root.integer("limit", DEFAULT_WAITING_LIMIT, 1, MAX_IDS);
+    Boolean dryRun = root.bool("dryRun");
+    return new RetargetRequest(
+        waitingFor,
+        destination,
+        limit,
+        dryRun == null || dryRun,
+        root.text("reason", MAX_REASON),
+        requestedBy);
+  }
+
+  private static DeadLetterWaitingRequest deadLetterWaiting(
+      RequestFields root, String requestedBy) {
+    String waitingFor = waitingFor(root);
+    int limit = root.integer("limit", DEFAULT_WAITING_LIMIT, 1, MAX_IDS);
+    Boolean dryRun = root.bool("dryRun");
+    return new DeadLetterWaitingRequest(
+        waitingFor, limit, dryRun == null || dryRun, root.text("reason", MAX_REASON), requestedBy);
+  }
+
+  /** The destination the rows to move wait for: required, a topic ARN or queue URL. */
+  private static String waitingFor(RequestFields root) {
+    String waitingFor = root.text("waitingFor", OutboxEvent.MAX_DESTINATION_LENGTH);
+    if (waitingFor == null) {
+      throw new InvalidRequestException(
+          "waitingFor",
+          "is required: the destination the rows wait for, as action list shows it under"
+              + " waiting.destinations");
+    }
+    String problem = Destinations.problemWith(waitingFor);
+    if (problem != null) {
+      throw new InvalidRequestException("waitingFor", problem);
+    }
+    return waitingFor;
+  }
+
+  /** The request's destination: an SNS topic ARN or SQS queue URL, or null when absent. */
+  private static String destination(RequestFields root) {
+    String destination = root.text("destination", OutboxEvent.MAX_DESTINATION_LENGTH);
+    if (destination != null) {
+      String problem = Destinations.problemWith(destination);
+      if (problem != null) {
+        throw new InvalidRequestException("destination", problem);
+      }
+    }
+    return destination;
   }
 
   private static ListRequest list(RequestFields root, String requestedBy) {
@@ -211,13 +285,7 @@ public final class RequestParser {
           "limit",
           "applies only to a replay by filter; with ids, the ids themselves say which rows");
     }
-    String destination = root.text("destination", 2048);
-    if (destination != null) {
-      String problem = Destinations.problemWith(destination);
-      if (problem != null) {
-        throw new InvalidRequestException("destination", problem);
-      }
-    }
+    String destination = destination(root);
     String reason = root.text("reason", MAX_REASON);
     Boolean dryRun = root.bool("dryRun");
     if (byIds) {
@@ -354,6 +422,8 @@ public final class RequestParser {
           case "list" -> LIST_FIELDS;
           case "replay" -> REPLAY_FIELDS;
           case "audit" -> AUDIT_FIELDS;
+          case "retarget" -> RETARGET_FIELDS;
+          case "deadLetter" -> DEAD_LETTER_FIELDS;
           default -> DISCARD_FIELDS;
         };
     String unknown = root.firstUnknown(allowed);
@@ -372,6 +442,12 @@ public final class RequestParser {
     }
     if (AUDIT_FIELDS.contains(unknown)) {
       owners.add("audit");
+    }
+    if (RETARGET_FIELDS.contains(unknown)) {
+      owners.add("retarget");
+    }
+    if (DEAD_LETTER_FIELDS.contains(unknown)) {
+      owners.add("deadLetter");
     }
     if (owners.isEmpty()) {
       root.allowOnly(allowed, "a " + action + " request");

@@ -6,8 +6,9 @@ import java.util.UUID;
 /**
  * A row of the dead-letter audit table: one action on one dead letter.
  *
- * @param action {@link #REPLAY}, {@link #DISCARD}, or {@link #SUPERSEDED} (the poller replaced the
- *     dead letter with a newer one of the same event id)
+ * @param action {@link #REPLAY}, {@link #DISCARD}, {@link #RETARGET}, {@link #DEAD_LETTER}, or
+ *     {@link #SUPERSEDED} (the poller replaced the dead letter with a newer one of the same event
+ *     id)
  * @param details the JSON written with the action: the dead letter as it was, and for a replay the
  *     destination override
  * @param snapshot the dead letter as it was when the action was taken, read back from {@code
@@ -34,6 +35,19 @@ public record AuditEntry(
 
   public static final String REPLAY = "REPLAY";
   public static final String DISCARD = "DISCARD";
+
+  /**
+   * An operator sent a row waiting for a destination that is down to another destination: {@code
+   * deadLetterId} is the row's (event) id, {@link #destinationOverride} where it goes, and {@code
+   * details} the destination it waited for and the row as it was.
+   */
+  public static final String RETARGET = "RETARGET";
+
+  /**
+   * An operator moved a row waiting for a destination that is down to the dead letters: the
+   * snapshot is the dead letter as it was written.
+   */
+  public static final String DEAD_LETTER = "DEAD_LETTER";
 
   /**
    * The poller dead-lettered an event whose id was already a dead letter: this row keeps the older

@@ -24,7 +24,8 @@ public record AuditFilter(
     Instant to) {
 
   /** The actions the audit table records. */
-  public static final Set<String> ACTIONS = Set.of(AuditEntry.REPLAY, AuditEntry.DISCARD);
+  public static final Set<String> ACTIONS =
+      Set.of(AuditEntry.REPLAY, AuditEntry.DISCARD, AuditEntry.RETARGET, AuditEntry.DEAD_LETTER);
 
   private static final AuditFilter ALL = new AuditFilter(null, null, null, null, null, null);
 

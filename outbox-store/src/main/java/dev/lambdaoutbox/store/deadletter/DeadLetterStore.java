@@ -1,6 +1,8 @@
 package dev.lambdaoutbox.store.deadletter;
 
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Clock;
 import java.util.List;
@@ -124,6 +126,15 @@ public interface DeadLetterStore {
 
     public DeadLetterStore build() {
       return new SqlDeadLetterStore(this);
+    }
+
+    /**
+     * The rows waiting for a destination that is down, on the same executor, tables, clock and
+     * batch size, for a poller that orders as {@code ordering} says (with {@link
+     * Ordering#AGGREGATE}, a waiting row dead-lettered parks its aggregate, as the poller does).
+     */
+    public WaitingRowStore waitingRows(Ordering ordering) {
+      return WaitingRowStore.over(executor, tables, clock, batchSize, ordering);
     }
   }
 }

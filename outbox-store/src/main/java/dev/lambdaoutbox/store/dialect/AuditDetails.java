@@ -4,14 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.waiting.WaitingRow;
 import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.time.Instant;
 import java.util.UUID;
 
 /**
  * The audit row's {@code details} JSON: {@code {"deadLetter": {...every column...},
- * "destinationOverride": "..."}}. The payload and headers are kept as JSON strings holding the
- * stored text exactly, so a discarded event can be restored byte for byte.
+ * "destinationOverride": "..."}}, or for a retarget the row it moved ({@link #writeRetarget}). The
+ * payload and headers are kept as JSON strings holding the stored text exactly, so a discarded
+ * event can be restored byte for byte.
  */
 public final class AuditDetails {
   private AuditDetails() {}
@@ -40,6 +42,32 @@ public final class AuditDetails {
       root.put("destinationOverride", destinationOverride);
     }
     return root.toString();
+  }
+
+  /**
+   * The details of a retarget: {@code {"waitingFor": from, "destinationOverride": to, "row":
+   * {...}}}, the row as it was without its payload and headers (they go on with the row).
+   */
+  public static String writeRetarget(WaitingRow row, String from, String to) {
+    ObjectNode root = JsonSupport.mapper().createObjectNode();
+    root.put("waitingFor", from);
+    root.put("destinationOverride", to);
+    ObjectNode r = root.putObject("row");
+    r.put("id", row.id().toString());
+    r.put("aggregateType", row.aggregateType());
+    r.put("aggregateId", row.aggregateId());
+    r.put("eventType", row.eventType());
+    r.put("destination", row.destination());
+    r.put("createdAt", row.createdAt().toString());
+    r.put("retryCount", row.retryCount());
+    r.put("lastErrorCode", row.lastErrorCode());
+    r.put("lastErrorReason", row.lastErrorReason());
+    return root.toString();
+  }
+
+  /** The destination a retargeted row waited for, as {@code details} records it; null when none. */
+  public static String waitingFor(String details) {
+    return text(parse(details), "waitingFor");
   }
 
   /** The dead letter a {@code details} text holds; null when it holds none. */

@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.store.waiting.WaitingRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +65,27 @@ final class AuditRows {
               .timestamp("created_at", now)
               .text("claimed_by", audit.claimedBy())
               .text("invoked_by", audit.invokedBy()));
+    }
+    return sets;
+  }
+
+  /**
+   * One parameter set per retargeted row, each with the destination it waited for, the one it goes
+   * to, and the row as it was.
+   */
+  static List<Params> retargetParameters(
+      List<WaitingRow> rows, String from, String to, AuditInfo audit, Instant now) {
+    List<Params> sets = new ArrayList<>(rows.size());
+    for (WaitingRow row : rows) {
+      sets.add(
+          Params.of()
+              .text("action", AuditEntry.RETARGET)
+              .uuid("dead_letter_id", row.id())
+              .text("request_id", audit.requestId())
+              .text("requested_by", audit.requestedBy())
+              .text("reason", audit.reason())
+              .json(DETAILS, AuditDetails.writeRetarget(row, from, to))
+              .timestamp("created_at", now));
     }
     return sets;
   }

@@ -61,7 +61,13 @@ final class MysqlDialect extends PortableDialect {
   private final String reinsertSql;
 
   MysqlDialect(OutboxTables tables) {
-    super(tables, new Syntax(name -> ":" + name, MysqlDialect::utcText, name -> ":" + name));
+    super(
+        tables,
+        new Syntax(
+            name -> ":" + name,
+            MysqlDialect::utcText,
+            name -> ":" + name,
+            index -> " FORCE INDEX (" + index + ")"));
     this.messages = tables.messages();
     this.deadLetters = tables.deadLetters();
     String t = messages;
@@ -179,13 +185,13 @@ final class MysqlDialect extends PortableDialect {
             + " SET retry_count = retry_count + 1, next_attempt_at = :due,"
             + " last_error_code = :code, last_error_reason = :reason,"
             + " first_failed_at = COALESCE(first_failed_at, :now),"
-            + " locked_by = NULL, locked_until = NULL"
+            + " locked_by = NULL, locked_until = NULL, waiting_for = NULL"
             + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
     this.deferSql =
         "UPDATE "
             + t
             + " SET next_attempt_at = :due, last_error_code = :code, last_error_reason = :reason,"
-            + " locked_by = NULL, locked_until = NULL"
+            + " waiting_for = :waitingFor, locked_by = NULL, locked_until = NULL"
             + " WHERE id = :id AND locked_by = :owner AND status = 'PENDING'";
     this.releaseSql =
         "UPDATE "
@@ -562,6 +568,7 @@ final class MysqlDialect extends PortableDialect {
                   .timestamp("due", d.until())
                   .text("code", ErrorText.code(d.errorCode()))
                   .text("reason", ErrorText.reason(d.reason()))
+                  .text("waitingFor", waitingFor(d))
                   .uuid("id", d.id())
                   .text("owner", owner));
         }

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxStore;
@@ -21,6 +22,7 @@ import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.waiting.WaitingRow;
 import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +44,7 @@ abstract class PortableDialect implements StoreDialect {
   private final String backlogSql;
   private final HealthRows healthRows;
   private final ParkedRows parkedRows;
+  private final WaitingRows waitingRows;
   private final String countDueSql;
   private final String countDueUnparkedSql;
   private final String deadLetterColumns;
@@ -54,7 +57,11 @@ abstract class PortableDialect implements StoreDialect {
     // The oldest unpublished row's creation time: MIN over the partial (PostgreSQL) or
     // (status, created_at) (MySQL) unpublished index, one index entry. The dead letters counted
     // no further than the cap plus one, the destination health table, which is small, and the
-    // parked keys and their events (along the key index), each counted no further than its cap.
+    // parked keys and their events (along the key index), each counted no further than its cap;
+    // the rows waiting for a destination marked misconfigured, looked up along the waiting index
+    // from each such destination (the join proves the partial index's waiting_for IS NOT NULL to
+    // PostgreSQL; MySQL, which may otherwise walk every PENDING row when many wait, is told), no
+    // further than their cap.
     String health = tables.destinationHealth();
     String staleBefore = syntax.timestampParam().apply("staleBefore");
     this.backlogSql =
@@ -81,10 +88,20 @@ abstract class PortableDialect implements StoreDialect {
             + health
             + " WHERE next_probe_at < "
             + staleBefore
-            + ") AS stale_destinations, "
+            + ") AS stale_destinations, (SELECT count(*) FROM (SELECT 1 AS one FROM "
+            + health
+            + " h JOIN "
+            + tables.messages()
+            + " w"
+            + syntax.alongIndex().apply(tables.messages() + "_waiting_ix")
+            + " ON w.waiting_for = h.destination_key AND w.status = 'PENDING'"
+            + " WHERE h.state = 'MISCONFIGURED' LIMIT "
+            + (OutboxStore.WAITING_COUNT_CAP + 1)
+            + ") waiting) AS waiting_on_misconfigured, "
             + new ParkedRows(tables, syntax.timestampParam(), syntax.utcText()).countsSelectList();
     this.parkedRows = new ParkedRows(tables, syntax.timestampParam(), syntax.utcText());
     this.healthRows = new HealthRows(health, syntax.timestampParam(), syntax.utcText());
+    this.waitingRows = new WaitingRows(tables.messages(), syntax);
     String due =
         " w WHERE w.status = 'PENDING' AND w.next_attempt_at <= "
             + syntax.timestampParam().apply("now");
@@ -325,6 +342,43 @@ abstract class PortableDialect implements StoreDialect {
     return (int) s.query(sql, params).get(0).longValue("due");
   }
 
+  // ---- the rows waiting for a destination that is down
+
+  @Override
+  public WaitingCount countWaiting(SqlSession s, String key, DeadLetterFilter filter, int cap) {
+    Params params = Params.of().text("key", key).integer("cap", cap);
+    Row row = s.query(waitingRows.count(filter, params), params).get(0);
+    return new WaitingCount(row.longValue("row_count"), row.instant("oldest_created_at"));
+  }
+
+  @Override
+  public List<WaitingRow> waitingRows(
+      SqlSession s, String key, Instant now, int limit, boolean lock) {
+    return s.query(waitingRows.select(lock), WaitingRows.selectParams(key, now, limit)).stream()
+        .map(WaitingRows::read)
+        .toList();
+  }
+
+  @Override
+  public int retarget(SqlSession s, Collection<UUID> ids, String destination, Instant now) {
+    Params params = Params.of().text("destination", destination).timestamp("now", now);
+    return s.update(waitingRows.retarget(ids, params), params);
+  }
+
+  @Override
+  public void lease(SqlSession s, Collection<UUID> ids, String owner, Instant until) {
+    Params params = Params.of().text("owner", owner).timestamp("until", until);
+    s.update(waitingRows.lease(ids, params), params);
+  }
+
+  @Override
+  public void recordRetargetAudit(
+      SqlSession s, List<WaitingRow> rows, String from, String to, AuditInfo audit, Instant now) {
+    if (!rows.isEmpty()) {
+      s.batch(auditSql, AuditRows.retargetParameters(rows, from, to, audit, now));
+    }
+  }
+
   // ---- the reprocessor's dead letters
 
   /**
@@ -510,6 +564,14 @@ abstract class PortableDialect implements StoreDialect {
    * length (NULL when the details hold no payload).
    */
   abstract String auditDetailsPreview();
+
+  /**
+   * The {@code waiting_for} a deferral records: the key of the destination the row waits for
+   * ({@link DestinationHealth#key}), null when it names none.
+   */
+  static String waitingFor(DeliveryOutcome.Defer deferral) {
+    return deferral.destination() == null ? null : DestinationHealth.key(deferral.destination());
+  }
 
   /**
    * The parameters of a purge's statement: expired before {@code cutoff}, {@code limit} at most.

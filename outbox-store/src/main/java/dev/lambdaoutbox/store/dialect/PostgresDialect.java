@@ -57,7 +57,9 @@ final class PostgresDialect extends PortableDialect {
 
   PostgresDialect(OutboxTables tables) {
     super(
-        tables, new Syntax(PostgresDialect::at, PostgresDialect::utcText, PostgresDialect::jsonb));
+        tables,
+        new Syntax(
+            PostgresDialect::at, PostgresDialect::utcText, PostgresDialect::jsonb, index -> ""));
     this.messages = tables.messages();
     this.deadLetters = tables.deadLetters();
     String t = messages;
@@ -230,20 +232,22 @@ final class PostgresDialect extends PortableDialect {
             + " last_error_code = r.code, last_error_reason = r.reason,"
             + " first_failed_at = COALESCE(m.first_failed_at, "
             + at("now")
-            + "), locked_by = NULL, locked_until = NULL"
+            + "), locked_by = NULL, locked_until = NULL, waiting_for = NULL"
             + " FROM json_to_recordset(CAST(:retries AS json))"
             + " AS r(id uuid, due text, code text, reason text)"
             + " WHERE m.id = r.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
-    // A deferral keeps retry_count; one without an error code (a release) keeps the last error too.
+    // A deferral keeps retry_count and records what the row waits for; one without an error code (a
+    // release) keeps the last error and what the row waited for too.
     this.deferSql =
         "UPDATE "
             + t
             + " m SET next_attempt_at = CAST(d.due AS timestamp) AT TIME ZONE 'UTC',"
             + " last_error_code = CASE WHEN d.code IS NULL THEN m.last_error_code ELSE d.code END,"
             + " last_error_reason = CASE WHEN d.code IS NULL THEN m.last_error_reason"
-            + " ELSE d.reason END, locked_by = NULL, locked_until = NULL"
+            + " ELSE d.reason END, waiting_for = CASE WHEN d.code IS NULL THEN m.waiting_for"
+            + " ELSE d.waiting END, locked_by = NULL, locked_until = NULL"
             + " FROM json_to_recordset(CAST(:deferrals AS json))"
-            + " AS d(id uuid, due text, code text, reason text)"
+            + " AS d(id uuid, due text, code text, reason text, waiting text)"
             + " WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING' RETURNING m.id";
     this.holdersSql =
         "SELECT id, locked_by FROM "
@@ -588,7 +592,8 @@ final class PostgresDialect extends PortableDialect {
                 o.put("id", d.id().toString())
                     .put("due", JsonLists.utc(d.until()))
                     .put("code", ErrorText.code(d.errorCode()))
-                    .put("reason", ErrorText.reason(d.reason())));
+                    .put("reason", ErrorText.reason(d.reason()))
+                    .put("waiting", waitingFor(d)));
     return idsOf(s.query(deferSql, Params.of().json("deferrals", json).text("owner", owner)));
   }
 

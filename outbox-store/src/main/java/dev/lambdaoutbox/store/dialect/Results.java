@@ -23,8 +23,8 @@ final class Results {
 
   /**
    * The backlog from {@code oldest_created_at}, {@code dead_letters}, {@code destinations_down},
-   * {@code destinations_misconfigured}, {@code stale_destinations}, {@code parked_keys} and {@code
-   * parked_events}.
+   * {@code destinations_misconfigured}, {@code stale_destinations}, {@code parked_keys}, {@code
+   * parked_events} and {@code waiting_on_misconfigured}.
    */
   static Backlog backlog(Row row, Instant now) {
     Instant oldest = row.instant("oldest_created_at");
@@ -37,7 +37,8 @@ final class Results {
         row.integer("destinations_misconfigured"),
         row.integer("stale_destinations"),
         row.longValue("parked_keys"),
-        row.longValue("parked_events"));
+        row.longValue("parked_events"),
+        row.longValue("waiting_on_misconfigured"));
   }
 
   /**

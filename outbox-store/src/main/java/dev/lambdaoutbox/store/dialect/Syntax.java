@@ -11,11 +11,14 @@ import java.util.function.UnaryOperator;
  * @param timestampParam a timestamp parameter, given its name, as the dialect reads it in UTC
  * @param utcText a time expression as {@code YYYY-MM-DD HH:MM:SS.ffffff} UTC text
  * @param jsonParam a JSON text parameter, given its name, as a value for a JSON column
+ * @param alongIndex what follows a table in FROM to read it along the named index, where the
+ *     planner needs telling ("" where it does not)
  */
 record Syntax(
     UnaryOperator<String> timestampParam,
     UnaryOperator<String> utcText,
-    UnaryOperator<String> jsonParam) {
+    UnaryOperator<String> jsonParam,
+    UnaryOperator<String> alongIndex) {
   /** The select list of {@code columns}, time columns as UTC text (see {@link SelectList}). */
   String selectList(String alias, List<String> columns) {
     return SelectList.of(alias, utcText, columns);

@@ -9,7 +9,13 @@ import java.util.regex.Pattern;
  * header the broker would refuse is refused when the event is built, not hours later in the poller.
  */
 public final class MessageAttributeRules {
-  public static final int MAX_NAME_LENGTH = 256;
+  /**
+   * The longest attribute name SQS takes: its documentation says "up to 256 characters", but it
+   * refuses a name of 256 ("Message (user) attribute names must be shorter than 256 Bytes"), and a
+   * name is ASCII, so bytes are characters.
+   */
+  public static final int MAX_NAME_LENGTH = 255;
+
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
 
   private MessageAttributeRules() {}

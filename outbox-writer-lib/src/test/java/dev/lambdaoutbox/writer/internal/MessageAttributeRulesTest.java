@@ -17,8 +17,8 @@ class MessageAttributeRulesTest {
 
   @Test
   void problemWithName_atTheLengthLimit_isNullAndOneMoreIsRefused() {
-    assertThat(MessageAttributeRules.problemWithName("n".repeat(256))).isNull();
-    assertThat(MessageAttributeRules.problemWithName("n".repeat(257))).contains("256");
+    assertThat(MessageAttributeRules.problemWithName("n".repeat(255))).isNull();
+    assertThat(MessageAttributeRules.problemWithName("n".repeat(256))).contains("255");
   }
 
   @ParameterizedTest

@@ -316,6 +316,9 @@ public final class OutboxPoller implements AutoCloseable {
               Math.min(backlog.deadLetters(), OutboxStore.DEAD_LETTER_COUNT_CAP))
           .count("DestinationsDown", backlog.destinationsDown())
           .count("DestinationsMisconfigured", backlog.destinationsMisconfigured())
+          .count(
+              "WaitingOnMisconfigured",
+              Math.min(backlog.waitingOnMisconfigured(), OutboxStore.WAITING_COUNT_CAP))
           .property("deadLetterBacklogCapped", backlog.deadLettersCapped())
           .count("ParkedKeys", Math.min(backlog.parkedKeys(), OutboxStore.PARKED_COUNT_CAP))
           .count("ParkedEvents", Math.min(backlog.parkedEvents(), OutboxStore.PARKED_COUNT_CAP))

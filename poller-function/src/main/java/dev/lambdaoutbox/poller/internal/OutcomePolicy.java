@@ -17,7 +17,8 @@ import java.util.Optional;
  *       up, {@link DeliveryOutcome.DeadLetter}; otherwise {@link DeliveryOutcome.Retry} after a
  *       {@link Backoff} delay, the only outcome that spends a retry;
  *   <li>its destination down (the failure showed it, or it was down before and not probed): {@link
- *       DeliveryOutcome.Defer} to the destination's next probe, no retry spent;
+ *       DeliveryOutcome.Defer} to the destination's next probe, no retry spent, naming the
+ *       destination it waits for;
  *   <li>not sent for lack of time: {@link DeliveryOutcome.Release}, due again at once;
  *   <li>held back behind a failed message of its FIFO group: no outcome; it keeps its lease.
  * </ul>
@@ -91,7 +92,8 @@ public final class OutcomePolicy {
             + describe(down)
             + ", no retry spent; next probe at "
             + down.nextProbeAt(),
-        down.nextProbeAt());
+        down.nextProbeAt(),
+        down.destination());
   }
 
   /** Not sent: the destination was down already. */
@@ -107,7 +109,8 @@ public final class OutcomePolicy {
             + down.errorReason()
             + "); not attempted, no retry spent; next probe at "
             + down.nextProbeAt(),
-        down.nextProbeAt());
+        down.nextProbeAt(),
+        down.destination());
   }
 
   private static String describe(DestinationHealth down) {
