@@ -57,7 +57,9 @@ class ConfigurationDocsTest {
   void everyVariableTheFunctionsRead_isDocumentedOnce_inOneOfTheTables() {
     List<String> documented = new ArrayList<>();
     for (List<String> row : rows(PARAMETERS)) {
-      documented.addAll(variables(row.get(1)));
+      // A variable in parentheses is set by the parameter only as another one's default, and is
+      // documented in that other parameter's row.
+      documented.addAll(variables(row.get(1).replaceAll("\\([^)]*\\)", "")));
     }
     for (List<String> row : rows(VARIABLES)) {
       documented.addAll(DocPages.codeSpans(row.get(0)));

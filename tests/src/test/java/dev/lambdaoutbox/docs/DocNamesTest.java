@@ -35,14 +35,19 @@ class DocNamesTest {
    * of the project's own belongs here.
    */
   static final Map<String, String> OUTSIDE =
-      Map.of(
-          "sqlFile", "a Liquibase change type",
-          "transaction_isolation", "a MySQL system variable",
-          "fillfactor", "a PostgreSQL storage parameter",
-          "DELIMITER", "a MySQL client command",
-          "reWriteBatchedInserts", "a pgjdbc connection property",
-          "StringConcatFactory", "a JDK class",
-          "Filter", "a line of PostgreSQL's EXPLAIN output");
+      Map.ofEntries(
+          Map.entry("sqlFile", "a Liquibase change type"),
+          Map.entry("transaction_isolation", "a MySQL system variable"),
+          Map.entry("fillfactor", "a PostgreSQL storage parameter"),
+          Map.entry("DELIMITER", "a MySQL client command"),
+          Map.entry("reWriteBatchedInserts", "a pgjdbc connection property"),
+          Map.entry("StringConcatFactory", "a JDK class"),
+          Map.entry("Filter", "a line of PostgreSQL's EXPLAIN output"),
+          Map.entry("cacerts", "the JDK's trust store file"),
+          Map.entry("eventName", "a field of a CloudTrail record"),
+          Map.entry("userIdentity", "a field of a CloudTrail record"),
+          Map.entry("principalId", "a field of a CloudTrail record"),
+          Map.entry("sessionContext", "a field of a CloudTrail record"));
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern ASSIGNMENT = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\\S*)");

@@ -24,6 +24,10 @@ record ShellCommand(
         continue;
       }
       logical.append(line);
+      if (insideQuotes(logical)) {
+        logical.append('\n'); // a quoted argument (a JSON document, say) spans lines
+        continue;
+      }
       List<String> words = words(logical.toString());
       logical.setLength(0);
       if (words.isEmpty()) {
@@ -39,6 +43,22 @@ record ShellCommand(
       commands.add(new ShellCommand(block, text, assignments, words));
     }
     return commands;
+  }
+
+  /** Whether the text ends inside a single- or double-quoted string. */
+  private static boolean insideQuotes(CharSequence text) {
+    char quote = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (quote != 0) {
+        quote = c == quote ? 0 : quote;
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '#' && (i == 0 || Character.isWhitespace(text.charAt(i - 1)))) {
+        return false;
+      }
+    }
+    return quote != 0;
   }
 
   /** The program run: the first word, or empty for a line of assignments only. */

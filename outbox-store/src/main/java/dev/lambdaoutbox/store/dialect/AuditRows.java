@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.waiting.WaitingRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /** The audit table's rows: the parameters of one written, and one read back. */
 final class AuditRows {
@@ -55,16 +56,8 @@ final class AuditRows {
     List<Params> sets = new ArrayList<>(rows.size());
     for (DeadLetter row : rows) {
       sets.add(
-          Params.of()
-              .text("action", action)
-              .uuid("dead_letter_id", row.id())
-              .text("request_id", audit.requestId())
-              .text("requested_by", audit.requestedBy())
-              .text("reason", audit.reason())
-              .json(DETAILS, AuditDetails.write(row, destinationOverride))
-              .timestamp("created_at", now)
-              .text("claimed_by", audit.claimedBy())
-              .text("invoked_by", audit.invokedBy()));
+          entry(action, row.id(), audit, now)
+              .json(DETAILS, AuditDetails.write(row, destinationOverride)));
     }
     return sets;
   }
@@ -78,16 +71,23 @@ final class AuditRows {
     List<Params> sets = new ArrayList<>(rows.size());
     for (WaitingRow row : rows) {
       sets.add(
-          Params.of()
-              .text("action", AuditEntry.RETARGET)
-              .uuid("dead_letter_id", row.id())
-              .text("request_id", audit.requestId())
-              .text("requested_by", audit.requestedBy())
-              .text("reason", audit.reason())
-              .json(DETAILS, AuditDetails.writeRetarget(row, from, to))
-              .timestamp("created_at", now));
+          entry(AuditEntry.RETARGET, row.id(), audit, now)
+              .json(DETAILS, AuditDetails.writeRetarget(row, from, to)));
     }
     return sets;
+  }
+
+  /** Every column of an audit INSERT but {@link #DETAILS}: what was done, by whom, when. */
+  private static Params entry(String action, UUID id, AuditInfo audit, Instant now) {
+    return Params.of()
+        .text("action", action)
+        .uuid("dead_letter_id", id)
+        .text("request_id", audit.requestId())
+        .text("requested_by", audit.requestedBy())
+        .text("reason", audit.reason())
+        .timestamp("created_at", now)
+        .text("claimed_by", audit.claimedBy())
+        .text("invoked_by", audit.invokedBy());
   }
 
   /** An entry of the audit listing: details cut by the dialect, with {@code payload_length}. */
