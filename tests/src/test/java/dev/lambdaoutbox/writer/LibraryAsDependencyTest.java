@@ -19,26 +19,28 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The library as an application gets it: README.md's install command, run verbatim in a copy of
- * this checkout, installs the parent POM and the library into a private local repository under
- * {@code target/}; then a separate project ({@code src/test/resources/consumer-project}) declares
- * the dependency and a driver of its own, compiles against the installed jar and runs its test on
- * the test bed's PostgreSQL: an event appended in a committed transaction is there, one in a
- * rolled-back transaction is not.
+ * The library as an application gets it before the first release: docs/installing.md's install
+ * command, run verbatim in a copy of this checkout, installs the parent POM, the BOM and the
+ * library into a private local repository under {@code target/}; then a separate project ({@code
+ * src/test/resources/consumer-project}) imports the BOM, declares the library without a version and
+ * a driver of its own, compiles against the installed jar and runs its test on the test bed's
+ * PostgreSQL: an event appended in a committed transaction is there, one in a rolled-back
+ * transaction is not.
  *
  * <p>The Maven settings it writes read third-party artifacts from the local repository this build
  * uses (as a file repository) and then Maven Central, releases only: the project's snapshots can
  * come from the private install and from nowhere else.
  */
 class LibraryAsDependencyTest {
-  static final String INSTALL_COMMAND = "./mvnw install -pl outbox-writer-lib -am";
+  static final String INSTALL_COMMAND = "./mvnw install -pl outbox-bom,outbox-writer-lib -am";
 
   private static final Path ROOT = PackagedFunction.projectRoot();
   private static final Path WORK = ROOT.resolve("tests/target/library-as-dependency");
 
   @Test
-  void readmeInstallCommand_letsASeparateProjectBuildAndAppendInATransaction() throws Exception {
-    assertThat(Files.readString(ROOT.resolve("README.md"))).contains(INSTALL_COMMAND);
+  void installCommand_letsASeparateProjectImportTheBomBuildAndAppendInATransaction()
+      throws Exception {
+    assertThat(Files.readString(ROOT.resolve("docs/installing.md"))).contains(INSTALL_COMMAND);
     Path repository = WORK.resolve("m2");
     deleteRecursively(repository.resolve("dev/lambdaoutbox"));
     deleteRecursively(WORK.resolve("checkout"));
@@ -55,6 +57,9 @@ class LibraryAsDependencyTest {
     Path installed = repository.resolve("dev/lambdaoutbox");
     String version = System.getProperty("outbox.version");
     assertThat(installed.resolve("lambda-outbox-parent/" + version)).isDirectory();
+    assertThat(installed.resolve("outbox-bom/" + version + "/outbox-bom-" + version + ".pom"))
+        .content()
+        .doesNotContain("<parent>");
     assertThat(
             installed.resolve(
                 "outbox-writer-lib/" + version + "/outbox-writer-lib-" + version + ".jar"))
