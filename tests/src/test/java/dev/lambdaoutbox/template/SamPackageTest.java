@@ -90,8 +90,7 @@ class SamPackageTest {
     // sam build records where it ran the Makefile in each function's Metadata; CloudFormation and
     // the Serverless Application Repository ignore resource Metadata, and "." travels nowhere.
     local.removeIf(
-        path ->
-            path.matches("/Resources/\\w+/Metadata/(ContextPath|WorkingDirectory) = \\."));
+        path -> path.matches("/Resources/\\w+/Metadata/(ContextPath|WorkingDirectory) = \\."));
     assertThat(local).isEmpty();
   }
 
