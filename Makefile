@@ -1,8 +1,10 @@
 # Build and test entry points. `make test` brings up the local AWS test bed
 # (scripts/local-aws: PostgreSQL, MariaDB, LocalStack, Data API emulator on
 # 127.0.0.1), checks template.yaml with the SAM CLI, runs the Maven build
-# against the test bed, runs the demo (`make demo`) on what it built, and builds the deployment
-# packages with `sam build`.
+# against the test bed with the release profile (the Maven Central bundle built
+# and validated, docs/releasing.md), checks that a second build of the commit
+# gives the same bytes, runs the demo (`make demo`) on what it built, and builds
+# the deployment packages with `sam build`.
 SHELL := /bin/bash
 
 .PHONY: test demo run-poller testbed-up testbed-down testbed-status format docs
@@ -12,7 +14,8 @@ test:
 	scripts/local-aws up; \
 	eval "$$(scripts/local-aws env)"; \
 	scripts/sam validate --lint; \
-	./mvnw -B verify; \
+	./mvnw -B -Prelease verify; \
+	scripts/check-reproducible; \
 	RUN_MAIN_BUILD=off scripts/run-main dev.lambdaoutbox.demo.OutboxDemo; \
 	scripts/sam build; \
 	du -sh .aws-sam/build/PollerFunction .aws-sam/build/DlqReprocessorFunction

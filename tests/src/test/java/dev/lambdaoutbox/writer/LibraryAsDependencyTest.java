@@ -25,13 +25,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The libraries as an application gets them: every {@code ./mvnw install -pl MODULES -am} command
- * of the docs' shell blocks (the writer library's, the SQS consumer's), run verbatim in a copy of
- * this checkout, installs the parent POM and the modules into a private local repository under
- * {@code target/}; then a separate project ({@code src/test/resources/consumer-project}) declares
- * both libraries and a driver of its own, compiles against the installed jars and runs its test on
- * the test bed's PostgreSQL: an event appended in a committed transaction is there, one in a
- * rolled-back transaction is not.
+ * The libraries as an application gets them before the first release: every {@code ./mvnw
+ * install -pl MODULES -am} command of the docs' shell blocks, run verbatim in a copy of this
+ * checkout, installs the parent POM, the BOM and the libraries into a private local repository
+ * under {@code target/}; then a separate project ({@code src/test/resources/consumer-project})
+ * imports the BOM, declares both libraries without a version and a driver of its own, compiles
+ * against the installed jars and runs its test on the test bed's PostgreSQL: an event appended in
+ * a committed transaction is there, one in a rolled-back transaction is not.
  *
  * <p>The Maven settings it writes read third-party artifacts from the local repository this build
  * uses (as a file repository) and then Maven Central, releases only: the project's snapshots can
@@ -45,11 +45,12 @@ class LibraryAsDependencyTest {
   private static final Path WORK = ROOT.resolve("tests/target/library-as-dependency");
 
   @Test
-  void docsInstallCommands_letASeparateProjectBuildAndAppendInATransaction() throws Exception {
+  void docsInstallCommands_letASeparateProjectImportTheBomBuildAndAppendInATransaction()
+      throws Exception {
     Map<String, List<String>> commands = installCommands();
-    assertThat(commands.keySet())
-        .as("the docs install both libraries")
-        .contains("outbox-writer-lib", "outbox-sqs-consumer");
+    assertThat(commands.keySet().stream().flatMap(m -> Stream.of(m.split(","))))
+        .as("the docs install the BOM and both libraries")
+        .contains("outbox-bom", "outbox-writer-lib", "outbox-sqs-consumer");
     Path repository = WORK.resolve("m2");
     deleteRecursively(repository.resolve("dev/lambdaoutbox"));
     deleteRecursively(WORK.resolve("checkout"));
@@ -72,6 +73,9 @@ class LibraryAsDependencyTest {
       }
     }
     assertThat(installed.resolve("lambda-outbox-parent/" + version)).isDirectory();
+    assertThat(installed.resolve("outbox-bom/" + version + "/outbox-bom-" + version + ".pom"))
+        .content()
+        .doesNotContain("<parent>");
 
     Path consumer = WORK.resolve("consumer");
     copyTree(ROOT.resolve("tests/src/test/resources/consumer-project"), consumer);
