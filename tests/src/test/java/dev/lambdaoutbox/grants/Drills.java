@@ -7,6 +7,7 @@ import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.Ordering;
@@ -20,6 +21,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.DuplicateIdempotencyKeyException;
@@ -29,6 +31,7 @@ import dev.lambdaoutbox.writer.InboxResult;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -296,6 +299,49 @@ final class Drills {
     assertThat(store.auditTrail(head)).extracting(e -> e.action()).contains("REPLAY");
     assertThat(store.audit(AuditFilter.all(), null, 10, 100).entries())
         .hasSizeGreaterThanOrEqualTo(3);
+
+    waitingRows(asReprocessor, audit);
+  }
+
+  /**
+   * Lists the rows waiting for a misconfigured topic, retargets one of them (a dry run first) and,
+   * with ordering, dead-letters the other, parking its aggregate.
+   */
+  private void waitingRows(SqlExecutor asReprocessor, AuditInfo audit) {
+    String missing = "arn:aws:sns:us-east-1:000000000000:grants-missing";
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    OutboxEvent first = event("waiting", "w-1").toBuilder().destination(missing).build();
+    OutboxEvent second = event("waiting", "w-2").toBuilder().destination(missing).build();
+    append(owner, writer, first, second);
+    try (OwnerStore asOwner = new OwnerStore()) {
+      OutboxStore.builder(asOwner.executor())
+          .tables(tables)
+          .build()
+          .destinationHealth()
+          .markDown(missing, DestinationState.MISCONFIGURED, "NotFound", "no topic", t0, t0);
+    }
+    Instant probe = Instant.now().plusSeconds(3600);
+    sql(
+        "UPDATE "
+            + tables.messages()
+            + " SET waiting_for = '"
+            + DestinationHealth.key(missing)
+            + "', last_error_code = 'NotFound', next_attempt_at = "
+            + (owner.dialect() == SqlDialect.POSTGRESQL
+                ? "'" + probe + "'::timestamptz"
+                : "'" + java.sql.Timestamp.from(probe) + "'")
+            + " WHERE destination = '"
+            + missing
+            + "'");
+
+    WaitingRowStore waiting =
+        DeadLetterStore.builder(asReprocessor).tables(tables).waitingRows(Ordering.AGGREGATE);
+    assertThat(waiting.waiting(DeadLetterFilter.all()))
+        .extracting(w -> w.health().destination())
+        .containsExactly(missing);
+    assertThat(waiting.retarget(missing, QUEUE, 1, true, audit).applied()).hasSize(1);
+    assertThat(waiting.retarget(missing, QUEUE, 1, false, audit).applied()).hasSize(1);
+    assertThat(waiting.deadLetter(missing, 10, false, audit).applied()).hasSize(1);
   }
 
   // ---- the owner's helpers

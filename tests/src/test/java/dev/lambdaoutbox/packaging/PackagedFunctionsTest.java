@@ -310,6 +310,10 @@ class PackagedFunctionsTest {
             tables, own.secretArn(own.create(OutboxRole.POLLER, OutboxRole.REPROCESSOR)));
     env.put("OUTBOX_ORDERING", "aggregate");
     env.put("OUTBOX_ROUTES", "{\"order.shipped\":\"" + queue + "\"}");
+    // The operator may send events to that queue by hand (the stack's ReplayDestinations).
+    env.put(
+        "OUTBOX_REPLAY_DESTINATIONS",
+        "arn:aws:sqs:*:*:" + queue.substring(queue.lastIndexOf('/') + 1));
     String scheduled =
         Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
 

@@ -116,15 +116,20 @@ public final class TableUses {
               REPROCESSOR,
               OutboxTables::messages,
               "check ids and idempotency keys, then put replayed dead letters back; restore a"
-                  + " parked head and release the events behind it",
+                  + " parked head and release the events behind it; list, retarget (locking them)"
+                  + " and dead-letter the rows waiting for a destination that is down",
               READ,
               INSERT,
-              UPDATE),
+              UPDATE,
+              DELETE,
+              LOCK),
           use(
               REPROCESSOR,
               OutboxTables::deadLetters,
-              "list, replay and discard dead letters, locking them first",
+              "list, replay and discard dead letters, locking them first; dead-letter rows waiting"
+                  + " for a destination that is down",
               READ,
+              INSERT,
               DELETE,
               LOCK),
           use(
@@ -137,10 +142,16 @@ public final class TableUses {
               REPROCESSOR,
               OutboxTables::parkedKeys,
               "list parked aggregates; release one, locking it, when its head is replayed or"
-                  + " discarded",
+                  + " discarded; park the aggregate of a waiting row it dead-letters",
               READ,
+              INSERT,
               DELETE,
-              LOCK));
+              LOCK),
+          use(
+              REPROCESSOR,
+              OutboxTables::destinationHealth,
+              "list the destinations that are down with the rows waiting for them",
+              READ));
 
   private TableUses() {}
 
