@@ -91,17 +91,19 @@ class OutboxGrantsTest {
     assertThat(matrix(SqlDialect.POSTGRESQL, OutboxRole.REPROCESSOR))
         .isEqualTo(
             Map.of(
-                "outbox_messages", "SELECT, INSERT, UPDATE",
-                "outbox_dead_letters", "SELECT, UPDATE, DELETE",
+                "outbox_messages", "SELECT, INSERT, UPDATE, DELETE",
+                "outbox_dead_letters", "SELECT, INSERT, UPDATE, DELETE",
                 "outbox_dead_letter_audit", "SELECT, INSERT",
-                "outbox_parked_keys", "SELECT, UPDATE, DELETE"));
+                "outbox_destination_health", "SELECT",
+                "outbox_parked_keys", "SELECT, INSERT, UPDATE, DELETE"));
     assertThat(matrix(SqlDialect.MYSQL, OutboxRole.REPROCESSOR))
         .isEqualTo(
             Map.of(
-                "outbox_messages", "SELECT, INSERT, UPDATE",
-                "outbox_dead_letters", "SELECT, DELETE",
+                "outbox_messages", "SELECT, INSERT, UPDATE, DELETE",
+                "outbox_dead_letters", "SELECT, INSERT, DELETE",
                 "outbox_dead_letter_audit", "SELECT, INSERT",
-                "outbox_parked_keys", "SELECT, DELETE"));
+                "outbox_destination_health", "SELECT",
+                "outbox_parked_keys", "SELECT, INSERT, DELETE"));
   }
 
   @ParameterizedTest
