@@ -31,7 +31,8 @@ class DocBlocksTest {
           "java", "DocJavaTest",
           "json", "ReprocessorDocSamplesTest",
           "xml", "DocXmlYamlTest",
-          "yaml", "DocXmlYamlTest");
+          "yaml", "DocXmlYamlTest",
+          "kotlin", "DocXmlYamlTest");
 
   @Test
   void everyBlock_isOfALanguageATestChecks_orIsOutput() {

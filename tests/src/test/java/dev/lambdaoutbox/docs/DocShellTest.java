@@ -57,6 +57,7 @@ class DocShellTest {
       Set.of(
           "cloudformation describe-stacks",
           "cloudformation describe-stack-resource",
+          "cloudformation execute-change-set",
           "cloudtrail put-event-selectors",
           "lambda delete-function",
           "lambda get-function-configuration",
@@ -64,7 +65,8 @@ class DocShellTest {
           "lambda list-versions-by-function",
           "lambda publish-layer-version",
           "logs tail",
-          "secretsmanager create-secret");
+          "secretsmanager create-secret",
+          "serverlessrepo create-cloud-formation-change-set");
 
   /** Every topic of the example account the pages name. */
   private static final String EXAMPLE_TOPICS = "arn:aws:sns:*:123456789012:*";
@@ -543,6 +545,12 @@ class DocShellTest {
     while (output.find()) {
       if (!TemplateFacts.outputs().contains(output.group(1))) {
         return "the stack has no output " + output.group(1);
+      }
+    }
+    for (String override : c.after("--parameter-overrides")) {
+      Matcher name = Pattern.compile("^Name=([A-Za-z0-9]+),Value=").matcher(override);
+      if (!name.find() || !TemplateFacts.parameters().contains(name.group(1))) {
+        return "not a parameter of the template: " + override;
       }
     }
     String resource = c.value("--logical-resource-id");

@@ -16,12 +16,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pages' {@code xml} blocks are Maven dependencies on this project's modules, with the
- * coordinates the modules really have; their {@code yaml} blocks are SAM resources for a consumer's
- * stack, which {@code sam validate --lint} (the SAM CLI the test bed installs, with cfn-lint)
- * accepts as a template of their own.
+ * The pages' {@code xml} and Gradle ({@code kotlin}) blocks are dependencies on this project's
+ * modules, with the coordinates the modules really have; their {@code yaml} blocks are SAM
+ * resources for a consumer's stack, which {@code sam validate --lint} (the SAM CLI the test bed
+ * installs, with cfn-lint) accepts as a template of their own.
  */
 class DocXmlYamlTest {
+  private static final Pattern DEPENDENCY =
+      Pattern.compile("<dependency>.*?</dependency>", Pattern.DOTALL);
+  private static final Pattern GRADLE =
+      Pattern.compile("\"dev\\.lambdaoutbox:([a-z-]+)(?::([^\"]+))?\"");
   private static final Pattern COORDINATE =
       Pattern.compile("<(groupId|artifactId|version)>([^<]+)</\\1>");
 
@@ -29,19 +33,52 @@ class DocXmlYamlTest {
 
   @Test
   void everyXmlBlock_isADependencyOnAModuleWithItsCoordinates() throws Exception {
-    Map<String, String> modules = modules();
     List<CodeBlock> blocks =
         DocPages.blocks("xml").stream().filter(b -> b.checkedBy().isEmpty()).toList();
     assertThat(blocks).as("the pages' xml blocks").isNotEmpty();
     for (CodeBlock block : blocks) {
-      assertThat(block.text().strip()).as("%s", block).startsWith("<dependency>");
-      Map<String, String> given = coordinates(block.text());
-      assertThat(given.get("groupId")).as("%s groupId", block).isEqualTo("dev.lambdaoutbox");
-      assertThat(modules).as("%s names a module", block).containsKey(given.get("artifactId"));
-      assertThat(given.get("version"))
-          .as("%s version", block)
-          .isEqualTo(System.getProperty("outbox.version"));
+      Matcher dependency = DEPENDENCY.matcher(block.text());
+      int found = 0;
+      while (dependency.find()) {
+        found++;
+        Map<String, String> given = coordinates(dependency.group());
+        assertThat(given.get("groupId")).as("%s groupId", block).isEqualTo("dev.lambdaoutbox");
+        checkModuleAndVersion(block, given.get("artifactId"), given.get("version"));
+      }
+      assertThat(found).as("%s declares dependencies", block).isPositive();
     }
+  }
+
+  @Test
+  void everyGradleBlock_namesModulesWithTheirVersion() throws Exception {
+    List<CodeBlock> blocks =
+        DocPages.blocks("kotlin").stream().filter(b -> b.checkedBy().isEmpty()).toList();
+    for (CodeBlock block : blocks) {
+      Matcher coordinate = GRADLE.matcher(block.text());
+      int found = 0;
+      while (coordinate.find()) {
+        found++;
+        checkModuleAndVersion(block, coordinate.group(1), coordinate.group(2));
+      }
+      assertThat(found).as("%s names dependencies", block).isPositive();
+    }
+  }
+
+  /**
+   * A module of this project; its version this build's, the release it will be (the version without
+   * {@code -SNAPSHOT}), or none where the BOM gives it.
+   */
+  private static void checkModuleAndVersion(CodeBlock block, String artifact, String version)
+      throws Exception {
+    assertThat(modules()).as("%s names a module", block).containsKey(artifact);
+    if (version == null) {
+      assertThat(block.text()).as("%s: a version, or the BOM", block).contains("outbox-bom");
+      return;
+    }
+    String built = System.getProperty("outbox.version");
+    assertThat(version)
+        .as("%s version of %s", block, artifact)
+        .isIn(built, built.replace("-SNAPSHOT", ""));
   }
 
   @Test
@@ -85,7 +122,7 @@ class DocXmlYamlTest {
     while (module.find()) {
       String pom = Files.readString(DocPages.ROOT.resolve(module.group(1)).resolve("pom.xml"));
       // The module's own artifactId: the first one after its <parent> block.
-      String own = pom.substring(pom.indexOf("</parent>"));
+      String own = pom.contains("</parent>") ? pom.substring(pom.indexOf("</parent>")) : pom;
       modules.put(coordinates(own).get("artifactId"), module.group(1));
     }
     return modules;

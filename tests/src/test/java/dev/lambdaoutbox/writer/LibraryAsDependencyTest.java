@@ -67,8 +67,10 @@ class LibraryAsDependencyTest {
       install.addAll(List.of("-DskipTests", "-Dspotless.check.skip=true"));
       run(checkout, install, Map.of());
       for (String module : command.getKey().split(",")) {
+        String packaging = module.endsWith("-bom") ? ".pom" : ".jar";
         assertThat(
-                installed.resolve(module + "/" + version + "/" + module + "-" + version + ".jar"))
+                installed.resolve(
+                    module + "/" + version + "/" + module + "-" + version + packaging))
             .isRegularFile();
       }
     }
@@ -184,7 +186,9 @@ class LibraryAsDependencyTest {
       }
     }
     for (String module : needed) {
-      copyTree(ROOT.resolve(module + "/src"), checkout.resolve(module + "/src"));
+      if (Files.isDirectory(ROOT.resolve(module + "/src"))) { // a BOM has none
+        copyTree(ROOT.resolve(module + "/src"), checkout.resolve(module + "/src"));
+      }
     }
     return checkout;
   }
