@@ -110,7 +110,7 @@ abstract class PollerPipelineContract {
   }
 
   @Test
-  void twoPipelinedInvocationsAtOnce_publishEachRowExactlyOnce() throws Exception {
+  void twoPipelinedInvocationsAtOnce_publishEachRowExactlyOnce_theNextInvocationTakesWhatTheyLeft() throws Exception {
     Set<UUID> written = new HashSet<>(append(5_000));
     Counting counting = new Counting();
     PollerConfig config = countedConfig();
@@ -119,7 +119,13 @@ abstract class PollerPipelineContract {
             bed.handler(config, bed.store(config), counting),
             bed.handler(config, bed.store(config), counting));
 
-    List<PollSummary> summaries = bed.invokeAtOnce(handlers);
+    List<PollSummary> summaries = new ArrayList<>(bed.invokeAtOnce(handlers));
+    // A claim may come back short beside rows the other poller holds locked (InnoDB's SKIP LOCKED
+    // skips them), and that poller stops as drained: what is left waits for the next scheduled
+    // invocation. Neither poller may publish a row the other published.
+    if (bed.count(bed.tables.messages()) > 0) {
+      summaries.add(bed.invoke(bed.handler(config, bed.store(config), counting)));
+    }
 
     assertThat(counting.published.keySet()).isEqualTo(written);
     assertThat(counting.published.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
