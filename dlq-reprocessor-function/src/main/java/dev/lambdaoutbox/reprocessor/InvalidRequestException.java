@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.reprocessor;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
+import dev.lambdaoutbox.core.JsonSupport;
 
 /**
  * The request was refused before anything was touched. The message is the JSON error the caller

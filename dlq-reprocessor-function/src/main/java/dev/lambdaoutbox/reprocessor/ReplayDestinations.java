@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.reprocessor;
 
+import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.store.config.ConfigurationException;
-import dev.lambdaoutbox.writer.Destinations;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,9 +3,9 @@ package dev.lambdaoutbox.reprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.telemetry.JsonLogger;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

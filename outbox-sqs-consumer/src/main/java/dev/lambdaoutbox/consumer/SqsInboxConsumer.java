@@ -2,8 +2,8 @@ package dev.lambdaoutbox.consumer;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.PrintStream;
 import java.util.Objects;
 import org.jdbi.v3.core.Jdbi;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.writer.OutboxException;
+import dev.lambdaoutbox.core.OutboxException;
 
 /**
  * The outbox store could not do what was asked: the database refused the login, could not be

@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.store;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;

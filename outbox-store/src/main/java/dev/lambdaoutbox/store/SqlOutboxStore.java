@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
@@ -8,7 +9,6 @@ import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

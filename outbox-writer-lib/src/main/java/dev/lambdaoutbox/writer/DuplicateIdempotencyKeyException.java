@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxException;
 import java.util.Objects;
 import java.util.UUID;
 

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
+import dev.lambdaoutbox.core.OutboxTables;
 import java.sql.Connection;
 import java.util.Objects;
 import org.jdbi.v3.core.Handle;

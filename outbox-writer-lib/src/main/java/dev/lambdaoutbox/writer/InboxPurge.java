@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;

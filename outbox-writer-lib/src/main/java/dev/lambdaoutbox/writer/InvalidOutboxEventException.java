@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxException;
+
 /** An event was refused before anything was written. {@link #field()} names the offending field. */
 public final class InvalidOutboxEventException extends OutboxException {
   private static final long serialVersionUID = 1L;

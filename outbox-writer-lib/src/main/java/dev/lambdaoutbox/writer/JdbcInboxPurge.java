@@ -1,7 +1,10 @@
 package dev.lambdaoutbox.writer;
 
-import dev.lambdaoutbox.writer.internal.JdbcValues;
-import dev.lambdaoutbox.writer.internal.PermissionDenied;
+import dev.lambdaoutbox.core.JdbcValues;
+import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.PermissionDenied;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

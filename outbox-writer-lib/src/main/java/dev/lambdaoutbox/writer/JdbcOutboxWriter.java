@@ -1,13 +1,17 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.PermissionDenied;
+import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.writer.internal.ChunkOutcome;
 import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows;
 import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows.Holder;
 import dev.lambdaoutbox.writer.internal.MysqlKeyedInsert;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
-import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import dev.lambdaoutbox.writer.internal.PostgresKeyedInsert;
-import dev.lambdaoutbox.writer.internal.Utf8;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -218,7 +222,7 @@ final class JdbcOutboxWriter implements OutboxWriter {
               + e.id()
               + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
     }
-    long messageBytes = MessageSize.of(e);
+    long messageBytes = e.messageSize();
     if (messageBytes > MessageSize.MAX_BYTES) {
       throw new InvalidOutboxEventException(
           "payload",

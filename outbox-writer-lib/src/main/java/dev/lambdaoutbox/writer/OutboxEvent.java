@@ -2,9 +2,12 @@ package dev.lambdaoutbox.writer;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.lambdaoutbox.writer.internal.EventRules;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
-import dev.lambdaoutbox.writer.internal.UuidV7;
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.core.EventRules;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
+import dev.lambdaoutbox.core.UuidV7;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
@@ -30,10 +33,10 @@ import java.util.UUID;
  */
 public final class OutboxEvent {
   /** Longest aggregate type, aggregate id, event type or idempotency key the tables hold. */
-  public static final int MAX_NAME_LENGTH = 255;
+  public static final int MAX_NAME_LENGTH = EventRules.MAX_NAME_LENGTH;
 
   /** Longest destination (topic ARN or queue URL) the tables hold. */
-  public static final int MAX_DESTINATION_LENGTH = 2048;
+  public static final int MAX_DESTINATION_LENGTH = EventRules.MAX_DESTINATION_LENGTH;
 
   private final UUID id;
   private final String aggregateType;
@@ -119,6 +122,23 @@ public final class OutboxEvent {
   /** When the business fact happened; microsecond precision, as stored. */
   public Instant occurredAt() {
     return occurredAt;
+  }
+
+  /**
+   * The String message attributes this event is published with, in the order they are sent: the
+   * outbox's five, then the headers ({@link OutboxMessageAttributes}).
+   */
+  public Map<String, String> messageAttributes() {
+    return OutboxMessageAttributes.of(
+        id, eventType, aggregateType, aggregateId, occurredAt, headers);
+  }
+
+  /**
+   * The size SNS and SQS count for the message this event becomes: its payload and its attributes
+   * ({@link MessageSize}).
+   */
+  public long messageSize() {
+    return MessageSize.of(payload, messageAttributes());
   }
 
   @Override

@@ -1,5 +1,8 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.Privilege;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.internal.TableUses;
 import java.util.ArrayList;
 import java.util.EnumSet;

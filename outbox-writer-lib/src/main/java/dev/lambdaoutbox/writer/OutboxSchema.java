@@ -1,5 +1,8 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.internal.SqlScript;
 import java.io.IOException;
 import java.io.InputStream;
@@ -97,6 +100,14 @@ public final class OutboxSchema {
     }
   }
 
+  /**
+   * The statements of one migration for one dialect, with the table prefix filled in, in the order
+   * they run: for a tool that runs a migration one statement at a time.
+   */
+  public List<String> statements(SqlDialect dialect, String migration) {
+    return SqlScript.statements(render(dialect, migration));
+  }
+
   private void migratePostgres(Connection connection) throws SQLException {
     connection.setAutoCommit(false);
     try (Statement st = connection.createStatement()) {
@@ -153,7 +164,7 @@ public final class OutboxSchema {
   private void apply(Connection connection, SqlDialect dialect, String migration)
       throws SQLException {
     try (Statement st = connection.createStatement()) {
-      for (String sql : SqlScript.statements(render(dialect, migration))) {
+      for (String sql : statements(dialect, migration)) {
         st.execute(sql);
       }
     }

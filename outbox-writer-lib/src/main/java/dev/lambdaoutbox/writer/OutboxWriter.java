@@ -1,5 +1,8 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.sql.Connection;
 import java.time.Clock;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxException;
+
 /**
  * The connection or handle was not inside a transaction (it was in auto-commit). Writing there
  * would commit the outbox row on its own, apart from the business change, which is exactly what an

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.MessageSize;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -37,7 +38,7 @@ class MessageSizeTest {
             .occurredAt(Instant.parse("2026-03-01T10:15:30.1234567Z"))
             .build();
 
-    Map<String, String> attributes = OutboxMessageAttributes.of(event);
+    Map<String, String> attributes = event.messageAttributes();
 
     assertThat(attributes)
         .containsExactly(
@@ -47,8 +48,8 @@ class MessageSizeTest {
             Map.entry("aggregateId", "o-42"),
             Map.entry("occurredAt", "2026-03-01T10:15:30.123456Z"),
             Map.entry("traceparent", "00-abc-01"));
-    assertThat(MessageSize.of(event)).isEqualTo(MessageSize.of("{\"id\":42}", attributes));
-    assertThat(MessageSize.of(event))
+    assertThat(event.messageSize()).isEqualTo(MessageSize.of("{\"id\":42}", attributes));
+    assertThat(event.messageSize())
         .isEqualTo(
             9 // payload
                 + (7 + 6 + 36)

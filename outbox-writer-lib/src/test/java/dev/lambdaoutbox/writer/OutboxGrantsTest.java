@@ -3,6 +3,9 @@ package dev.lambdaoutbox.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.Privilege;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.EnumSet;

@@ -2,6 +2,8 @@ package dev.lambdaoutbox.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.internal.SqlScript;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,7 +39,7 @@ class OutboxSchemaTest {
   @EnumSource(SqlDialect.class)
   void everyMigration_existsForEveryDialectAndSplitsIntoStatements(SqlDialect dialect) {
     for (String migration : OutboxSchema.MIGRATIONS) {
-      assertThat(SqlScript.statements(OutboxSchema.create().render(dialect, migration)))
+      assertThat(OutboxSchema.create().statements(dialect, migration))
           .isNotEmpty()
           .allSatisfy(
               sql -> assertThat(sql).matches("(?s)(CREATE|INSERT|ALTER) .*").doesNotContain("--"));

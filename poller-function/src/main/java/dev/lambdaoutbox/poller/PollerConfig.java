@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller;
 
+import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.poller.internal.RoutesJson;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
@@ -9,7 +10,6 @@ import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.store.config.StoreSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.telemetry.MetricNamespace;
-import dev.lambdaoutbox.writer.Destinations;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collections;

@@ -3,11 +3,11 @@ package dev.lambdaoutbox.poller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.telemetry.JsonLogger;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -18,6 +18,7 @@ class PublishedSetTest {
     assertThat(set.artifactIds())
         .containsExactlyInAnyOrder(
             "lambda-outbox-parent",
+            "outbox-core",
             "outbox-writer-lib",
             "outbox-sqs-consumer",
             "lambda-telemetry",

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -8,8 +10,6 @@ import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;

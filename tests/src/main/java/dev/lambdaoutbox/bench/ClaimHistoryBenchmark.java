@@ -1,12 +1,12 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;

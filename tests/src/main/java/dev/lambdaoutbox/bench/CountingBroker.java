@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import java.time.Duration;
 import java.util.OptionalInt;
 
@@ -23,8 +22,8 @@ final class CountingBroker implements LatencyBroker {
   }
 
   @Override
-  public MessagePublisher publisher(PollerConfig config, EventTimes times) {
-    return new CountingPublisher(times);
+  public EmbeddedPoller.Builder publishFrom(EmbeddedPoller.Builder poller, EventTimes times) {
+    return new CountingPublisher(times).publishFrom(poller);
   }
 
   @Override

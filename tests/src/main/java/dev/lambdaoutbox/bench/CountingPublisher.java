@@ -1,22 +1,20 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.poller.internal.Delivery;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
-import dev.lambdaoutbox.poller.internal.PublishGate;
-import java.util.ArrayList;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
+import dev.lambdaoutbox.poller.PublishListener;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A publisher with no broker behind it: every message is accepted at once and counted. With {@link
- * EventTimes}, it also stamps the moment each message reached it. Benchmarks use it to measure the
- * poller and the database alone; figures with it are never broker figures.
+ * The counting publisher: no broker behind the poller ({@link
+ * EmbeddedPoller.Builder#withoutBroker()}), every message accepted at once and counted here. With
+ * {@link EventTimes}, it also stamps the moment each message reached it. Benchmarks use it to
+ * measure the poller and the database alone; figures with it are never broker figures.
  */
-final class CountingPublisher implements MessagePublisher {
+final class CountingPublisher implements PublishListener {
   private final EventTimes times;
   private final AtomicLong messages = new AtomicLong();
-  private final AtomicLong payloadChars = new AtomicLong();
 
   /** Counts only. */
   CountingPublisher() {
@@ -28,21 +26,20 @@ final class CountingPublisher implements MessagePublisher {
     this.times = times;
   }
 
+  /** {@code poller} publishing to no broker, counted here. */
+  EmbeddedPoller.Builder publishFrom(EmbeddedPoller.Builder poller) {
+    return poller.withoutBroker().listener(this);
+  }
+
   @Override
-  public List<Delivery> publish(List<OutboundMessage> batch, PublishGate gate) {
+  public void publishing(List<UUID> eventIds) {
     long now = EventTimes.nowMicros();
-    List<Delivery> sent = new ArrayList<>(batch.size());
-    long chars = 0;
-    for (OutboundMessage m : batch) {
-      chars += m.body().length();
-      sent.add(new Delivery.Sent(m.id()));
-      if (times != null) {
-        times.accepted(m.id(), now);
+    if (times != null) {
+      for (UUID id : eventIds) {
+        times.accepted(id, now);
       }
     }
-    messages.addAndGet(batch.size());
-    payloadChars.addAndGet(chars);
-    return sent;
+    messages.addAndGet(eventIds.size());
   }
 
   long messages() {

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.bench.TimedDataApi.Call;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
@@ -13,7 +14,6 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;

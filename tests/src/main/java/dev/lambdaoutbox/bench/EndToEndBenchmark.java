@@ -1,13 +1,10 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.Delivery;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
-import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.poller.PublishListener;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
@@ -22,7 +19,6 @@ import dev.lambdaoutbox.testing.ForwardingOutboxStore;
 import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.sql.Connection;
@@ -168,17 +164,20 @@ public final class EndToEndBenchmark {
     Clock clock = Clock.systemUTC();
     try (JdbcConnectionProvider connections =
             Stores.connections(db, tables, ConnectionLimits.defaults());
-        OutboxPoller poller =
-            new OutboxPoller(
-                config,
-                new TimedStore(
-                    OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build()),
-                new TimedPublisher(PollerWiring.publisher(config, sns, sqs)),
-                clock,
-                new SplittableRandom(1),
-                new JsonLogger(
-                    "bench", EndToEndBenchmark.class, JsonLogger.Level.INFO, System.err, clock),
-                new EmfMetrics("Bench", "bench", discard, clock))) {
+        EmbeddedPoller poller =
+            EmbeddedPoller.builder(
+                    config,
+                    new TimedStore(
+                        OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build()))
+                .brokers(sns, sqs)
+                .listener(new TimedPublisher())
+                .clock(clock)
+                .random(new SplittableRandom(1))
+                .logger(
+                    new JsonLogger(
+                        "bench", EndToEndBenchmark.class, JsonLogger.Level.INFO, System.err, clock))
+                .metrics(new EmfMetrics("Bench", "bench", discard, clock))
+                .build()) {
       PollSummary summary = poller.run(() -> 15 * 60 * 1000, "bench-" + UUID.randomUUID());
       System.out.printf(
           "  poller time: %.2f s claiming and recording, %.2f s publishing, %d rounds%n",
@@ -219,22 +218,12 @@ public final class EndToEndBenchmark {
   }
 
   /** Adds up the time spent publishing. */
-  private record TimedPublisher(MessagePublisher publisher) implements MessagePublisher {
+  private static final class TimedPublisher implements PublishListener {
     static final AtomicLong nanos = new AtomicLong();
 
     @Override
-    public List<Delivery> publish(List<OutboundMessage> messages, PublishGate gate) {
-      long start = System.nanoTime();
-      try {
-        return publisher.publish(messages, gate);
-      } finally {
-        nanos.addAndGet(System.nanoTime() - start);
-      }
-    }
-
-    @Override
-    public void close() {
-      publisher.close();
+    public void published(List<UUID> eventIds, long took) {
+      nanos.addAndGet(took);
     }
   }
 

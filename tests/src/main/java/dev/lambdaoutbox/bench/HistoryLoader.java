@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
-import dev.lambdaoutbox.writer.internal.JdbcValues;
+import dev.lambdaoutbox.core.JdbcValues;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

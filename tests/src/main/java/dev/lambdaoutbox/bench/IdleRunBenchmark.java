@@ -1,13 +1,12 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -54,7 +53,7 @@ public final class IdleRunBenchmark {
     // The run's JSON logs and EMF lines would drown the figures.
     System.setOut(new PrintStream(new ByteArrayOutputStream()));
     List<Long> micros = new ArrayList<>();
-    try (OutboxPoller poller = PollerWiring.create(PollerConfig.fromEnvironment(env))) {
+    try (EmbeddedPoller poller = EmbeddedPoller.fromConfig(PollerConfig.fromEnvironment(env))) {
       for (int i = 0; i < WARM_UP + runs; i++) {
         long start = System.nanoTime();
         PollSummary summary = poller.run(() -> 60_000, "idle-" + i);

@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import java.time.Duration;
 import java.util.OptionalInt;
 
@@ -16,8 +15,8 @@ interface LatencyBroker extends AutoCloseable {
   /** A fresh destination (queue) for one measurement. */
   String newDestination();
 
-  /** The publisher the poller uses; {@code times} is for a broker that stamps in-process. */
-  MessagePublisher publisher(PollerConfig config, EventTimes times);
+  /** {@code poller} publishing here; {@code times} is for a broker that stamps in-process. */
+  EmbeddedPoller.Builder publishFrom(EmbeddedPoller.Builder poller, EventTimes times);
 
   /**
    * Reads from {@code destination} the time each measured event was accepted into {@code times},

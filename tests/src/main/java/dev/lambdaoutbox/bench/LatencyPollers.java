@@ -1,15 +1,15 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
- * The real poller ({@link OutboxPoller} over the JDBC store) in its low-latency mode ({@code
+ * The real poller ({@link EmbeddedPoller} over the JDBC store) in its low-latency mode ({@code
  * OUTBOX_POLL_INTERVAL_MS}), invoked as Lambda would invoke it, in one of two ways:
  *
  * <ul>
@@ -46,7 +46,7 @@ final class LatencyPollers implements AutoCloseable {
   private final OutboxTables tables;
   private final LatencyBroker broker;
   private final EventTimes times;
-  private final Queue<OutboxPoller> idle = new ConcurrentLinkedQueue<>();
+  private final Queue<EmbeddedPoller> idle = new ConcurrentLinkedQueue<>();
   private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
   private final List<PollSummary> summaries = new CopyOnWriteArrayList<>();
 
@@ -122,7 +122,7 @@ final class LatencyPollers implements AutoCloseable {
   }
 
   private void invoke(LongSupplier remainingMillis, String requestId) {
-    OutboxPoller poller = idle.poll();
+    EmbeddedPoller poller = idle.poll();
     if (poller == null) {
       poller = newPoller();
     }
@@ -133,22 +133,24 @@ final class LatencyPollers implements AutoCloseable {
     }
   }
 
-  private OutboxPoller newPoller() {
+  private EmbeddedPoller newPoller() {
     JdbcConnectionProvider connections = Stores.connections(db, tables);
     resources.add(connections);
     OutboxStore store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build();
     Clock clock = Clock.systemUTC();
-    OutboxPoller poller =
-        new OutboxPoller(
-            config,
-            new StampingStore(store, times),
-            new StampingPublisher(broker.publisher(config, times), times),
-            clock,
-            new SplittableRandom(),
-            new JsonLogger(
-                "latency", LatencyPollers.class, JsonLogger.Level.WARN, System.err, clock),
-            new EmfMetrics(
-                "Bench", "latency", new PrintStream(OutputStream.nullOutputStream()), clock));
+    EmbeddedPoller poller =
+        broker
+            .publishFrom(EmbeddedPoller.builder(config, new StampingStore(store, times)), times)
+            .listener(new StampingPublisher(times))
+            .clock(clock)
+            .random(new SplittableRandom())
+            .logger(
+                new JsonLogger(
+                    "latency", LatencyPollers.class, JsonLogger.Level.WARN, System.err, clock))
+            .metrics(
+                new EmfMetrics(
+                    "Bench", "latency", new PrintStream(OutputStream.nullOutputStream()), clock))
+            .build();
     resources.add(poller);
     return poller;
   }

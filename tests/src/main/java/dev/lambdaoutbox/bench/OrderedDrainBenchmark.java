@@ -4,10 +4,10 @@ import static dev.lambdaoutbox.bench.DrainTables.execute;
 import static dev.lambdaoutbox.bench.DrainTables.print;
 import static dev.lambdaoutbox.bench.DrainTables.reload;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,11 +4,11 @@ import static dev.lambdaoutbox.bench.DrainTables.execute;
 import static dev.lambdaoutbox.bench.DrainTables.print;
 import static dev.lambdaoutbox.bench.DrainTables.reload;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,15 +1,15 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -25,9 +25,9 @@ import java.util.concurrent.Future;
 
 /**
  * Drains the outbox with the real poller: {@code pollers} concurrent invocations of {@link
- * OutboxPoller} (routing, building messages, the invocation budget, recording outcomes), each with
- * its own connection (two when it pipelines), publishing to a {@link CountingPublisher}. Unlike
- * {@link StoreDrain}, this is everything an invocation does but the broker call.
+ * EmbeddedPoller} (routing, building messages, the invocation budget, recording outcomes), each
+ * with its own connection (two when it pipelines), publishing to a {@link CountingPublisher}.
+ * Unlike {@link StoreDrain}, this is everything an invocation does but the broker call.
  */
 final class PollerRunDrain {
   private PollerRunDrain() {}
@@ -94,20 +94,20 @@ final class PollerRunDrain {
     PollerConfig config = PollerConfig.fromEnvironment(env);
     Clock clock = Clock.systemUTC();
     PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
-    List<OutboxPoller> invocations = new ArrayList<>();
+    List<EmbeddedPoller> invocations = new ArrayList<>();
     for (int i = 0; i < pollers; i++) {
       OutboxStore store = stores.store(config);
       store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
       invocations.add(
-          new OutboxPoller(
-              config,
-              store,
-              new CountingPublisher(),
-              clock,
-              new SplittableRandom(i),
-              new JsonLogger(
-                  "drain", PollerRunDrain.class, JsonLogger.Level.WARN, System.err, clock),
-              new EmfMetrics("Bench", "drain", discard, clock)));
+          new CountingPublisher()
+              .publishFrom(EmbeddedPoller.builder(config, store))
+              .clock(clock)
+              .random(new SplittableRandom(i))
+              .logger(
+                  new JsonLogger(
+                      "drain", PollerRunDrain.class, JsonLogger.Level.WARN, System.err, clock))
+              .metrics(new EmfMetrics("Bench", "drain", discard, clock))
+              .build());
     }
     ExecutorService pool = Executors.newFixedThreadPool(pollers);
     long start = System.nanoTime();
@@ -115,7 +115,7 @@ final class PollerRunDrain {
     try {
       List<Future<PollSummary>> running = new ArrayList<>();
       for (int i = 0; i < pollers; i++) {
-        OutboxPoller poller = invocations.get(i);
+        EmbeddedPoller poller = invocations.get(i);
         String id = "drain-" + i;
         running.add(pool.submit(() -> poller.run(() -> 15 * 60 * 1000L, id)));
       }
@@ -124,7 +124,7 @@ final class PollerRunDrain {
       }
     } finally {
       pool.shutdownNow();
-      invocations.forEach(OutboxPoller::close);
+      invocations.forEach(EmbeddedPoller::close);
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     long published = summaries.stream().mapToLong(PollSummary::published).sum();

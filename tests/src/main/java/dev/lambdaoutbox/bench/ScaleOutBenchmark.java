@@ -2,11 +2,11 @@ package dev.lambdaoutbox.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;

@@ -1,8 +1,6 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,8 +58,8 @@ final class SqsBroker implements LatencyBroker {
   }
 
   @Override
-  public MessagePublisher publisher(PollerConfig config, EventTimes times) {
-    return PollerWiring.publisher(config, sns, sqs);
+  public EmbeddedPoller.Builder publishFrom(EmbeddedPoller.Builder poller, EventTimes times) {
+    return poller.brokers(sns, sqs);
   }
 
   @Override

@@ -1,24 +1,14 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.poller.internal.Delivery;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
-import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.poller.PublishListener;
 import java.util.List;
+import java.util.UUID;
 
-/** A {@link MessagePublisher} that stamps in {@link EventTimes} when each publish call returned. */
-record StampingPublisher(MessagePublisher publisher, EventTimes times) implements MessagePublisher {
+/** Stamps in {@link EventTimes} when each of the poller's publish calls returned. */
+record StampingPublisher(EventTimes times) implements PublishListener {
   @Override
-  public List<Delivery> publish(List<OutboundMessage> messages, PublishGate gate) {
-    long start = EventTimes.nowMicros();
-    List<Delivery> deliveries = publisher.publish(messages, gate);
+  public void published(List<UUID> eventIds, long nanos) {
     long end = EventTimes.nowMicros();
-    times.publishReturned(messages.stream().map(OutboundMessage::id).toList(), end, end - start);
-    return deliveries;
-  }
-
-  @Override
-  public void close() {
-    publisher.close();
+    times.publishReturned(eventIds, end, nanos / 1_000);
   }
 }

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.Ordering;
@@ -8,7 +9,6 @@ import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.bench;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
@@ -9,7 +10,6 @@ import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.demo;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxSchema;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

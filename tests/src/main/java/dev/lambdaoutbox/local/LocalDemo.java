@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.local;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxSchema;
-import dev.lambdaoutbox.writer.OutboxTables;
 import software.amazon.awssdk.services.sns.SnsClient;
 
 /**

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.local;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.OutboxFunction;
@@ -7,7 +8,6 @@ import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.file.Files;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.lambdaoutbox.testing;
 
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

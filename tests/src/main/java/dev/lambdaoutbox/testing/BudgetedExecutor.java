@@ -1,11 +1,11 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.util.List;
 
 /**

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;

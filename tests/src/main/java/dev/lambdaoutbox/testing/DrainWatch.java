@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.testing;
 
-import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.core.OutboxTables;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.Privilege;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxGrants;
 import dev.lambdaoutbox.writer.OutboxRole;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.Privilege;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.testing;
 
-import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.core.OutboxTables;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,7 @@ package dev.lambdaoutbox.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

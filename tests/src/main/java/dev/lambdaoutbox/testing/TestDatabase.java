@@ -1,9 +1,8 @@
 package dev.lambdaoutbox.testing;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxSchema;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
-import dev.lambdaoutbox.writer.internal.SqlScript;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -57,8 +56,7 @@ public record TestDatabase(
         Statement st = c.createStatement()) {
       st.execute("CREATE TABLE " + tables.schemaHistory() + history);
       for (String migration : OutboxSchema.MIGRATIONS.subList(0, migrations)) {
-        for (String sql :
-            SqlScript.statements(OutboxSchema.create(tables).render(dialect, migration))) {
+        for (String sql : OutboxSchema.create(tables).statements(dialect, migration)) {
           st.execute(sql);
         }
         st.execute(

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.testing;
 
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.consumer;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.docs;
 
-import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.core.OutboxTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;

@@ -22,12 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every {@code java} block of the pages compiles against the project's libraries (the writer, the
- * SQS consumer, Jdbi, the Lambda event types), on Java 21. A block is compiled as what it is: a
- * whole file (it starts with {@code package} or {@code import}), a type (it starts with a class or
- * record), a method, or statements. The imports and the few names a snippet uses without declaring
- * them ({@link #CONTEXT}: the application around it) are stated here once; an API that is renamed
- * or takes other arguments fails.
+ * Every {@code java} block of the pages compiles against the project's libraries (the writer and
+ * its core, the SQS consumer, Jdbi, the Lambda event types), on Java 21. A block is compiled as
+ * what it is: a whole file (it starts with {@code package} or {@code import}), a type (it starts
+ * with a class or record), a method, or statements. The imports and the few names a snippet uses
+ * without declaring them ({@link #CONTEXT}: the application around it) are stated here once; an API
+ * that is renamed or takes other arguments fails.
  */
 class DocJavaTest {
   static final String IMPORTS =
@@ -38,6 +38,7 @@ class DocJavaTest {
       import com.amazonaws.services.lambda.runtime.events.SQSEvent;
       import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
       import dev.lambdaoutbox.consumer.*;
+      import dev.lambdaoutbox.core.*;
       import dev.lambdaoutbox.writer.*;
       import java.sql.Connection;
       import java.util.List;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.docs.DocPages.CodeBlock;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
@@ -14,7 +15,6 @@ import dev.lambdaoutbox.template.TemplateFacts;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,10 +3,10 @@ package dev.lambdaoutbox.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.docs.DocPages.CodeBlock;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -2,15 +2,15 @@ package dev.lambdaoutbox.grants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.PermissionDenied;
+import dev.lambdaoutbox.core.Privilege;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxGrants;
 import dev.lambdaoutbox.writer.OutboxRole;
-import dev.lambdaoutbox.writer.Privilege;
-import dev.lambdaoutbox.writer.SqlDialect;
 import dev.lambdaoutbox.writer.internal.GrantsCommand;
-import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

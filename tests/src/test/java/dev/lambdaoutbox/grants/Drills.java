@@ -3,6 +3,8 @@ package dev.lambdaoutbox.grants;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
@@ -29,9 +31,7 @@ import dev.lambdaoutbox.writer.Inbox;
 import dev.lambdaoutbox.writer.InboxPurge;
 import dev.lambdaoutbox.writer.InboxResult;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;

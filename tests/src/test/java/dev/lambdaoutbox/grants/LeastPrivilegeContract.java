@@ -3,14 +3,14 @@ package dev.lambdaoutbox.grants;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.Privilege;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.GrantedUsers;
 import dev.lambdaoutbox.testing.GrantedUsers.GrantedUser;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxGrants;
 import dev.lambdaoutbox.writer.OutboxRole;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.Privilege;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;

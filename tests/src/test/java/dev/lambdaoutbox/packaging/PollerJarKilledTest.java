@@ -2,6 +2,7 @@ package dev.lambdaoutbox.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.DrainWatch;
@@ -11,7 +12,6 @@ import dev.lambdaoutbox.testing.QueueDrainer;
 import dev.lambdaoutbox.testing.Schedule;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -5,6 +5,7 @@ import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.poller.internal.Delivery;
 import dev.lambdaoutbox.poller.internal.Failure;
 import dev.lambdaoutbox.poller.internal.MessagePublisher;
@@ -17,7 +18,6 @@ import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
-import dev.lambdaoutbox.writer.internal.JdbcValues;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

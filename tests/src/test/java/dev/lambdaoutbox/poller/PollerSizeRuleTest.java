@@ -4,9 +4,9 @@ import static dev.lambdaoutbox.poller.PollerTestBed.attribute;
 import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.poller.internal.OutboundMessage;
 import dev.lambdaoutbox.store.OutboxMessage;
-import dev.lambdaoutbox.writer.MessageSize;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,9 +67,9 @@ class PollerSizeRuleTest {
     for (OutboxEvent e : events) {
       assertThat((long) OutboundMessage.of(rows.get(e.id()), queue).sizeBytes())
           .as(e.toString())
-          .isEqualTo(MessageSize.of(e));
+          .isEqualTo(e.messageSize());
     }
-    assertThat(MessageSize.of(largest)).isEqualTo(MessageSize.MAX_BYTES);
+    assertThat(largest.messageSize()).isEqualTo(MessageSize.MAX_BYTES);
 
     bed.clock.advance(Duration.ofSeconds(31));
     PollSummary summary = bed.invoke(bed.handler(config));
@@ -85,7 +85,7 @@ class PollerSizeRuleTest {
 
   /** {@code builder}'s event with the payload that makes its message exactly 256 KiB. */
   private static OutboxEvent largest(OutboxEvent.Builder builder) {
-    long withoutPayload = MessageSize.of(builder.payload("\"\"").build()) - 2;
+    long withoutPayload = builder.payload("\"\"").build().messageSize() - 2;
     return builder
         .payload("\"" + "x".repeat((int) (MessageSize.MAX_BYTES - withoutPayload - 2)) + "\"")
         .build();

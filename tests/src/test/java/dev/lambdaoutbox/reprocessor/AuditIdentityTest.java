@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.OutboxFunction;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -5,12 +5,12 @@ import static dev.lambdaoutbox.reprocessor.PollerRunner.attribute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.sql.Connection;
 import java.time.Instant;

@@ -8,15 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.reprocessor.internal.RequestParser;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
-import dev.lambdaoutbox.writer.internal.UuidV7;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
-import dev.lambdaoutbox.writer.internal.UuidV7;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

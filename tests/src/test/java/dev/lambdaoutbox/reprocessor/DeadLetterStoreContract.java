@@ -6,6 +6,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
@@ -23,8 +25,6 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.internal.UuidV7;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

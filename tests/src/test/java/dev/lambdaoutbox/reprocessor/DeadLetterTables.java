@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.reprocessor;
 
+import dev.lambdaoutbox.core.JdbcValues;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
-import dev.lambdaoutbox.writer.internal.JdbcValues;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxStore;
@@ -12,7 +13,6 @@ import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.sql.Connection;
 import java.time.Duration;

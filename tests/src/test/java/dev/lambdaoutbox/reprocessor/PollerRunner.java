@@ -2,6 +2,7 @@ package dev.lambdaoutbox.reprocessor;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.poller.internal.OutboxPoller;
@@ -16,7 +17,6 @@ import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -2,6 +2,8 @@ package dev.lambdaoutbox.reprocessor;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.reprocessor.internal.DestinationCheck;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
@@ -16,8 +18,6 @@ import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.demo.Alarms;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.store.DestinationHealth;
@@ -14,7 +15,6 @@ import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,19 +3,19 @@ package dev.lambdaoutbox.reprocessor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.lambdaoutbox.core.EventRules;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.reprocessor.internal.DeadLetterActions;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.MessageSize;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxMessageAttributes;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
-import dev.lambdaoutbox.writer.internal.MessageAttributeRules;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -202,7 +202,7 @@ abstract class WriterLimitsContract {
             .eventType("order.payload")
             .idempotencyKey(copy + "-payload-" + WIDE.repeat(OutboxEvent.MAX_NAME_LENGTH - 10))
             .payload("\"\"");
-    long room = MessageSize.MAX_BYTES - MessageSize.of(payload.build());
+    long room = MessageSize.MAX_BYTES - payload.build().messageSize();
     events.add(payload.payload("\"" + utf8Bytes((int) room, "😀é\\\\\\\"") + "\"").build());
 
     OutboxEvent.Builder headers =
@@ -215,7 +215,7 @@ abstract class WriterLimitsContract {
     for (int h = 0; h < OutboxMessageAttributes.MAX_HEADERS; h++) {
       headers.header(headerName(h), "x");
     }
-    long free = MessageSize.MAX_BYTES - MessageSize.of(headers.build());
+    long free = MessageSize.MAX_BYTES - headers.build().messageSize();
     for (int h = 0; h < OutboxMessageAttributes.MAX_HEADERS; h++) {
       long share =
           (free + OutboxMessageAttributes.MAX_HEADERS - 1 - h)
@@ -225,7 +225,7 @@ abstract class WriterLimitsContract {
     events.add(headers.build());
 
     for (OutboxEvent e : events.subList(1, 3)) {
-      assertThat(MessageSize.of(e)).as(e.toString()).isEqualTo(MessageSize.MAX_BYTES);
+      assertThat(e.messageSize()).as(e.toString()).isEqualTo(MessageSize.MAX_BYTES);
     }
     assertThat(JsonSupport.encodeHeaders(events.get(2).headers()).length())
         .as("the headers' JSON: each byte of their values two, far past a TEXT column's 64 KiB")
@@ -236,7 +236,7 @@ abstract class WriterLimitsContract {
   /** A header name of the longest length the writer takes (and SQS, whatever its guide says). */
   private static String headerName(int h) {
     String start = "h" + h + "-";
-    return start + "n".repeat(MessageAttributeRules.MAX_NAME_LENGTH - start.length());
+    return start + "n".repeat(EventRules.MAX_HEADER_NAME_LENGTH - start.length());
   }
 
   /** Text of exactly {@code bytes} UTF-8 bytes, repeating {@code unit}, padded with 'a'. */
@@ -271,7 +271,7 @@ abstract class WriterLimitsContract {
       assertThat(m.body()).as(e.toString()).isEqualTo(e.payload());
       Map<String, String> attributes = new LinkedHashMap<>();
       m.messageAttributes().forEach((name, value) -> attributes.put(name, value.stringValue()));
-      assertThat(attributes).as(e.toString()).isEqualTo(OutboxMessageAttributes.of(e));
+      assertThat(attributes).as(e.toString()).isEqualTo(e.messageAttributes());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.OutboxFunction;
 import dev.lambdaoutbox.testing.PackagedFunction;
@@ -9,7 +10,6 @@ import dev.lambdaoutbox.testing.PrivateServer;
 import dev.lambdaoutbox.testing.PrivateServers;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -11,7 +12,6 @@ import dev.lambdaoutbox.testing.DataApiEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.sql.Connection;
 import java.sql.SQLException;

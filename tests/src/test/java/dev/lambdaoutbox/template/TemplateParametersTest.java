@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.docs.DocPages;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.reprocessor.ReprocessorConfig;
@@ -21,9 +23,7 @@ import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;

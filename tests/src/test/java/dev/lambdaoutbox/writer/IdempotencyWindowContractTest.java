@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.lambdaoutbox.core.JdbcValues;
+import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.reprocessor.PollerRunner;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.internal.JdbcValues;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

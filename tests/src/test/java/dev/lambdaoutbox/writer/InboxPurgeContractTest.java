@@ -3,8 +3,9 @@ package dev.lambdaoutbox.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.JdbcValues;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.internal.JdbcValues;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -7,6 +7,10 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -665,11 +669,11 @@ abstract class OutboxWriterContractTest {
     OutboxEvent probe = event("r-1").header("traceparent", "00-aa-bb-01").payload("\"\"").build();
     // Payload plus the message attributes (the outbox's five and the header) as SNS/SQS count
     // them: exactly 256 KiB, then one byte more.
-    long attributes = MessageSize.of(probe) - 2;
+    long attributes = probe.messageSize() - 2;
     String atLimit = "\"" + "x".repeat((int) (MessageSize.MAX_BYTES - attributes - 2)) + "\"";
     OutboxEvent fits = probe.toBuilder().payload(atLimit).build();
     OutboxEvent tooLarge = probe.toBuilder().payload("\"x" + atLimit.substring(1)).build();
-    assertThat(MessageSize.of(fits)).isEqualTo(MessageSize.MAX_BYTES);
+    assertThat(fits.messageSize()).isEqualTo(MessageSize.MAX_BYTES);
 
     try (Connection c = transaction()) {
       insertReservation(c, "r-1");

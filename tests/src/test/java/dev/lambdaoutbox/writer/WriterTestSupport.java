@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.writer;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.reprocessor.internal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DeadLetterWaitingRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
@@ -16,7 +17,6 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.waiting.WaitingActionException;
 import dev.lambdaoutbox.store.waiting.WaitingActionResult;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Function;

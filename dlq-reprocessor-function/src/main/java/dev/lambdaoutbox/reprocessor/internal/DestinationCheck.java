@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.reprocessor.internal;
 
+import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
 import dev.lambdaoutbox.reprocessor.ReplayDestinations;
-import dev.lambdaoutbox.writer.Destinations;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;

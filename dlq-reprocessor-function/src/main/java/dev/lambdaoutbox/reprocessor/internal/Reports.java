@@ -2,6 +2,7 @@ package dev.lambdaoutbox.reprocessor.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
@@ -16,7 +17,6 @@ import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.dialect.AuditDetails;
 import dev.lambdaoutbox.store.waiting.WaitingActionResult;
 import dev.lambdaoutbox.store.waiting.WaitingDestination;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

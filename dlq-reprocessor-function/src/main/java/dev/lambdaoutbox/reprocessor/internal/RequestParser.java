@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.core.EventRules;
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
 import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DeadLetterWaitingRequest;
@@ -21,8 +23,6 @@ import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.writer.Destinations;
-import dev.lambdaoutbox.writer.OutboxEvent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -164,7 +164,7 @@ public final class RequestParser {
 
   /** The destination the rows to move wait for: required, a topic ARN or queue URL. */
   private static String waitingFor(RequestFields root) {
-    String waitingFor = root.text("waitingFor", OutboxEvent.MAX_DESTINATION_LENGTH);
+    String waitingFor = root.text("waitingFor", EventRules.MAX_DESTINATION_LENGTH);
     if (waitingFor == null) {
       throw new InvalidRequestException(
           "waitingFor",
@@ -180,7 +180,7 @@ public final class RequestParser {
 
   /** The request's destination: an SNS topic ARN or SQS queue URL, or null when absent. */
   private static String destination(RequestFields root) {
-    String destination = root.text("destination", OutboxEvent.MAX_DESTINATION_LENGTH);
+    String destination = root.text("destination", EventRules.MAX_DESTINATION_LENGTH);
     if (destination != null) {
       String problem = Destinations.problemWith(destination);
       if (problem != null) {

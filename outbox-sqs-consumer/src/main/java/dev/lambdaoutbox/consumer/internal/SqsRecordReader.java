@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.consumer.InboundEvent;
-import dev.lambdaoutbox.writer.OutboxMessageAttributes;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;

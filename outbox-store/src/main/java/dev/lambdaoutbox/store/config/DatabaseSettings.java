@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store.config;
 
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.util.Optional;
 
 /**

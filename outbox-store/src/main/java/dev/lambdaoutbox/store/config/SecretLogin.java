@@ -3,7 +3,7 @@ package dev.lambdaoutbox.store.config;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
+import dev.lambdaoutbox.core.JsonSupport;
 
 /**
  * Reads the database login out of a Secrets Manager secret's text ({@code {"username": "...",

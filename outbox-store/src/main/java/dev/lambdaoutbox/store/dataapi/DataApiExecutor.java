@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dataapi;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors;
@@ -9,7 +10,6 @@ import dev.lambdaoutbox.store.dataapi.internal.DataApiTarget;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store.deadletter;
 
-import dev.lambdaoutbox.writer.OutboxException;
+import dev.lambdaoutbox.core.OutboxException;
 
 /**
  * A replay or discard failed part-way. The batch that failed was rolled back whole; the batches

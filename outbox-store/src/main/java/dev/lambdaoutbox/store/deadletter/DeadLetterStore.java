@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.store.deadletter;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;

@@ -1,12 +1,12 @@
 package dev.lambdaoutbox.store.deadletter;
 
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
 import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
-import dev.lambdaoutbox.writer.Destinations;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

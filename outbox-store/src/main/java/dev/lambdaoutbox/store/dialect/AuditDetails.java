@@ -3,9 +3,9 @@ package dev.lambdaoutbox.store.dialect;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
 import java.time.Instant;
 import java.util.UUID;
 

@@ -3,7 +3,7 @@ package dev.lambdaoutbox.store.dialect;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
+import dev.lambdaoutbox.core.JsonSupport;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;

@@ -1,12 +1,12 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.core.EventRules;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.sql.Row;
-import dev.lambdaoutbox.writer.MessageSize;
-import dev.lambdaoutbox.writer.internal.EventRules;
-import dev.lambdaoutbox.writer.internal.JsonSupport;
-import dev.lambdaoutbox.writer.internal.UuidV7;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
@@ -12,8 +14,6 @@ import dev.lambdaoutbox.store.sql.DuplicateKeyException;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.function.UnaryOperator;
 

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
@@ -23,7 +24,6 @@ import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.store.dialect;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
@@ -20,8 +22,6 @@ import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.jdbc;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
@@ -11,7 +12,6 @@ import dev.lambdaoutbox.store.jdbc.internal.Scrubbed;
 import dev.lambdaoutbox.store.jdbc.internal.SessionSetup;
 import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
 import dev.lambdaoutbox.store.jdbc.internal.TlsProperties;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

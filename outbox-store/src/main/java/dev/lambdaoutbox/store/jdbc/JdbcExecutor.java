@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.jdbc;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.jdbc.internal.JdbcBinder;
 import dev.lambdaoutbox.store.jdbc.internal.JdbcSession;
@@ -7,7 +8,6 @@ import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.SQLException;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store.sql;
 
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.SqlDialect;
 
 /**
  * Runs work in one database transaction and commits it; on failure rolls it back and throws an

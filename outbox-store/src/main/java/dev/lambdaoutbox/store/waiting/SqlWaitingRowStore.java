@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.store.waiting;
 
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.Ordering;
@@ -12,8 +14,6 @@ import dev.lambdaoutbox.store.dialect.StoreDialect;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
-import dev.lambdaoutbox.writer.Destinations;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

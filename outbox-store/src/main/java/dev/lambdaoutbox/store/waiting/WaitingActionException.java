@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store.waiting;
 
-import dev.lambdaoutbox.writer.OutboxException;
+import dev.lambdaoutbox.core.OutboxException;
 
 /**
  * A retarget or dead-lettering of waiting rows stopped part-way. The batch that failed was rolled

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.waiting;
 
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxStore;
@@ -7,7 +8,6 @@ import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.writer.OutboxTables;
 import java.time.Clock;
 import java.util.List;
 

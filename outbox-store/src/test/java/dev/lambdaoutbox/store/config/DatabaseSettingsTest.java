@@ -3,7 +3,7 @@ package dev.lambdaoutbox.store.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.SqlDialect;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.writer.internal;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxGrants;
 import dev.lambdaoutbox.writer.OutboxRole;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

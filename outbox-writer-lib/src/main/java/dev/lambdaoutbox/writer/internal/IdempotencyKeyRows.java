@@ -1,8 +1,10 @@
 package dev.lambdaoutbox.writer.internal;
 
+import dev.lambdaoutbox.core.JdbcValues;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.PermissionDenied;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

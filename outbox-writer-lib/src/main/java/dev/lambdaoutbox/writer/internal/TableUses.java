@@ -9,10 +9,10 @@ import static dev.lambdaoutbox.writer.internal.TableUses.Access.LOCK;
 import static dev.lambdaoutbox.writer.internal.TableUses.Access.READ;
 import static dev.lambdaoutbox.writer.internal.TableUses.Access.UPDATE;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.Privilege;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxRole;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.Privilege;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;

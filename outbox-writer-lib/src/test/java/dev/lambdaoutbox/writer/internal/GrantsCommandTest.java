@@ -2,10 +2,10 @@ package dev.lambdaoutbox.writer.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxGrants;
 import dev.lambdaoutbox.writer.OutboxRole;
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package dev.lambdaoutbox.writer.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lambdaoutbox.writer.OutboxTables;
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import org.junit.jupiter.api.Test;
 
 class OutboxInsertTest {

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.poller.internal;
 
-import dev.lambdaoutbox.writer.Destinations;
+import dev.lambdaoutbox.core.Destinations;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

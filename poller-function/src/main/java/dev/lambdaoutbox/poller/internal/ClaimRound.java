@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller.internal;
 
+import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
@@ -7,7 +8,6 @@ import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.JsonLogger;
-import dev.lambdaoutbox.writer.Destinations;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

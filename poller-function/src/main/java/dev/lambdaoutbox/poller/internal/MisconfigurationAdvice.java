@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.poller.internal;
 
-import dev.lambdaoutbox.writer.Destinations;
+import dev.lambdaoutbox.core.Destinations;
 
 /** What an operator does about a destination that refuses every message, by error code. */
 final class MisconfigurationAdvice {

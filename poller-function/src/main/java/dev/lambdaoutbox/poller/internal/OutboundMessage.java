@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.poller.internal;
 
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.store.OutboxMessage;
-import dev.lambdaoutbox.writer.Destinations;
-import dev.lambdaoutbox.writer.MessageSize;
-import dev.lambdaoutbox.writer.OutboxMessageAttributes;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

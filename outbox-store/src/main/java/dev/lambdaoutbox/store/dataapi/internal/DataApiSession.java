@@ -1,11 +1,11 @@
 package dev.lambdaoutbox.store.dataapi.internal;
 
+import dev.lambdaoutbox.core.PermissionDenied;
 import dev.lambdaoutbox.store.sql.DuplicateKeyException;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.StatementException;
-import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.util.ArrayList;
 import java.util.List;
 import software.amazon.awssdk.core.exception.SdkException;

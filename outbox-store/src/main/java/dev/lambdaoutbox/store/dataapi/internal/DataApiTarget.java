@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store.dataapi.internal;
 
-import dev.lambdaoutbox.writer.SqlDialect;
+import dev.lambdaoutbox.core.SqlDialect;
 
 /** Where the Data API calls go: the cluster, the secret holding the login, the database. */
 public record DataApiTarget(

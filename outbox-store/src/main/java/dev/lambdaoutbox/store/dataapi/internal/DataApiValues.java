@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.store.dataapi.internal;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlValue;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDateTime;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store.jdbc.internal;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.sql.SqlValue;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,12 +1,12 @@
 package dev.lambdaoutbox.store.jdbc.internal;
 
+import dev.lambdaoutbox.core.PermissionDenied;
 import dev.lambdaoutbox.store.sql.DuplicateKeyException;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.StatementException;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
-import dev.lambdaoutbox.writer.internal.PermissionDenied;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store.jdbc.internal;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.store.jdbc.internal;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.config.DatabaseTls;
 import dev.lambdaoutbox.store.config.JdbcUrls;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;

@@ -2,8 +2,8 @@ package dev.lambdaoutbox.store.dataapi.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.sql.Params;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;

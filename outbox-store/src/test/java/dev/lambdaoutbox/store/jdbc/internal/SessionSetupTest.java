@@ -2,8 +2,8 @@ package dev.lambdaoutbox.store.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;

@@ -2,9 +2,9 @@ package dev.lambdaoutbox.store.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.config.DatabaseTls;
 import dev.lambdaoutbox.store.config.DatabaseTls.Mode;
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxSchema;
-import dev.lambdaoutbox.writer.OutboxTables;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
 /** UTF-8 sizes without encoding. */
 public final class Utf8 {

@@ -1,6 +1,5 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
-import dev.lambdaoutbox.writer.SqlDialect;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;

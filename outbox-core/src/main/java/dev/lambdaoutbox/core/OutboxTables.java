@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer;
+package dev.lambdaoutbox.core;
 
 import java.util.regex.Pattern;
 

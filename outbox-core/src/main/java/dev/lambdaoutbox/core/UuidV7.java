@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
 import java.security.SecureRandom;
 import java.util.UUID;

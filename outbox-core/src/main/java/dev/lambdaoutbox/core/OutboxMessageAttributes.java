@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer;
+package dev.lambdaoutbox.core;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -8,8 +8,8 @@ import java.util.UUID;
 
 /**
  * The SNS/SQS message attributes the poller sets on every published message. Consumers read {@link
- * #EVENT_ID} to de-duplicate (see {@link Inbox}). Event headers travel as further attributes under
- * their own names, so they may not reuse these names.
+ * #EVENT_ID} to de-duplicate (the writer's {@code Inbox}). Event headers travel as further
+ * attributes under their own names, so they may not reuse these names.
  */
 public final class OutboxMessageAttributes {
   public static final String EVENT_ID = "eventId";
@@ -50,19 +50,5 @@ public final class OutboxMessageAttributes {
     attributes.put(OCCURRED_AT, occurredAt.toString());
     headers.forEach(attributes::putIfAbsent);
     return attributes;
-  }
-
-  /**
-   * The attributes of {@code event}'s message (see {@link #of(UUID, String, String, String,
-   * Instant, Map)}).
-   */
-  public static Map<String, String> of(OutboxEvent event) {
-    return of(
-        event.id(),
-        event.eventType(),
-        event.aggregateType(),
-        event.aggregateId(),
-        event.occurredAt(),
-        event.headers());
   }
 }

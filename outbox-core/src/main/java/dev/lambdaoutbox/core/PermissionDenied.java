@@ -1,6 +1,5 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
-import dev.lambdaoutbox.writer.Privilege;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumSet;

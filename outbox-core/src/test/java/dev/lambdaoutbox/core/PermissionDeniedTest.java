@@ -1,8 +1,8 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
-import static dev.lambdaoutbox.writer.Privilege.INSERT;
-import static dev.lambdaoutbox.writer.Privilege.SELECT;
-import static dev.lambdaoutbox.writer.Privilege.UPDATE;
+import static dev.lambdaoutbox.core.Privilege.INSERT;
+import static dev.lambdaoutbox.core.Privilege.SELECT;
+import static dev.lambdaoutbox.core.Privilege.UPDATE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.SQLException;

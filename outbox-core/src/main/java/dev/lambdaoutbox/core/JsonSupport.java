@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;

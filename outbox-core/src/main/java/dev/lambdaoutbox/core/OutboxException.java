@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer;
+package dev.lambdaoutbox.core;
 
 /**
  * Root of the exceptions this library throws. Subclasses name the failures a caller may act on; a

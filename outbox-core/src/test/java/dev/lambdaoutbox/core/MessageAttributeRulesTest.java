@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,5 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
-import dev.lambdaoutbox.writer.OutboxMessageAttributes;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -8,20 +7,20 @@ import java.util.regex.Pattern;
  * What SNS and SQS accept as a String message attribute. Headers become message attributes, so a
  * header the broker would refuse is refused when the event is built, not hours later in the poller.
  */
-public final class MessageAttributeRules {
+final class MessageAttributeRules {
   /**
    * The longest attribute name SQS takes: its documentation says "up to 256 characters", but it
    * refuses a name of 256 ("Message (user) attribute names must be shorter than 256 Bytes"), and a
    * name is ASCII, so bytes are characters.
    */
-  public static final int MAX_NAME_LENGTH = 255;
+  static final int MAX_NAME_LENGTH = 255;
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.\\-]+");
 
   private MessageAttributeRules() {}
 
   /** Null when {@code name} is acceptable as a header name, otherwise why not. */
-  public static String problemWithName(String name) {
+  static String problemWithName(String name) {
     if (name == null || name.isEmpty()) {
       return "a header name must not be empty";
     }
@@ -45,7 +44,7 @@ public final class MessageAttributeRules {
   }
 
   /** Null when {@code value} is acceptable as a String attribute value, otherwise why not. */
-  public static String problemWithValue(String value) {
+  static String problemWithValue(String value) {
     if (value == null || value.isEmpty()) {
       return "a header value must not be empty (SNS and SQS refuse empty attribute values)";
     }
@@ -57,7 +56,7 @@ public final class MessageAttributeRules {
    * otherwise the first one that may not. An unpaired surrogate is refused too: it has no UTF-8
    * form, so it would not even reach the database intact.
    */
-  public static String problemWithCharacters(String text) {
+  static String problemWithCharacters(String text) {
     int n = text.length();
     for (int i = 0; i < n; i++) {
       char c = text.charAt(i);
@@ -80,7 +79,7 @@ public final class MessageAttributeRules {
   }
 
   /** The characters allowed in SNS/SQS message text: those of XML 1.0. */
-  public static boolean isXmlChar(int cp) {
+  static boolean isXmlChar(int cp) {
     return cp == 0x9
         || cp == 0xA
         || cp == 0xD

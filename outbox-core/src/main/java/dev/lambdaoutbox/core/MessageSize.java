@@ -1,6 +1,5 @@
-package dev.lambdaoutbox.writer;
+package dev.lambdaoutbox.core;
 
-import dev.lambdaoutbox.writer.internal.Utf8;
 import java.util.Map;
 
 /**
@@ -25,10 +24,5 @@ public final class MessageSize {
       bytes += Utf8.length(a.getKey()) + STRING_TYPE.length() + Utf8.length(a.getValue());
     }
     return bytes;
-  }
-
-  /** The size of the message {@code event} becomes: its payload and its attributes. */
-  public static long of(OutboxEvent event) {
-    return of(event.payload(), OutboxMessageAttributes.of(event));
   }
 }

@@ -1,16 +1,23 @@
-package dev.lambdaoutbox.writer.internal;
+package dev.lambdaoutbox.core;
 
-import dev.lambdaoutbox.writer.OutboxEvent;
-import dev.lambdaoutbox.writer.OutboxMessageAttributes;
 import java.util.Map;
 
 /**
- * What an event's fields must be for SNS and SQS to take it, as problems: {@link OutboxEvent}
- * refuses an event that breaks a rule, and the poller dead-letters a stored row that does (a row
- * written by SQL, or by an older writer). Each method returns null when the value is acceptable,
- * otherwise why not.
+ * What an event's fields must be for SNS and SQS to take it, and what the tables hold, as problems:
+ * the writer's {@code OutboxEvent} refuses an event that breaks a rule, and the poller dead-letters
+ * a stored row that does (a row written by SQL, or by an older writer). Each method returns null
+ * when the value is acceptable, otherwise why not.
  */
 public final class EventRules {
+  /** Longest aggregate type, aggregate id, event type or idempotency key the tables hold. */
+  public static final int MAX_NAME_LENGTH = 255;
+
+  /** Longest destination (topic ARN or queue URL) the tables hold. */
+  public static final int MAX_DESTINATION_LENGTH = 2048;
+
+  /** Longest header name: the longest message attribute name SQS takes. */
+  public static final int MAX_HEADER_NAME_LENGTH = MessageAttributeRules.MAX_NAME_LENGTH;
+
   private EventRules() {}
 
   /** Aggregate type, aggregate id, event type, idempotency key: they travel as attributes. */
@@ -18,12 +25,8 @@ public final class EventRules {
     if (value == null || value.isBlank()) {
       return "must not be blank";
     }
-    if (value.length() > OutboxEvent.MAX_NAME_LENGTH) {
-      return "has "
-          + value.length()
-          + " characters; at most "
-          + OutboxEvent.MAX_NAME_LENGTH
-          + " are allowed";
+    if (value.length() > MAX_NAME_LENGTH) {
+      return "has " + value.length() + " characters; at most " + MAX_NAME_LENGTH + " are allowed";
     }
     return MessageAttributeRules.problemWithCharacters(value);
   }

@@ -1,9 +1,0 @@
-package dev.lambdaoutbox.writer;
-
-/** A table privilege a database user of the outbox is granted ({@link OutboxGrants}). */
-public enum Privilege {
-  SELECT,
-  INSERT,
-  UPDATE,
-  DELETE
-}
