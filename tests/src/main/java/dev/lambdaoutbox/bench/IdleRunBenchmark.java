@@ -2,8 +2,8 @@ package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -54,7 +54,7 @@ public final class IdleRunBenchmark {
     // The run's JSON logs and EMF lines would drown the figures.
     System.setOut(new PrintStream(new ByteArrayOutputStream()));
     List<Long> micros = new ArrayList<>();
-    try (OutboxPoller poller = PollerWiring.create(PollerConfig.fromEnvironment(env))) {
+    try (OutboxPoller poller = PollerWiring.create(PollerConfig.fromEnvironment(env)).poller()) {
       for (int i = 0; i < WARM_UP + runs; i++) {
         long start = System.nanoTime();
         PollSummary summary = poller.run(() -> 60_000, "idle-" + i);

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import java.time.Duration;
 import java.util.OptionalInt;
 

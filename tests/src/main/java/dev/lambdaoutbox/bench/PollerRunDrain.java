@@ -2,7 +2,9 @@ package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
+import dev.lambdaoutbox.poller.PollerVariables;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
@@ -88,8 +90,9 @@ final class PollerRunDrain {
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     env.put(
-        PollerConfig.DEFAULT_DESTINATION, "https://sqs.us-east-1.amazonaws.com/000000000000/drain");
-    env.put(PollerConfig.BATCH_SIZE, Integer.toString(batchSize));
+        PollerVariables.DEFAULT_DESTINATION.name(),
+        "https://sqs.us-east-1.amazonaws.com/000000000000/drain");
+    env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(batchSize));
     env.putAll(extraEnvironment);
     PollerConfig config = PollerConfig.fromEnvironment(env);
     Clock clock = Clock.systemUTC();
@@ -99,7 +102,7 @@ final class PollerRunDrain {
       OutboxStore store = stores.store(config);
       store.backlog(Instant.now()); // connect before the clock starts, as a warm Lambda would be
       invocations.add(
-          new OutboxPoller(
+          PollerWiring.poller(
               config,
               store,
               new CountingPublisher(),

@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.docs.DocPages.Page;
-import dev.lambdaoutbox.poller.internal.DestinationRouter;
+import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
 import dev.lambdaoutbox.template.TemplateFacts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

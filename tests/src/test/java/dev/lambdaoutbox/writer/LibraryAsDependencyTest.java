@@ -25,13 +25,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The libraries as an application gets them before the first release: every {@code ./mvnw
- * install -pl MODULES -am} command of the docs' shell blocks, run verbatim in a copy of this
- * checkout, installs the parent POM, the BOM and the libraries into a private local repository
- * under {@code target/}; then a separate project ({@code src/test/resources/consumer-project})
- * imports the BOM, declares both libraries without a version and a driver of its own, compiles
- * against the installed jars and runs its test on the test bed's PostgreSQL: an event appended in
- * a committed transaction is there, one in a rolled-back transaction is not.
+ * The libraries as an application gets them before the first release: every {@code ./mvnw install
+ * -pl MODULES -am} command of the docs' shell blocks, run verbatim in a copy of this checkout,
+ * installs the parent POM, the BOM and the libraries into a private local repository under {@code
+ * target/}; then a separate project ({@code src/test/resources/consumer-project}) imports the BOM,
+ * declares both libraries without a version and a driver of its own, compiles against the installed
+ * jars and runs its test on the test bed's PostgreSQL: an event appended in a committed transaction
+ * is there, one in a rolled-back transaction is not.
  *
  * <p>The Maven settings it writes read third-party artifacts from the local repository this build
  * uses (as a file repository) and then Maven Central, releases only: the project's snapshots can
