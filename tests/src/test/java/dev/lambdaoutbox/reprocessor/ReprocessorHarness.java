@@ -2,7 +2,7 @@ package dev.lambdaoutbox.reprocessor;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.reprocessor.internal.DestinationCheck;
+import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;

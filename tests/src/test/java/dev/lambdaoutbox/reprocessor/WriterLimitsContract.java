@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.poller.PollSummary;
-import dev.lambdaoutbox.reprocessor.internal.DeadLetterActions;
+import dev.lambdaoutbox.reprocessor.internal.action.DeadLetterActions;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.TestDatabase;

@@ -1,12 +1,17 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.action;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DeadLetterWaitingRequest;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.DiscardRequest;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ListRequest;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.ReplayRequest;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.RetargetRequest;
+import dev.lambdaoutbox.reprocessor.internal.report.ActionReport;
+import dev.lambdaoutbox.reprocessor.internal.report.AuditReport;
+import dev.lambdaoutbox.reprocessor.internal.report.ListReport;
+import dev.lambdaoutbox.reprocessor.internal.report.WaitingActionReport;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DeadLetterWaitingRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DiscardRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ListRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RetargetRequest;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
@@ -60,7 +65,7 @@ public final class DeadLetterActions {
         DeadLetterPage page =
             store.list(list.filter(), list.cursor(), list.limit(), PAYLOAD_PREVIEW_CHARS);
         yield new Outcome(
-            Reports.list(
+            ListReport.of(
                 requestId,
                 list.filter(),
                 page,
@@ -75,7 +80,7 @@ public final class DeadLetterActions {
       case AuditRequest audit -> {
         AuditPage page =
             store.audit(audit.filter(), audit.cursor(), audit.limit(), PAYLOAD_PREVIEW_CHARS);
-        yield new Outcome(Reports.audit(requestId, audit.filter(), page), 0, 0, null);
+        yield new Outcome(AuditReport.of(requestId, audit.filter(), page), 0, 0, null);
       }
       case ReplayRequest replay -> {
         AuditInfo audit = attribution.audit(requestId, replay.reason());
@@ -90,7 +95,7 @@ public final class DeadLetterActions {
                       replay.dryRun(),
                       audit);
           yield new Outcome(
-              Reports.action(
+              ActionReport.of(
                   "replay", requestId, requestedBy, replay.filter(), replay.destination(), result),
               applied(result),
               0,
@@ -98,7 +103,7 @@ public final class DeadLetterActions {
         } catch (DeadLetterActionException e) {
           yield failed(
               e,
-              Reports.action(
+              ActionReport.of(
                   "replay",
                   requestId,
                   requestedBy,
@@ -140,14 +145,14 @@ public final class DeadLetterActions {
         try {
           DeadLetterActionResult result = store.discard(discard.ids(), discard.dryRun(), audit);
           yield new Outcome(
-              Reports.action("discard", requestId, requestedBy, null, null, result),
+              ActionReport.of("discard", requestId, requestedBy, null, null, result),
               0,
               applied(result),
               null);
         } catch (DeadLetterActionException e) {
           yield failed(
               e,
-              Reports.action("discard", requestId, requestedBy, null, null, e.committed()),
+              ActionReport.of("discard", requestId, requestedBy, null, null, e.committed()),
               0,
               applied(e.committed()));
         }
@@ -167,14 +172,14 @@ public final class DeadLetterActions {
     try {
       WaitingActionResult result = action.apply(new AuditInfo(requestId, requestedBy, reason));
       return new Outcome(
-          Reports.waitingAction(verb, requestId, requestedBy, waitingFor, destination, result),
+          WaitingActionReport.of(verb, requestId, requestedBy, waitingFor, destination, result),
           0,
           0,
           null);
     } catch (WaitingActionException e) {
       return failed(
           e,
-          Reports.waitingAction(
+          WaitingActionReport.of(
               verb, requestId, requestedBy, waitingFor, destination, e.committed()),
           0,
           0);

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.action;
 
 import com.amazonaws.services.lambda.runtime.Client;
 import com.amazonaws.services.lambda.runtime.ClientContext;

@@ -1,14 +1,12 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.action;
 
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
 import dev.lambdaoutbox.reprocessor.ReplayDestinations;
 import dev.lambdaoutbox.writer.Destinations;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.model.AuthorizationErrorException;
 import software.amazon.awssdk.services.sns.model.NotFoundException;
@@ -22,45 +20,31 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
  * allows, and it must exist, as SNS ({@code GetTopicAttributes}) or SQS ({@code
  * GetQueueAttributes}, whose answer gives the queue's real ARN, checked against the list too) says.
  * Anything else refuses the request with an {@link InvalidRequestException} naming the field and
- * the destination, and nothing changes. The clients are built on the first check: a request without
- * a destination never loads them.
+ * the destination, and nothing changes. The clients, supplied by the composition root, are built on
+ * the first check: a request without a destination never loads them.
  */
 public final class DestinationCheck {
-  /** The longest one SNS or SQS call of the check may take. */
-  private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
-
   private final ReplayDestinations allowed;
   private final Supplier<SnsClient> snsSupplier;
   private final Supplier<SqsClient> sqsSupplier;
   private SnsClient sns;
   private SqsClient sqs;
 
-  /** With the SDK's default region, credentials and endpoint, as in Lambda. */
-  public DestinationCheck(ReplayDestinations allowed) {
-    this(
-        allowed,
-        () ->
-            SnsClient.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT))
-                .build(),
-        () ->
-            SqsClient.builder()
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .overrideConfiguration(o -> o.apiCallTimeout(CALL_TIMEOUT))
-                .build());
+  /**
+   * @param sns builds the SNS client on the first check that needs it (a request without a
+   *     destination never loads the SDK)
+   * @param sqs builds the SQS client likewise
+   */
+  public DestinationCheck(
+      ReplayDestinations allowed, Supplier<SnsClient> sns, Supplier<SqsClient> sqs) {
+    this.allowed = Objects.requireNonNull(allowed, "allowed");
+    this.snsSupplier = Objects.requireNonNull(sns, "sns");
+    this.sqsSupplier = Objects.requireNonNull(sqs, "sqs");
   }
 
   /** With these clients (built by the caller, closed by it). */
   public DestinationCheck(ReplayDestinations allowed, SnsClient sns, SqsClient sqs) {
     this(allowed, () -> sns, () -> sqs);
-  }
-
-  private DestinationCheck(
-      ReplayDestinations allowed, Supplier<SnsClient> sns, Supplier<SqsClient> sqs) {
-    this.allowed = Objects.requireNonNull(allowed, "allowed");
-    this.snsSupplier = sns;
-    this.sqsSupplier = sqs;
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.request;
 
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;

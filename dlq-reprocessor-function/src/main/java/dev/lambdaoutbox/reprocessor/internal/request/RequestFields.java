@@ -1,9 +1,11 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.request;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
+import dev.lambdaoutbox.writer.Destinations;
+import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
@@ -12,6 +14,8 @@ import java.util.Iterator;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Typed, strict reads of one JSON object of the request. Every refusal is an {@link
@@ -20,6 +24,10 @@ import java.util.TreeSet;
  * fall back to a default by accident.
  */
 final class RequestFields {
+  private static final Pattern UUID_TEXT =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
   private final ObjectNode node;
   private final String prefix;
 
@@ -117,6 +125,31 @@ final class RequestFields {
       throw wrongType(name, value, "true or false");
     }
     return value.booleanValue();
+  }
+
+  /** An SNS topic ARN or SQS queue URL, or null when absent. */
+  String destination(String name) {
+    String destination = text(name, OutboxEvent.MAX_DESTINATION_LENGTH);
+    if (destination != null) {
+      String problem = Destinations.problemWith(destination);
+      if (problem != null) {
+        throw new InvalidRequestException(path(name), problem);
+      }
+    }
+    return destination;
+  }
+
+  /** {@code text} as a UUID, or a refusal naming {@code field}. */
+  static UUID uuid(String field, String text) {
+    if (!UUID_TEXT.matcher(text).matches()) {
+      throw new InvalidRequestException(
+          field,
+          "'"
+              + text
+              + "' is not a UUID (8-4-4-4-12 hex digits, e.g."
+              + " 0190a6f2-7c1e-7d3a-9b1f-2f1c9a3e4b5d)");
+    }
+    return UUID.fromString(text.toLowerCase(Locale.ROOT));
   }
 
   /** A time with its zone offset, ISO-8601, e.g. {@code 2026-03-01T00:00:00Z}; null when absent. */

@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.action;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,11 +1,11 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.request;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest.AuditRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditRequest;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;

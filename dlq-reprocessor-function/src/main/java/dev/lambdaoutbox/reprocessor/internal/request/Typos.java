@@ -1,4 +1,4 @@
-package dev.lambdaoutbox.reprocessor.internal;
+package dev.lambdaoutbox.reprocessor.internal.request;
 
 import java.util.Collection;
 import java.util.Locale;
