@@ -36,8 +36,8 @@ public final class ReprocessorVariables {
   public static final Setting AWS_REGION =
       Setting.text("AWS_REGION", null, "an AWS region")
           .meaning(
-              "set by Lambda: the region of a queue URL in `OUTBOX_REPLAY_DESTINATIONS` checks"
-                  + " whose host names none");
+              "set by Lambda: the region a queue URL is taken to be in, when checked against"
+                  + " `OUTBOX_REPLAY_DESTINATIONS`, if its host names none");
 
   /** The reprocessor's own service name, the metrics' {@code Service} dimension when unset. */
   public static final Setting SERVICE_NAME =
