@@ -2,11 +2,11 @@ package dev.lambdaoutbox.reprocessor;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import dev.lambdaoutbox.reprocessor.internal.DeadLetterActions;
-import dev.lambdaoutbox.reprocessor.internal.DestinationCheck;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest;
-import dev.lambdaoutbox.reprocessor.internal.RequestParser;
-import dev.lambdaoutbox.reprocessor.internal.Requester;
+import dev.lambdaoutbox.reprocessor.internal.action.DeadLetterActions;
+import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
+import dev.lambdaoutbox.reprocessor.internal.action.Requester;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
 import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
@@ -18,10 +18,16 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sns.SnsClientBuilder;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 
 /**
  * The Lambda operators invoke by hand to {@code list}, {@code replay} and {@code discard} dead
@@ -40,13 +46,20 @@ import java.util.UUID;
  * that JSON as {@code errorMessage}. A refused request changes nothing.
  */
 public final class DeadLetterReprocessorHandler implements RequestStreamHandler {
+  /** The longest one SNS or SQS call of a destination check may take. */
+  private static final Duration CHECK_CALL_TIMEOUT = Duration.ofSeconds(10);
+
   private final DeadLetterStore store;
   private final DeadLetterActions actions;
   private final DestinationCheck destinations;
   private final EmfMetrics metrics;
   private final JsonLogger log;
 
-  /** Built once per container: configuration, the store and its executor (JDBC or Data API). */
+  /**
+   * Lambda's constructor, the function's composition root: reads the configuration and builds the
+   * whole graph once per container (the store and its executor, JDBC or Data API; the destination
+   * check, whose SNS/SQS clients are built on its first use; logs and metrics on standard output).
+   */
   public DeadLetterReprocessorHandler() {
     this(System.getenv());
   }
@@ -69,7 +82,8 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
     this(
         stores.build(),
         stores.waitingRows(config.ordering()),
-        new DestinationCheck(config.replayDestinations()),
+        new DestinationCheck(
+            config.replayDestinations(), () -> snsClient().build(), () -> sqsClient().build()),
         EmfMetrics.toStdout(config.metricsNamespace(), config.serviceName()),
         new JsonLogger(
             config.serviceName(),
@@ -79,18 +93,47 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
             Clock.systemUTC()));
   }
 
-  /** For tests: the collaborators, built by the caller. */
+  /** Over a test's store, destination check, metrics and log; actions on the system clock. */
   DeadLetterReprocessorHandler(
       DeadLetterStore store,
       WaitingRowStore waiting,
       DestinationCheck destinations,
       EmfMetrics metrics,
       JsonLogger log) {
+    this(
+        store,
+        new DeadLetterActions(store, waiting, Clock.systemUTC()),
+        destinations,
+        metrics,
+        log);
+  }
+
+  /** Given every collaborator. */
+  DeadLetterReprocessorHandler(
+      DeadLetterStore store,
+      DeadLetterActions actions,
+      DestinationCheck destinations,
+      EmfMetrics metrics,
+      JsonLogger log) {
     this.store = Objects.requireNonNull(store, "store");
-    this.actions = new DeadLetterActions(store, waiting, Clock.systemUTC());
+    this.actions = Objects.requireNonNull(actions, "actions");
     this.destinations = Objects.requireNonNull(destinations, "destinations");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.log = Objects.requireNonNull(log, "log");
+  }
+
+  /** The SNS client of the destination check: the SDK's defaults, the URL-connection client. */
+  private static SnsClientBuilder snsClient() {
+    return SnsClient.builder()
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(o -> o.apiCallTimeout(CHECK_CALL_TIMEOUT));
+  }
+
+  /** The SQS client of the destination check, built as the SNS one. */
+  private static SqsClientBuilder sqsClient() {
+    return SqsClient.builder()
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .overrideConfiguration(o -> o.apiCallTimeout(CHECK_CALL_TIMEOUT));
   }
 
   @Override

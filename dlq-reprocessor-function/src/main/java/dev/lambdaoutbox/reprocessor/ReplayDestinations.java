@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  */
 public final class ReplayDestinations {
   /** The variable the list is read from. */
-  public static final String VARIABLE = "OUTBOX_REPLAY_DESTINATIONS";
+  public static final String VARIABLE = ReprocessorVariables.REPLAY_DESTINATIONS.name();
 
   private static final Pattern ARN =
       Pattern.compile("arn:[a-z*?][a-z0-9*?\\-]*:(sns|sqs):[a-z0-9*?\\-]*:[0-9*?]*:[^:\\s]+");

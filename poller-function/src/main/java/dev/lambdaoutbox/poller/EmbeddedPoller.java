@@ -1,11 +1,11 @@
 package dev.lambdaoutbox.poller;
 
-import dev.lambdaoutbox.poller.internal.Delivery;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
-import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.publish.PublishGate;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -44,7 +44,7 @@ public final class EmbeddedPoller implements AutoCloseable {
    * and metrics on standard output.
    */
   public static EmbeddedPoller fromConfig(PollerConfig config) {
-    return new EmbeddedPoller(PollerWiring.create(config));
+    return new EmbeddedPoller(PollerWiring.create(config).poller());
   }
 
   /** A poller of {@code config}'s settings over {@code store}; say where it publishes. */
@@ -159,7 +159,7 @@ public final class EmbeddedPoller implements AutoCloseable {
         publisher = new Listened(publisher, List.copyOf(listeners));
       }
       return new EmbeddedPoller(
-          new OutboxPoller(config, store, publisher, clock, random, logger, metrics));
+          PollerWiring.poller(config, store, publisher, clock, random, logger, metrics));
     }
   }
 

@@ -2,14 +2,12 @@ package dev.lambdaoutbox.poller;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import dev.lambdaoutbox.poller.internal.FanOut;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
-import dev.lambdaoutbox.poller.internal.SnapStartPriming;
+import dev.lambdaoutbox.poller.internal.fanout.FanOut;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
+import dev.lambdaoutbox.poller.internal.wiring.SnapStartPriming;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.telemetry.EmfMetrics;
-import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.telemetry.JsonWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -26,10 +24,11 @@ import java.util.random.RandomGenerator;
  * a summary such as {@code {"claimed":120,"published":119,"retried":1,"deadLettered":0,...,
  * "durationMs":412}}.
  *
- * <p>Configuration ({@link PollerConfig}) and the database access are built once, in the
- * constructor, so warm invocations and SnapStart restores reuse them; the SNS/SQS clients and the
- * publishing threads on the first publish, or before a SnapStart snapshot. A bad configuration
- * fails initialisation with a message naming the variable.
+ * <p>The function's composition root: the no-arg constructor reads the configuration ({@link
+ * PollerConfig}) and builds the whole object graph once ({@link PollerWiring}), so warm invocations
+ * and SnapStart restores reuse it; the SNS/SQS clients and the publishing threads are built on the
+ * first publish, or before a SnapStart snapshot. A bad configuration fails initialisation with a
+ * message naming the variable. The package-private constructors take a graph built by a test.
  *
  * <p>A {@link RequestStreamHandler}: the poller needs nothing from the scheduled event, and reading
  * the stream itself spares a cold start the runtime's event deserialization (its own Jackson and
@@ -44,12 +43,12 @@ public final class PollerHandler implements RequestStreamHandler {
   private final OutboxPoller poller;
   private final OutboxPoller fanOutPoller;
 
-  /** Null: never starts other invocations (a poller built by a test). */
+  /** Null: never starts other invocations (a graph built by a test). */
   private final FanOut fanOut;
 
   /**
    * Under SnapStart, primes the publish path before the snapshot; held here because CRaC keeps
-   * registered hooks only weakly. Null for a poller built by a test.
+   * registered hooks only weakly. Null for a graph built by a test.
    */
   @SuppressWarnings({"unused", "FieldCanBeLocal"})
   private final SnapStartPriming priming;
@@ -61,17 +60,18 @@ public final class PollerHandler implements RequestStreamHandler {
 
   /** Everything from {@code environment}, as the no-arg constructor does from the real one. */
   PollerHandler(Map<String, String> environment) {
-    this(PollerWiring.createPrimed(PollerConfig.fromEnvironment(environment)));
+    this(PollerWiring.create(PollerConfig.fromEnvironment(environment)));
   }
 
-  private PollerHandler(PollerWiring.Primed primed) {
-    this.poller = primed.poller();
-    this.fanOutPoller = primed.fanOutPoller();
-    this.fanOut = primed.fanOut();
-    this.priming = primed.priming();
+  /** A graph built by {@link PollerWiring}, e.g. over a test's collaborators. */
+  PollerHandler(PollerWiring.Graph graph) {
+    this.poller = Objects.requireNonNull(graph.poller(), "poller");
+    this.fanOutPoller = Objects.requireNonNull(graph.fanOutPoller(), "fanOutPoller");
+    this.fanOut = graph.fanOut();
+    this.priming = graph.priming();
   }
 
-  /** Given collaborators, for tests: logs and metrics go to {@code out}. */
+  /** Over a test's collaborators: logs and metrics go to {@code out}. */
   PollerHandler(
       PollerConfig config,
       OutboxStore store,
@@ -79,20 +79,7 @@ public final class PollerHandler implements RequestStreamHandler {
       Clock clock,
       RandomGenerator random,
       PrintStream out) {
-    this(
-        new OutboxPoller(
-            config,
-            store,
-            publisher,
-            clock,
-            random,
-            new JsonLogger(
-                config.serviceName(), PollerHandler.class, config.logLevel(), out, clock),
-            new EmfMetrics(config.metricsNamespace(), config.serviceName(), out, clock)));
-  }
-
-  PollerHandler(OutboxPoller poller) {
-    this(poller, poller, null);
+    this(PollerWiring.create(config, store, publisher, clock, random, out));
   }
 
   /**
@@ -101,10 +88,7 @@ public final class PollerHandler implements RequestStreamHandler {
    * @param fanOutPoller runs the invocations {@code fanOut} starts
    */
   PollerHandler(OutboxPoller poller, OutboxPoller fanOutPoller, FanOut fanOut) {
-    this.poller = Objects.requireNonNull(poller, "poller");
-    this.fanOutPoller = Objects.requireNonNull(fanOutPoller, "fanOutPoller");
-    this.fanOut = fanOut;
-    this.priming = null;
+    this(new PollerWiring.Graph(poller, fanOutPoller, fanOut, null));
   }
 
   /**

@@ -2,7 +2,7 @@ package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.bench.TimedDataApi.Call;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PollerVariables;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxMessage;
@@ -130,7 +130,7 @@ public final class DataApiDrainBenchmark {
       // The real poller over the Data API, sequential and pipelined (claims, publishing and
       // recordings overlapping: each Data API call is an HTTP round trip the other threads need
       // not wait for).
-      Map<String, String> sequential = Map.of(PollerConfig.PIPELINE, "false");
+      Map<String, String> sequential = Map.of(PollerVariables.PIPELINE.name(), "false");
       for (int claim : CLAIM_SIZES) {
         List<DrainResult> pair = new ArrayList<>();
         for (Map<String, String> mode : List.of(sequential, Map.<String, String>of())) {

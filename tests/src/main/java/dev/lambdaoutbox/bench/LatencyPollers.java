@@ -4,6 +4,7 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PollerVariables;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
@@ -67,8 +68,8 @@ final class LatencyPollers implements AutoCloseable {
     env.put("OUTBOX_DB_USER", db.user());
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
-    env.put(PollerConfig.DEFAULT_DESTINATION, destination);
-    env.put(PollerConfig.POLL_INTERVAL_MS, Long.toString(pollInterval.toMillis()));
+    env.put(PollerVariables.DEFAULT_DESTINATION.name(), destination);
+    env.put(PollerVariables.POLL_INTERVAL_MS.name(), Long.toString(pollInterval.toMillis()));
     env.putAll(settings);
     this.config = PollerConfig.fromEnvironment(env);
   }

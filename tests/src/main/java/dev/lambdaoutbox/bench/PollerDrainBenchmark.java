@@ -6,7 +6,7 @@ import static dev.lambdaoutbox.bench.DrainTables.reload;
 
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PollerVariables;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;
@@ -36,7 +36,8 @@ import java.util.Map;
  */
 public final class PollerDrainBenchmark {
   /** The poller as it was before pipelining: claim, publish, record, one after the other. */
-  private static final Map<String, String> SEQUENTIAL = Map.of(PollerConfig.PIPELINE, "false");
+  private static final Map<String, String> SEQUENTIAL =
+      Map.of(PollerVariables.PIPELINE.name(), "false");
 
   private PollerDrainBenchmark() {}
 

@@ -4,6 +4,7 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PollerVariables;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
@@ -88,8 +89,9 @@ final class PollerRunDrain {
     env.put("OUTBOX_DB_PASSWORD", db.password());
     env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
     env.put(
-        PollerConfig.DEFAULT_DESTINATION, "https://sqs.us-east-1.amazonaws.com/000000000000/drain");
-    env.put(PollerConfig.BATCH_SIZE, Integer.toString(batchSize));
+        PollerVariables.DEFAULT_DESTINATION.name(),
+        "https://sqs.us-east-1.amazonaws.com/000000000000/drain");
+    env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(batchSize));
     env.putAll(extraEnvironment);
     PollerConfig config = PollerConfig.fromEnvironment(env);
     Clock clock = Clock.systemUTC();

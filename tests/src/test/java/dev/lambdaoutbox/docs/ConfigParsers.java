@@ -15,8 +15,14 @@ import java.util.function.Function;
  * whether a documented default is what they take when the variable is unset.
  */
 final class ConfigParsers {
+  /** Each function's parser, by the name the configuration reference gives the function. */
+  private static final Map<String, Function<Map<String, String>, Object>> BY_FUNCTION =
+      Map.of(
+          "poller", PollerConfig::fromEnvironment,
+          "reprocessor", ReprocessorConfig::fromEnvironment);
+
   private static final List<Function<Map<String, String>, Object>> PARSERS =
-      List.of(PollerConfig::fromEnvironment, ReprocessorConfig::fromEnvironment);
+      List.copyOf(BY_FUNCTION.values());
 
   private ConfigParsers() {}
 
@@ -53,28 +59,27 @@ final class ConfigParsers {
   }
 
   /**
-   * Null when setting {@code name} to {@code value} changes no parser's configuration in any store
-   * mode where the value is accepted (and it is accepted somewhere): the value is the default. Else
-   * what differs.
+   * Null when setting {@code name} to {@code value} changes the configuration {@code function}'s
+   * parser ({@code poller} or {@code reprocessor}) reads in no store mode where the value is
+   * accepted (and it is accepted in one): the value is the default. Else what differs.
    */
-  static String differenceFromDefault(String name, String value) {
+  static String differenceFromDefault(String function, String name, String value) {
+    Function<Map<String, String>, Object> parser = BY_FUNCTION.get(function);
     List<String> differences = new ArrayList<>();
     boolean compared = false;
     for (Map<String, String> env : minimalEnvironments()) {
-      for (Function<Map<String, String>, Object> parser : PARSERS) {
-        Object unset = parse(parser, env);
-        Object set = parse(parser, with(env, name, value));
-        if (unset == null || set == null) {
-          continue;
-        }
-        compared = true;
-        if (!unset.equals(set)) {
-          differences.add(set + "\n  instead of\n" + unset);
-        }
+      Object unset = parse(parser, env);
+      Object set = parse(parser, with(env, name, value));
+      if (unset == null || set == null) {
+        continue;
+      }
+      compared = true;
+      if (!unset.equals(set)) {
+        differences.add(set + "\n  instead of\n" + unset);
       }
     }
     if (!compared) {
-      return name + "=" + value + " is accepted by no parser";
+      return name + "=" + value + " is accepted by the " + function + " in no store mode";
     }
     return differences.isEmpty() ? null : String.join("\n", differences);
   }

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.docs.DocPages.Page;
-import dev.lambdaoutbox.poller.internal.DestinationRouter;
+import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
+import dev.lambdaoutbox.store.config.Setting;
 import dev.lambdaoutbox.template.TemplateFacts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,12 +24,12 @@ import org.junit.jupiter.api.Test;
  * The configuration tables against template.yaml and the configuration code: a row per template
  * parameter naming the variables it sets (defaults and bounds: {@code TemplateParametersTest}); a
  * row per variable the functions read, each variable documented once, in one of the two tables;
- * each documented default of a variable is what the parsers take when it is unset; and the routing
- * example is what the poller's router does.
+ * each declared default of a variable (which the tables show) is what the parsers take when it is
+ * unset; and the routing example is what the poller's router does.
  */
 class ConfigurationDocsTest {
   static final String PARAMETERS = "| parameter | variable | default | bounds | meaning |";
-  static final String VARIABLES = "| variable | default | meaning |";
+  static final String VARIABLES = "| variable | read by | default | bounds | meaning |";
   static final String ROUTES = "| event type | goes to |";
 
   @Test
@@ -84,27 +85,48 @@ class ConfigurationDocsTest {
             v -> assertThat(read).as("the template sets %s: the code reads it", v).contains(v));
   }
 
+  /**
+   * Each declared default (which the tables show) is what the function's configuration parser takes
+   * when the variable is unset: setting the variable to it changes nothing.
+   */
   @Test
-  void everyDocumentedDefault_isWhatTheParsersTakeWhenTheVariableIsUnset() {
+  void everyDeclaredDefault_isWhatTheParsersTakeWhenTheVariableIsUnset() {
     int checked = 0;
-    for (List<String> row : rows(VARIABLES)) {
-      List<String> names = DocPages.codeSpans(row.get(0));
-      List<String> defaults = DocPages.codeSpans(row.get(1));
-      if (defaults.isEmpty() || names.get(0).startsWith("AWS_")) {
-        continue; // none, per function: nothing to compare
-      }
-      assertThat(defaults).as("a default per variable of %s", names).hasSize(names.size());
-      for (int i = 0; i < names.size(); i++) {
-        assertThat(ConfigParsers.differenceFromDefault(names.get(i), defaults.get(i)))
-            .as("%s documented default %s", names.get(i), defaults.get(i))
+    for (Map.Entry<String, List<Setting>> function : SettingsReference.FUNCTIONS.entrySet()) {
+      for (Setting setting : function.getValue()) {
+        if (setting.defaultValue() == null || setting.name().startsWith("AWS_")) {
+          continue; // none: nothing to compare
+        }
+        assertThat(
+                ConfigParsers.differenceFromDefault(
+                    function.getKey(), setting.name(), setting.defaultValue()))
+            .as("%s's %s declared default %s", function.getKey(), setting, setting.defaultValue())
             .isNull();
         checked++;
       }
     }
-    assertThat(checked).isGreaterThan(10);
-    assertThat(ConfigParsers.differenceFromDefault("OUTBOX_BATCH_SIZE", "50"))
+    assertThat(checked).isGreaterThan(40);
+    assertThat(ConfigParsers.differenceFromDefault("poller", "OUTBOX_BATCH_SIZE", "50"))
         .as("the check can fail")
         .isNotNull();
+  }
+
+  @Test
+  void eachFunctionsDeclarations_nameEachVariableOnce_describeIt_andRefuseNamingEveryChoice() {
+    SettingsReference.FUNCTIONS.forEach(
+        (function, settings) -> {
+          Set<String> names = new TreeSet<>();
+          for (Setting s : settings) {
+            assertThat(names.add(s.name())).as("%s declares %s once", function, s).isTrue();
+            assertThat(s.meaning()).as("%s has a meaning", s).isNotBlank();
+            if (s.type() == Setting.Type.TEXT) {
+              assertThat(s.format()).as("%s says what it takes", s).isNotBlank();
+            }
+            for (String choice : s.choices()) {
+              assertThat(s.refusal()).as("%s's refusal names %s", s, choice).contains(choice);
+            }
+          }
+        });
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.docs;
 
-import dev.lambdaoutbox.poller.internal.Codes;
-import dev.lambdaoutbox.poller.internal.FailureClassifier;
+import dev.lambdaoutbox.poller.internal.failure.Codes;
+import dev.lambdaoutbox.poller.internal.failure.FailureClassifier;
 import dev.lambdaoutbox.store.UnreadableRow;
 import java.util.Set;
 

@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  * between {@code <!-- BEGIN GENERATED name ... -->} and {@code <!-- END GENERATED name -->}: {@code
  * alarms}, the stack's alarms as template.yaml defines them, and {@code cost}, what the default
  * schedule costs, computed from the template's resources (schedule, memory, alarms, log groups),
- * the metrics the functions emit and {@link Prices}. {@code GeneratedDocsTest} checks the pages
- * hold exactly this; {@code make docs} writes it.
+ * the metrics the functions emit and {@link Prices}; {@code parameters} and {@code variables}, the
+ * configuration reference, from the settings' declarations ({@link SettingsReference}). {@code
+ * GeneratedDocsTest} checks the pages hold exactly this; {@code make docs} writes it.
  */
 final class DocSections {
   /** What the cost assumes beyond the template and the prices, each stated once, here. */
@@ -34,7 +35,15 @@ final class DocSections {
   private static final int LOW_LATENCY_POLL_INTERVAL_MS = 200;
 
   static final Map<String, Supplier<String>> SECTIONS =
-      Map.of("alarms", DocSections::alarms, "cost", DocSections::cost);
+      Map.of(
+          "alarms",
+          DocSections::alarms,
+          "cost",
+          DocSections::cost,
+          "parameters",
+          SettingsReference::parameters,
+          "variables",
+          SettingsReference::variables);
 
   private DocSections() {}
 

@@ -105,7 +105,7 @@ class EmbeddedPollerTest {
             db.password(),
             "OUTBOX_TABLE_PREFIX",
             tables.prefix(),
-            PollerConfig.DEFAULT_DESTINATION,
+            PollerVariables.DEFAULT_DESTINATION.name(),
             "https://sqs.us-east-1.amazonaws.com/000000000000/embedded"));
   }
 

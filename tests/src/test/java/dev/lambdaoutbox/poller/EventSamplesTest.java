@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lambdaoutbox.poller.internal.Failure;
-import dev.lambdaoutbox.poller.internal.FailureClassifier;
-import dev.lambdaoutbox.reprocessor.internal.RequestParser;
+import dev.lambdaoutbox.poller.internal.failure.Failure;
+import dev.lambdaoutbox.poller.internal.failure.FailureClassifier;
+import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;

@@ -5,10 +5,10 @@ import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.poller.internal.Delivery;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
-import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.publish.PublishGate;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.OutboxStore;

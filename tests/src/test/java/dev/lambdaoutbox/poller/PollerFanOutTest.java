@@ -5,11 +5,13 @@ import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.lambdaoutbox.poller.internal.FanOut;
-import dev.lambdaoutbox.poller.internal.FanOutDecision;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.SelfInvoker;
+import dev.lambdaoutbox.poller.internal.fanout.FanOut;
+import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
+import dev.lambdaoutbox.poller.internal.fanout.SelfInvoker;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.config.SharedVariables;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
@@ -158,7 +160,7 @@ class PollerFanOutTest {
   void anInvocationAFanOutStarted_drainsAndStops_despiteAPollInterval() throws Exception {
     appendRows(30);
     FakeLambda lambda = new FakeLambda(false);
-    PollerConfig config = config("4", PollerConfig.POLL_INTERVAL_MS, "5000");
+    PollerConfig config = config("4", PollerVariables.POLL_INTERVAL_MS.name(), "5000");
 
     long started = System.nanoTime();
     JsonNode summary = lambda.container(config).invoke(FanOut.payload("req-1"));
@@ -180,7 +182,7 @@ class PollerFanOutTest {
     FakeLambda lambda = new FakeLambda(false);
 
     JsonNode scheduled =
-        lambda.scheduledInvocation(config("4", PollerConfig.ORDERING, "aggregate"));
+        lambda.scheduledInvocation(config("4", SharedVariables.ORDERING.name(), "aggregate"));
     lambda.awaitAll();
 
     // 300 due rows of aggregates that are not parked, at ~100 per invocation: two more.
@@ -196,13 +198,13 @@ class PollerFanOutTest {
   void orderedBacklogBehindAParkedHead_startsNoOthers() throws Exception {
     PollerConfig config =
         bed.config(
-            PollerConfig.ROUTES,
+            PollerVariables.ROUTES.name(),
             "{\"order.created\":\"" + queue + "\"}",
-            PollerConfig.BATCH_SIZE,
+            PollerVariables.BATCH_SIZE.name(),
             "50",
-            PollerConfig.MAX_CONCURRENT_POLLERS,
+            PollerVariables.MAX_CONCURRENT_POLLERS.name(),
             "4",
-            PollerConfig.ORDERING,
+            SharedVariables.ORDERING.name(),
             "aggregate");
     FakeLambda lambda = new FakeLambda(false);
     // No route for the head's type: it is dead-lettered (NO_DESTINATION) and parks its aggregate.
@@ -241,9 +243,9 @@ class PollerFanOutTest {
             List.of(
                 "OUTBOX_DEFAULT_DESTINATION",
                 queue,
-                PollerConfig.BATCH_SIZE,
+                PollerVariables.BATCH_SIZE.name(),
                 "50",
-                PollerConfig.MAX_CONCURRENT_POLLERS,
+                PollerVariables.MAX_CONCURRENT_POLLERS.name(),
                 maxConcurrentPollers));
     env.addAll(List.of(more));
     return bed.config(env.toArray(String[]::new));
@@ -310,9 +312,10 @@ class PollerFanOutTest {
       EmfMetrics metrics =
           new EmfMetrics(config.metricsNamespace(), config.serviceName(), bed.out(), clock);
       OutboxPoller poller =
-          new OutboxPoller(config, store, publisher, clock, new SplittableRandom(1), log, metrics);
+          PollerWiring.poller(
+              config, store, publisher, clock, new SplittableRandom(1), log, metrics);
       OutboxPoller fanOutPoller =
-          new OutboxPoller(
+          PollerWiring.poller(
               config.withPollInterval(Duration.ZERO),
               store,
               publisher,

@@ -6,12 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.core.JdbcValues;
-import dev.lambdaoutbox.poller.internal.Delivery;
-import dev.lambdaoutbox.poller.internal.Failure;
-import dev.lambdaoutbox.poller.internal.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PublishGate;
+import dev.lambdaoutbox.poller.internal.failure.Failure;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.publish.PublishGate;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -110,7 +111,8 @@ abstract class PollerPipelineContract {
   }
 
   @Test
-  void twoPipelinedInvocationsAtOnce_publishEachRowExactlyOnce_theNextInvocationTakesWhatTheyLeft() throws Exception {
+  void twoPipelinedInvocationsAtOnce_publishEachRowExactlyOnce_theNextInvocationTakesWhatTheyLeft()
+      throws Exception {
     Set<UUID> written = new HashSet<>(append(5_000));
     Counting counting = new Counting();
     PollerConfig config = countedConfig();
@@ -321,7 +323,7 @@ abstract class PollerPipelineContract {
     JsonLogger log =
         new JsonLogger(
             "pipeline", OutboxPoller.class, JsonLogger.Level.DEBUG, bed.out(), bed.clock);
-    return new OutboxPoller(
+    return PollerWiring.poller(
         config,
         bed.store(config),
         publisher,

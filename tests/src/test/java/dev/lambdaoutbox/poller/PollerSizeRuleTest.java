@@ -5,7 +5,7 @@ import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.core.MessageSize;
-import dev.lambdaoutbox.poller.internal.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;

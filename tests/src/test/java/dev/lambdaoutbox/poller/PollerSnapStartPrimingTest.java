@@ -4,8 +4,8 @@ import static dev.lambdaoutbox.poller.PollerTestBed.attribute;
 import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +44,8 @@ class PollerSnapStartPrimingTest {
     UUID id = bed.append(systemClockWriter, List.of(event("order.created", "o-1").build())).get(0);
     Map<String, Object> pending = bed.outboxRow(id);
 
-    PollerWiring.Primed primed =
-        PollerWiring.createPrimed(bed.config("OUTBOX_DEFAULT_DESTINATION", queue));
+    PollerWiring.Graph primed =
+        PollerWiring.create(bed.config("OUTBOX_DEFAULT_DESTINATION", queue));
     try (OutboxPoller poller = primed.poller()) {
       int stubCalls = primed.priming().prime();
 

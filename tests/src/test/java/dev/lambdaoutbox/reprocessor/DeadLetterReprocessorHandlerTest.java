@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.UuidV7;
-import dev.lambdaoutbox.reprocessor.internal.RequestParser;
+import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.testing.FakeLambdaContext;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.lambdaoutbox.reprocessor.internal.ReprocessorRequest;
-import dev.lambdaoutbox.reprocessor.internal.RequestParser;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.PackagedFunction;

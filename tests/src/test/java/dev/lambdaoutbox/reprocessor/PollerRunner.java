@@ -5,8 +5,8 @@ import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
-import dev.lambdaoutbox.poller.internal.OutboxPoller;
-import dev.lambdaoutbox.poller.internal.PollerWiring;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
@@ -82,7 +82,7 @@ public final class PollerRunner implements AutoCloseable {
     PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
     Clock clock = Clock.systemUTC();
     this.poller =
-        new OutboxPoller(
+        PollerWiring.poller(
             config,
             OutboxStore.builder(stores).tables(tables).ordering(config.ordering()).build(),
             PollerWiring.publisher(config, sns, sqs),

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.reprocessor.internal.DestinationCheck;
+import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;

@@ -27,6 +27,28 @@ public final class TemplateFacts {
     return TEMPLATE.parameters().keySet();
   }
 
+  /**
+   * The parameters in the order the console shows them: by the groups of the template's {@code
+   * AWS::CloudFormation::Interface}, then any not in a group, in the template's order.
+   */
+  public static List<String> parametersInGroupOrder() {
+    Set<String> ordered = new LinkedHashSet<>();
+    Object groups =
+        SamTemplate.map(
+                SamTemplate.map(TEMPLATE.raw().get("Metadata"))
+                    .get("AWS::CloudFormation::Interface"))
+            .get("ParameterGroups");
+    if (groups instanceof List<?> list) {
+      for (Object group : list) {
+        if (SamTemplate.map(group).get("Parameters") instanceof List<?> names) {
+          names.forEach(n -> ordered.add(str(n)));
+        }
+      }
+    }
+    ordered.addAll(parameters());
+    return List.copyOf(ordered);
+  }
+
   /** A parameter as written: Type, Default, AllowedValues, MinValue, MaxValue, AllowedPattern. */
   public static Map<String, Object> parameter(String name) {
     return TEMPLATE.parameter(name);

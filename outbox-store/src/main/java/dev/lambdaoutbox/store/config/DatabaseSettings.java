@@ -5,19 +5,11 @@ import dev.lambdaoutbox.core.SqlDialect;
 import java.util.Optional;
 
 /**
- * Where the outbox tables are over JDBC ({@code OUTBOX_STORE=jdbc}, the default) and how to log in,
- * read once from the environment:
- *
- * <ul>
- *   <li>{@code OUTBOX_JDBC_URL}: {@code jdbc:postgresql://...} or {@code jdbc:mysql://...} (also
- *       for MariaDB: {@code jdbc:mariadb:} is refused, as the MariaDB driver is not packaged).
- *   <li>{@code OUTBOX_DB_SECRET_ARN}: a Secrets Manager secret whose JSON holds {@code username}
- *       and {@code password}; or, running locally, {@code OUTBOX_DB_USER} and {@code
- *       OUTBOX_DB_PASSWORD}.
- *   <li>{@code OUTBOX_TABLE_PREFIX}: prefix of the outbox table names (default none).
- *   <li>{@code OUTBOX_DB_TLS}, {@code OUTBOX_DB_TLS_CA_FILE}: TLS to a database that is not on
- *       loopback ({@link DatabaseTls}; verified by default).
- * </ul>
+ * Where the outbox tables are over JDBC ({@code OUTBOX_STORE=jdbc}, the default) and how to log in:
+ * the URL, the login (a Secrets Manager secret, or for local runs a user and password), the table
+ * prefix and TLS ({@link DatabaseTls}), read once from the variables {@link DatabaseVariables}
+ * declares. Only MySQL Connector/J is packaged, so a {@code jdbc:mariadb:} URL is refused with the
+ * {@code jdbc:mysql:} one to write instead.
  *
  * <p>The URL may carry a password ({@code ?password=...}, {@code //user:password@host}): it is
  * printed only through {@link JdbcUrls#redact}, here and in every message about the connection.
@@ -43,15 +35,19 @@ public record DatabaseSettings(
     this(jdbcUrl, dialect, secretArn, user, password, tables, DatabaseTls.defaults());
   }
 
-  public static final String JDBC_URL = "OUTBOX_JDBC_URL";
-  public static final String SECRET_ARN = "OUTBOX_DB_SECRET_ARN";
-  public static final String USER = "OUTBOX_DB_USER";
-  public static final String PASSWORD = "OUTBOX_DB_PASSWORD";
+  /** The variables' names, for messages, as {@link DatabaseVariables} declares them. */
+  public static final String JDBC_URL = DatabaseVariables.JDBC_URL.name();
+
+  public static final String SECRET_ARN = DatabaseVariables.SECRET_ARN.name();
+  public static final String USER = DatabaseVariables.USER.name();
+  public static final String PASSWORD = DatabaseVariables.PASSWORD.name();
 
   /** The JDBC settings; {@link StoreSettings#fromEnvironment} reads {@code OUTBOX_STORE} first. */
   public static DatabaseSettings fromEnvironment(EnvironmentReader env) {
     String url =
-        env.required(JDBC_URL, "the database's JDBC URL, e.g. jdbc:postgresql://host:5432/app");
+        env.required(
+            DatabaseVariables.JDBC_URL,
+            "the database's JDBC URL, e.g. jdbc:postgresql://host:5432/app");
     SqlDialect dialect;
     if (url.startsWith("jdbc:postgresql:")) {
       dialect = SqlDialect.POSTGRESQL;
@@ -75,9 +71,9 @@ public record DatabaseSettings(
               + JdbcUrls.redact(url)
               + "' is not a PostgreSQL or MySQL JDBC URL (jdbc:postgresql://... or jdbc:mysql://...)");
     }
-    Optional<String> secret = env.optional(SECRET_ARN);
-    Optional<String> user = env.optional(USER);
-    Optional<String> password = env.optional(PASSWORD);
+    Optional<String> secret = env.optional(DatabaseVariables.SECRET_ARN);
+    Optional<String> user = env.optional(DatabaseVariables.USER);
+    Optional<String> password = env.optional(DatabaseVariables.PASSWORD);
     if (secret.isPresent()) {
       if (!secret.get().startsWith("arn:") || !secret.get().contains(":secretsmanager:")) {
         throw new ConfigurationException(

@@ -11,17 +11,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * How a JDBC connection to a database that is not on loopback is protected, read once from the
- * environment:
- *
- * <ul>
- *   <li>{@code OUTBOX_DB_TLS}: {@code verify-full} (the default) encrypts and checks that the
- *       server's certificate chains to a trusted CA and names the host of the URL; {@code require}
- *       encrypts without checking the certificate (anyone on the path can pose as the database);
- *       {@code disable} sends everything, the login included, in the clear.
- *   <li>{@code OUTBOX_DB_TLS_CA_FILE}: a PEM file of the CA certificates to trust (for RDS and
- *       Aurora, the RDS CA bundle); without it the JVM's own trust store decides.
- * </ul>
+ * How a JDBC connection to a database that is not on loopback is protected ({@code OUTBOX_DB_TLS},
+ * {@code OUTBOX_DB_TLS_CA_FILE}, declared in {@link DatabaseVariables}): verified (the default),
+ * encrypted only, or in the clear, trusting the CAs of a PEM file or the JVM's trust store. A CA
+ * file is read at start-up and refused unless it holds a certificate.
  *
  * <p>A URL that chooses its own mode ({@code sslmode}/{@code ssl} for PostgreSQL, {@code
  * sslMode}/{@code useSSL}/{@code requireSSL} for MySQL Connector/J) is used as written; a database
@@ -29,8 +22,10 @@ import java.util.Optional;
  * dev.lambdaoutbox.store.jdbc.internal.TlsProperties} turns this into driver properties.
  */
 public record DatabaseTls(Mode mode, Optional<Path> caFile) {
-  public static final String TLS = "OUTBOX_DB_TLS";
-  public static final String CA_FILE = "OUTBOX_DB_TLS_CA_FILE";
+  /** The variables' names, for messages, as {@link DatabaseVariables} declares them. */
+  public static final String TLS = DatabaseVariables.TLS.name();
+
+  public static final String CA_FILE = DatabaseVariables.TLS_CA_FILE.name();
 
   /** The protection asked for, named as PostgreSQL's {@code sslmode} names it. */
   public enum Mode {
@@ -66,17 +61,9 @@ public record DatabaseTls(Mode mode, Optional<Path> caFile) {
   }
 
   public static DatabaseTls fromEnvironment(EnvironmentReader env) {
-    String text = env.string(TLS, Mode.VERIFY_FULL.text());
-    Mode mode = Mode.parse(text);
-    if (mode == null) {
-      throw new ConfigurationException(
-          TLS,
-          "'"
-              + text
-              + "' is not a TLS mode; use verify-full (the default: encrypted, the certificate"
-              + " checked), require (encrypted, the certificate not checked) or disable (no TLS)");
-    }
-    Optional<Path> caFile = env.optional(CA_FILE).map(DatabaseTls::readableCaFile);
+    Mode mode = Mode.parse(env.choice(DatabaseVariables.TLS));
+    Optional<Path> caFile =
+        env.optional(DatabaseVariables.TLS_CA_FILE).map(DatabaseTls::readableCaFile);
     return new DatabaseTls(mode, caFile);
   }
 

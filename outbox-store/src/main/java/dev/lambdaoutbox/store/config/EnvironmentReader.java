@@ -1,16 +1,16 @@
 package dev.lambdaoutbox.store.config;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Reads typed, range-checked values from an environment map (normally {@code System.getenv()}, read
- * once at start-up). Every refusal is a {@link ConfigurationException} naming the variable and the
- * value.
+ * Reads declared {@link Setting}s from an environment map (normally {@code System.getenv()}, read
+ * once at start-up): each value typed, defaulted and checked against its declaration. Every refusal
+ * is a {@link ConfigurationException} naming the variable and the value. Only declared variables
+ * can be read.
  */
 public final class EnvironmentReader {
   private final Map<String, String> env;
@@ -19,97 +19,105 @@ public final class EnvironmentReader {
     this.env = Map.copyOf(Objects.requireNonNull(env, "env"));
   }
 
-  /** The trimmed value, or empty when unset or blank. */
-  public Optional<String> optional(String name) {
-    String value = env.get(name);
+  /** The trimmed value, or empty when unset or blank (the default is not applied). */
+  public Optional<String> optional(Setting setting) {
+    String value = env.get(setting.name());
     return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
   }
 
-  public String required(String name, String whatItIs) {
-    return optional(name)
-        .orElseThrow(() -> new ConfigurationException(name, "is not set; set it to " + whatItIs));
+  /** The value; refused when unset, saying to set it to {@code whatItIs}. */
+  public String required(Setting setting, String whatItIs) {
+    return optional(setting)
+        .orElseThrow(
+            () -> new ConfigurationException(setting.name(), "is not set; set it to " + whatItIs));
   }
 
-  public String string(String name, String defaultValue) {
-    return optional(name).orElse(defaultValue);
+  /** The value, or the declared default (empty text when there is none). */
+  public String text(Setting setting) {
+    return optional(setting).orElse(setting.defaultValue() == null ? "" : setting.defaultValue());
   }
 
   /**
-   * The value, or {@code defaultValue}, refused when {@code problem} finds something wrong with it
-   * (it returns null for a good value, else what is wrong, e.g. "starts with AWS/, ...").
+   * The value, or its default, refused when {@code problem} finds something wrong with it (it
+   * returns null for a good value, else what is wrong, e.g. "starts with AWS/, ...").
    */
-  public String string(String name, String defaultValue, Function<String, String> problem) {
-    String value = string(name, defaultValue);
+  public String text(Setting setting, Function<String, String> problem) {
+    String value = text(setting);
     String wrong = problem.apply(value);
     if (wrong != null) {
-      throw new ConfigurationException(name, "'" + value + "' " + wrong);
+      throw new ConfigurationException(setting.name(), "'" + value + "' " + wrong);
     }
     return value;
   }
 
-  public int integer(String name, int defaultValue, int min, int max) {
-    Optional<String> raw = optional(name);
-    if (raw.isEmpty()) {
-      return defaultValue;
-    }
-    int value;
-    try {
-      value = Integer.parseInt(raw.get());
-    } catch (NumberFormatException e) {
-      throw new ConfigurationException(name, "'" + raw.get() + "' is not a whole number", e);
-    }
-    if (value < min || value > max) {
-      throw new ConfigurationException(
-          name, value + " is out of range; use a value from " + min + " to " + max);
-    }
-    return value;
+  /** One of a {@link Setting.Type#CHOICE}'s words, as declared; its default when unset. */
+  public String choice(Setting setting) {
+    require(setting, Setting.Type.CHOICE);
+    return setting.choose(text(setting));
   }
 
-  /** A duration given in whole milliseconds ({@code ..._MS} variables). */
-  public Duration millis(String name, Duration defaultValue, Duration min, Duration max) {
-    return range(name, Duration.ofMillis(longValue(name, defaultValue.toMillis())), min, max, "ms");
+  /** A {@link Setting.Type#INTEGER} within its bounds; its default when unset. */
+  public int integer(Setting setting) {
+    require(setting, Setting.Type.INTEGER);
+    return boundedInt(setting);
   }
 
-  /** A duration given in whole seconds ({@code ..._SECONDS} variables). */
-  public Duration seconds(String name, Duration defaultValue, Duration min, Duration max) {
-    return range(
-        name, Duration.ofSeconds(longValue(name, defaultValue.toSeconds())), min, max, "s");
-  }
-
-  public boolean bool(String name, boolean defaultValue) {
-    Optional<String> raw = optional(name);
-    if (raw.isEmpty()) {
-      return defaultValue;
-    }
-    return switch (raw.get().toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "1" -> true;
-      case "false", "no", "0" -> false;
-      default -> throw new ConfigurationException(name, "'" + raw.get() + "' is not true or false");
+  /** A duration in milliseconds, seconds or hours, within its bounds; its default when unset. */
+  public Duration duration(Setting setting) {
+    return switch (setting.type()) {
+      case HOURS -> Duration.ofHours(boundedInt(setting));
+      case MILLISECONDS -> Duration.ofMillis(boundedLong(setting));
+      case SECONDS -> Duration.ofSeconds(boundedLong(setting));
+      default -> throw new IllegalArgumentException(setting.name() + " is not a duration setting");
     };
   }
 
-  private long longValue(String name, long defaultValue) {
-    Optional<String> raw = optional(name);
-    if (raw.isEmpty()) {
-      return defaultValue;
-    }
+  private int boundedInt(Setting setting) {
+    String name = setting.name();
+    String raw = text(setting);
+    int value;
     try {
-      return Long.parseLong(raw.get());
+      value = Integer.parseInt(raw);
     } catch (NumberFormatException e) {
-      throw new ConfigurationException(name, "'" + raw.get() + "' is not a whole number", e);
+      throw new ConfigurationException(name, "'" + raw + "' is not a whole number", e);
     }
-  }
-
-  private static Duration range(
-      String name, Duration value, Duration min, Duration max, String unit) {
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-      long v = unit.equals("ms") ? value.toMillis() : value.toSeconds();
-      long lo = unit.equals("ms") ? min.toMillis() : min.toSeconds();
-      long hi = unit.equals("ms") ? max.toMillis() : max.toSeconds();
+    if (value < setting.min() || value > setting.max()) {
       throw new ConfigurationException(
           name,
-          v + unit + " is out of range; use a value from " + lo + " to " + hi + " (" + unit + ")");
+          value + " is out of range; use a value from " + setting.min() + " to " + setting.max());
     }
     return value;
+  }
+
+  private long boundedLong(Setting setting) {
+    String name = setting.name();
+    String raw = text(setting);
+    long value;
+    try {
+      value = Long.parseLong(raw);
+    } catch (NumberFormatException e) {
+      throw new ConfigurationException(name, "'" + raw + "' is not a whole number", e);
+    }
+    if (value < setting.min() || value > setting.max()) {
+      String unit = setting.type().unit();
+      throw new ConfigurationException(
+          name,
+          value
+              + unit
+              + " is out of range; use a value from "
+              + setting.min()
+              + " to "
+              + setting.max()
+              + " ("
+              + unit
+              + ")");
+    }
+    return value;
+  }
+
+  private static void require(Setting setting, Setting.Type type) {
+    if (setting.type() != type) {
+      throw new IllegalArgumentException(setting.name() + " is not a " + type + " setting");
+    }
   }
 }

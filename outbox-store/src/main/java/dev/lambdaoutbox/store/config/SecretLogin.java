@@ -71,7 +71,7 @@ final class SecretLogin {
   private static ConfigurationException refused(String arn, String problem) {
     // No cause: a parser's exception would carry the secret's text in its message.
     return new ConfigurationException(
-        DatabaseSettings.SECRET_ARN,
+        DatabaseVariables.SECRET_ARN.name(),
         "secret "
             + arn
             + " "

@@ -20,11 +20,11 @@ class ConnectionLimitsTest {
         ConnectionLimits.fromEnvironment(
             new EnvironmentReader(
                 Map.of(
-                    ConnectionLimits.CONNECT_TIMEOUT, "1500",
-                    ConnectionLimits.SOCKET_TIMEOUT, "12000",
-                    ConnectionLimits.STATEMENT_TIMEOUT, "4000",
-                    ConnectionLimits.IDLE_IN_TRANSACTION_TIMEOUT, "6000",
-                    ConnectionLimits.VALIDATION_INTERVAL, "0")));
+                    DatabaseVariables.CONNECT_TIMEOUT.name(), "1500",
+                    DatabaseVariables.SOCKET_TIMEOUT.name(), "12000",
+                    DatabaseVariables.STATEMENT_TIMEOUT.name(), "4000",
+                    DatabaseVariables.IDLE_IN_TRANSACTION_TIMEOUT.name(), "6000",
+                    DatabaseVariables.VALIDATION_INTERVAL.name(), "0")));
 
     assertThat(limits)
         .isEqualTo(
@@ -41,8 +41,8 @@ class ConnectionLimitsTest {
     EnvironmentReader env =
         new EnvironmentReader(
             Map.of(
-                ConnectionLimits.SOCKET_TIMEOUT, "5000",
-                ConnectionLimits.STATEMENT_TIMEOUT, "5000"));
+                DatabaseVariables.SOCKET_TIMEOUT.name(), "5000",
+                DatabaseVariables.STATEMENT_TIMEOUT.name(), "5000"));
 
     assertThatThrownBy(() -> ConnectionLimits.fromEnvironment(env))
         .isInstanceOf(ConfigurationException.class)
@@ -51,7 +51,8 @@ class ConnectionLimitsTest {
 
   @Test
   void refusesAnOutOfRangeValue_namingTheVariable() {
-    EnvironmentReader env = new EnvironmentReader(Map.of(ConnectionLimits.CONNECT_TIMEOUT, "10"));
+    EnvironmentReader env =
+        new EnvironmentReader(Map.of(DatabaseVariables.CONNECT_TIMEOUT.name(), "10"));
 
     assertThatThrownBy(() -> ConnectionLimits.fromEnvironment(env))
         .isInstanceOf(ConfigurationException.class)

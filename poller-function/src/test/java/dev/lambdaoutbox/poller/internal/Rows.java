@@ -1,21 +1,22 @@
 package dev.lambdaoutbox.poller.internal;
 
+import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.store.OutboxMessage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
 /** Claimed rows for unit tests. */
-final class Rows {
-  static final Instant OCCURRED = Instant.parse("2026-03-01T10:15:30.123456Z");
+public final class Rows {
+  public static final Instant OCCURRED = Instant.parse("2026-03-01T10:15:30.123456Z");
 
   private Rows() {}
 
-  static OutboxMessage row(String eventType, String payload) {
+  public static OutboxMessage row(String eventType, String payload) {
     return row(UUID.randomUUID(), "order", "o-1", eventType, payload, Map.of(), null, 0);
   }
 
-  static OutboxMessage row(
+  public static OutboxMessage row(
       UUID id,
       String aggregateType,
       String aggregateId,
@@ -40,11 +41,11 @@ final class Rows {
         null);
   }
 
-  static OutboundMessage message(String destination, int payloadChars) {
+  public static OutboundMessage message(String destination, int payloadChars) {
     return message(destination, "o-1", payloadChars);
   }
 
-  static OutboundMessage message(String destination, String aggregateId, int payloadChars) {
+  public static OutboundMessage message(String destination, String aggregateId, int payloadChars) {
     String payload = "\"" + "x".repeat(Math.max(0, payloadChars - 2)) + "\"";
     return OutboundMessage.of(
         row(UUID.randomUUID(), "order", aggregateId, "order.created", payload, Map.of(), null, 0),

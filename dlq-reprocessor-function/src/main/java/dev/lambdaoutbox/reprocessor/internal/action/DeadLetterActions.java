@@ -1,0 +1,201 @@
+package dev.lambdaoutbox.reprocessor.internal.action;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.lambdaoutbox.core.JsonSupport;
+import dev.lambdaoutbox.reprocessor.internal.report.ActionReport;
+import dev.lambdaoutbox.reprocessor.internal.report.AuditReport;
+import dev.lambdaoutbox.reprocessor.internal.report.ListReport;
+import dev.lambdaoutbox.reprocessor.internal.report.WaitingActionReport;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DeadLetterWaitingRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DiscardRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ListRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RetargetRequest;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
+import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.waiting.WaitingActionException;
+import dev.lambdaoutbox.store.waiting.WaitingActionResult;
+import dev.lambdaoutbox.store.waiting.WaitingRowStore;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Runs a validated request against the dead-letter store (and, for rows waiting for a destination
+ * that is down, the waiting-row store) and reports what happened.
+ */
+public final class DeadLetterActions {
+  /** Characters of each payload a listing shows; the full payload stays in the table. */
+  public static final int PAYLOAD_PREVIEW_CHARS = 1_000;
+
+  /** Parked aggregates a listing shows, longest parked first; the total counts them all. */
+  public static final int PARKED_KEYS_LISTED = 100;
+
+  private final DeadLetterStore store;
+  private final WaitingRowStore waiting;
+  private final Clock clock;
+
+  public DeadLetterActions(DeadLetterStore store, WaitingRowStore waiting, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.waiting = Objects.requireNonNull(waiting, "waiting");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * What a request did.
+   *
+   * @param report the JSON answer; for a failure, the JSON error with what was committed
+   * @param replayed rows put back into the outbox (never counts a dry run)
+   * @param discarded rows removed (never counts a dry run)
+   * @param failure the store's failure when a change stopped part-way, else null
+   */
+  public record Outcome(ObjectNode report, int replayed, int discarded, RuntimeException failure) {}
+
+  public Outcome run(
+      ReprocessorRequest request, String requestId, Requester.Attribution attribution) {
+    String requestedBy = attribution.requestedBy();
+    return switch (request) {
+      case ListRequest list -> {
+        DeadLetterPage page =
+            store.list(list.filter(), list.cursor(), list.limit(), PAYLOAD_PREVIEW_CHARS);
+        yield new Outcome(
+            ListReport.of(
+                requestId,
+                list.filter(),
+                page,
+                store.summarize(list.filter()),
+                store.parkedKeys(PARKED_KEYS_LISTED),
+                waiting.waiting(list.filter()),
+                clock.instant()),
+            0,
+            0,
+            null);
+      }
+      case AuditRequest audit -> {
+        AuditPage page =
+            store.audit(audit.filter(), audit.cursor(), audit.limit(), PAYLOAD_PREVIEW_CHARS);
+        yield new Outcome(AuditReport.of(requestId, audit.filter(), page), 0, 0, null);
+      }
+      case ReplayRequest replay -> {
+        AuditInfo audit = attribution.audit(requestId, replay.reason());
+        try {
+          DeadLetterActionResult result =
+              replay.byIds()
+                  ? store.replay(replay.ids(), replay.destination(), replay.dryRun(), audit)
+                  : store.replayMatching(
+                      replay.filter(),
+                      replay.limit(),
+                      replay.destination(),
+                      replay.dryRun(),
+                      audit);
+          yield new Outcome(
+              ActionReport.of(
+                  "replay", requestId, requestedBy, replay.filter(), replay.destination(), result),
+              applied(result),
+              0,
+              null);
+        } catch (DeadLetterActionException e) {
+          yield failed(
+              e,
+              ActionReport.of(
+                  "replay",
+                  requestId,
+                  requestedBy,
+                  replay.filter(),
+                  replay.destination(),
+                  e.committed()),
+              applied(e.committed()),
+              0);
+        }
+      }
+      case RetargetRequest retarget ->
+          waitingAction(
+              "retarget",
+              requestId,
+              requestedBy,
+              retarget.waitingFor(),
+              retarget.destination(),
+              audit ->
+                  waiting.retarget(
+                      retarget.waitingFor(),
+                      retarget.destination(),
+                      retarget.limit(),
+                      retarget.dryRun(),
+                      audit),
+              retarget.reason());
+      case DeadLetterWaitingRequest deadLetter ->
+          waitingAction(
+              "deadLetter",
+              requestId,
+              requestedBy,
+              deadLetter.waitingFor(),
+              null,
+              audit ->
+                  waiting.deadLetter(
+                      deadLetter.waitingFor(), deadLetter.limit(), deadLetter.dryRun(), audit),
+              deadLetter.reason());
+      case DiscardRequest discard -> {
+        AuditInfo audit = attribution.audit(requestId, discard.reason());
+        try {
+          DeadLetterActionResult result = store.discard(discard.ids(), discard.dryRun(), audit);
+          yield new Outcome(
+              ActionReport.of("discard", requestId, requestedBy, null, null, result),
+              0,
+              applied(result),
+              null);
+        } catch (DeadLetterActionException e) {
+          yield failed(
+              e,
+              ActionReport.of("discard", requestId, requestedBy, null, null, e.committed()),
+              0,
+              applied(e.committed()));
+        }
+      }
+    };
+  }
+
+  /** Runs a retarget or dead-lettering of waiting rows, and reports it, or what it committed. */
+  private static Outcome waitingAction(
+      String verb,
+      String requestId,
+      String requestedBy,
+      String waitingFor,
+      String destination,
+      Function<AuditInfo, WaitingActionResult> action,
+      String reason) {
+    try {
+      WaitingActionResult result = action.apply(new AuditInfo(requestId, requestedBy, reason));
+      return new Outcome(
+          WaitingActionReport.of(verb, requestId, requestedBy, waitingFor, destination, result),
+          0,
+          0,
+          null);
+    } catch (WaitingActionException e) {
+      return failed(
+          e,
+          WaitingActionReport.of(
+              verb, requestId, requestedBy, waitingFor, destination, e.committed()),
+          0,
+          0);
+    }
+  }
+
+  private static Outcome failed(
+      RuntimeException e, ObjectNode committed, int replayed, int discarded) {
+    ObjectNode error = JsonSupport.mapper().createObjectNode();
+    error.put("error", "ActionFailed");
+    error.put("message", e.getMessage());
+    error.set("committed", committed);
+    return new Outcome(error, replayed, discarded, e);
+  }
+
+  private static int applied(DeadLetterActionResult result) {
+    return result.dryRun() ? 0 : result.applied().size();
+  }
+}

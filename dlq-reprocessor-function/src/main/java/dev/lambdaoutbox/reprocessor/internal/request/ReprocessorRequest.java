@@ -1,0 +1,122 @@
+package dev.lambdaoutbox.reprocessor.internal.request;
+
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import java.util.List;
+import java.util.UUID;
+
+/** A validated operator request: one of the six actions. */
+public sealed interface ReprocessorRequest {
+  /** Who asked, as the request says; null when it does not. */
+  String requestedBy();
+
+  /** The action's name as the request gives it. */
+  String action();
+
+  /**
+   * {@code list}: a page of dead letters and the summary of all that match.
+   *
+   * @param cursor where the page starts; null for the first
+   */
+  record ListRequest(
+      DeadLetterFilter filter, int limit, DeadLetterCursor cursor, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "list";
+    }
+  }
+
+  /**
+   * {@code replay}: by ids, or by filter (then {@code ids} is empty and {@code limit} bounds it).
+   *
+   * @param filter null for a replay by ids
+   * @param destination the override, or null to keep each row's own destination
+   * @param reason null when none was given
+   */
+  record ReplayRequest(
+      List<UUID> ids,
+      DeadLetterFilter filter,
+      int limit,
+      boolean dryRun,
+      String destination,
+      String reason,
+      String requestedBy)
+      implements ReprocessorRequest {
+    public ReplayRequest {
+      ids = List.copyOf(ids);
+    }
+
+    public boolean byIds() {
+      return filter == null;
+    }
+
+    @Override
+    public String action() {
+      return "replay";
+    }
+  }
+
+  /** {@code discard}: by ids only, with a reason. */
+  record DiscardRequest(List<UUID> ids, String reason, boolean dryRun, String requestedBy)
+      implements ReprocessorRequest {
+    public DiscardRequest {
+      ids = List.copyOf(ids);
+    }
+
+    @Override
+    public String action() {
+      return "discard";
+    }
+  }
+
+  /**
+   * {@code retarget}: up to {@code limit} rows waiting for {@code waitingFor} (a destination that
+   * is down) go to {@code destination} instead.
+   *
+   * @param reason null when none was given
+   */
+  record RetargetRequest(
+      String waitingFor,
+      String destination,
+      int limit,
+      boolean dryRun,
+      String reason,
+      String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "retarget";
+    }
+  }
+
+  /**
+   * {@code deadLetter}: up to {@code limit} rows waiting for {@code waitingFor} (a destination that
+   * is down) move to the dead letters.
+   *
+   * @param reason null when none was given
+   */
+  record DeadLetterWaitingRequest(
+      String waitingFor, int limit, boolean dryRun, String reason, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "deadLetter";
+    }
+  }
+
+  /**
+   * {@code audit}: a page of what operators did to dead letters, newest first. Reads only.
+   *
+   * @param cursor where the page starts; null for the first
+   */
+  record AuditRequest(AuditFilter filter, int limit, AuditCursor cursor, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "audit";
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.lambdaoutbox.poller;
+
+import static dev.lambdaoutbox.store.config.Setting.Type.HOURS;
+import static dev.lambdaoutbox.store.config.Setting.Type.INTEGER;
+import static dev.lambdaoutbox.store.config.Setting.Type.MILLISECONDS;
+import static dev.lambdaoutbox.store.config.Setting.Type.SECONDS;
+
+import dev.lambdaoutbox.store.config.DatabaseVariables;
+import dev.lambdaoutbox.store.config.Setting;
+import dev.lambdaoutbox.store.config.SharedVariables;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The poller's settings, declared once: where events go, how hard and how fast it publishes, and
+ * how much one invocation does. {@link PollerConfig#fromEnvironment} reads and validates them; the
+ * configuration reference (docs/configuration.md) is generated from them. The database's and the
+ * shared ones are {@link DatabaseVariables} and {@link SharedVariables}.
+ */
+public final class PollerVariables {
+  public static final Setting DEFAULT_DESTINATION =
+      Setting.text("OUTBOX_DEFAULT_DESTINATION", null, "an SNS topic ARN or SQS queue URL")
+          .parameter("DefaultDestination")
+          .meaning(
+              "where events without a destination of their own or a matching route go; empty:"
+                  + " the created topic ([where events go](#where-events-go))");
+
+  public static final Setting ROUTES =
+      Setting.text("OUTBOX_ROUTES", "{}", "a JSON object")
+          .parameter("Routes")
+          .meaning(
+              "event-type pattern to destination, e.g."
+                  + " `{\"reservation.*\":\"arn:aws:sns:…:reservations\"}`"
+                  + " ([where events go](#where-events-go))");
+
+  public static final Setting MAX_RETRIES =
+      Setting.number("OUTBOX_MAX_RETRIES", INTEGER, 10, 0, 100)
+          .parameter("MaxRetries")
+          .meaning(
+              "retries after the first attempt before a row is dead-lettered; only failures of the"
+                  + " message itself spend them ([delivery.md](delivery.md))");
+
+  public static final Setting BACKOFF_BASE_MS =
+      Setting.number("OUTBOX_BACKOFF_BASE_MS", MILLISECONDS, 1_000, 10, 3_600_000)
+          .meaning(
+              "capped exponential backoff with jitter: retry n waits between half and all of"
+                  + " `min(max, base × 2^(n-1))`; this is the base");
+
+  public static final Setting BACKOFF_MAX_MS =
+      Setting.number("OUTBOX_BACKOFF_MAX_MS", MILLISECONDS, 900_000, 10, 43_200_000)
+          .meaning("the backoff's cap, at least `OUTBOX_BACKOFF_BASE_MS`");
+
+  public static final Setting PROBE_INTERVAL_MIN_MS =
+      Setting.number("OUTBOX_PROBE_INTERVAL_MIN_MS", MILLISECONDS, 5_000, 1_000, 60_000)
+          .parameter("ProbeIntervalMinMs")
+          .meaning(
+              "a destination found down is probed this long after, then at doubling intervals"
+                  + " (`min(max, min × 2^(n-1))` for its n-th probe); its rows wait without"
+                  + " spending retries");
+
+  public static final Setting PROBE_INTERVAL_MAX_MS =
+      Setting.number("OUTBOX_PROBE_INTERVAL_MAX_MS", MILLISECONDS, 60_000, 5_000, 3_600_000)
+          .parameter("ProbeIntervalMaxMs")
+          .meaning(
+              "the longest interval between probes (at least `ProbeIntervalMinMs`): a destination"
+                  + " back up is noticed within it plus one schedule period");
+
+  public static final Setting BATCH_SIZE =
+      Setting.number("OUTBOX_BATCH_SIZE", INTEGER, 100, 1, 1_000)
+          .parameter("BatchSize")
+          .meaning(
+              "rows claimed per database round trip; a full claim is followed at once by another,"
+                  + " so a backlog drains in one run");
+
+  public static final Setting POLL_INTERVAL_MS =
+      Setting.number("OUTBOX_POLL_INTERVAL_MS", MILLISECONDS, 0, 0, 60_000)
+          .parameter("PollIntervalMs")
+          .meaning(
+              "0: each run drains the due rows and stops. Above 0: it polls again this often while"
+                  + " idle until close to its timeout: lower latency, paid in database load and"
+                  + " Lambda duration ([cost](deploying.md#what-the-default-schedule-costs)). From"
+                  + " about 1,000 events/s, raise `BatchSize` to 1000 with it (measured in"
+                  + " [PERFORMANCE.md](PERFORMANCE.md))");
+
+  public static final Setting PUBLISH_TIMEOUT_MS =
+      Setting.number("OUTBOX_PUBLISH_TIMEOUT_MS", MILLISECONDS, 10_000, 1_000, 120_000)
+          .meaning("the longest one SNS/SQS batch call may take, the SDK's retries included");
+
+  public static final Setting LEASE_SECONDS =
+      Setting.number("OUTBOX_LEASE_SECONDS", SECONDS, 120, 10, 900)
+          .meaning(
+              "how long a claimed row is reserved; a crashed invocation's rows are claimable after"
+                  + " it (must exceed twice the publish timeout plus the safety margin)");
+
+  public static final Setting SAFETY_MARGIN_MS =
+      Setting.number("OUTBOX_SAFETY_MARGIN_MS", MILLISECONDS, 3_000, 500, 60_000)
+          .meaning(
+              "the poller stops starting work this long before the Lambda timeout: no batch is"
+                  + " claimed or sent that could not finish before it");
+
+  public static final Setting PUBLISH_CONCURRENCY =
+      Setting.number("OUTBOX_PUBLISH_CONCURRENCY", INTEGER, 8, 1, 64)
+          .meaning("batch calls in flight at once, across destinations");
+
+  public static final Setting RETENTION_HOURS =
+      Setting.number("OUTBOX_RETENTION_HOURS", HOURS, 0, 0, 8_760)
+          .parameter("RetentionHours")
+          .meaning(
+              "keep published rows as `SENT` this long (idempotency keys stay taken); 0 deletes at"
+                  + " once");
+
+  public static final Setting IDEMPOTENCY_WINDOW_HOURS =
+      Setting.number("OUTBOX_IDEMPOTENCY_WINDOW_HOURS", HOURS, 24, 1, 8_760)
+          .parameter("IdempotencyWindowHours")
+          .meaning(
+              "how long an idempotency key stays taken after its event was written; each run's"
+                  + " retention pass deletes older keys"
+                  + " ([choosing it](writing.md#idempotency-keys-and-their-window))");
+
+  public static final Setting MAX_CONCURRENT_POLLERS =
+      Setting.number("OUTBOX_MAX_CONCURRENT_POLLERS", INTEGER, 1, 1, 1_000)
+          .parameter("MaxConcurrentPollers")
+          .meaning(
+              "the most poller runs draining at once. Above 1, a scheduled run that finds more due"
+                  + " rows than it can publish before its timeout starts further runs of its own"
+                  + " function (asynchronous `Invoke`, marked so they drain and stop and start no"
+                  + " others), up to this many in all; the poller may then invoke itself (and"
+                  + " nothing else). The rate one run publishes is what the container measured on"
+                  + " an earlier busy run (500 events/s until then); with `Ordering` `aggregate`"
+                  + " the events of parked aggregates are not counted. Keep it at most"
+                  + " `PollerReservedConcurrency` when that is set. 1: never");
+
+  public static final Setting PIPELINE =
+      Setting.choice(
+              "OUTBOX_PIPELINE",
+              "auto",
+              List.of("auto", "true", "false"),
+              "is not auto, true or false")
+          .ignoringCase()
+          .parameter("Pipeline")
+          .meaning(
+              "`true`: a run claims its next batch while it publishes one, and records outcomes on"
+                  + " a second database connection meanwhile (`jdbc`: two connections per run;"
+                  + " `data-api`: calls from two threads). `false`: one connection, claim, publish"
+                  + " and record in turn; faster with `Ordering` `aggregate` over few busy"
+                  + " aggregates ([PERFORMANCE.md](PERFORMANCE.md)), hence `auto`: `true` unless"
+                  + " `Ordering` is `aggregate`");
+
+  /** The poller's own service name, the metrics' {@code Service} dimension when unset. */
+  public static final Setting SERVICE_NAME =
+      SharedVariables.SERVICE_NAME.withDefault("outbox-poller");
+
+  private PollerVariables() {}
+
+  /** Every variable the poller reads: the database's, the shared ones, then its own. */
+  public static List<Setting> all() {
+    List<Setting> all = new ArrayList<>(DatabaseVariables.all());
+    for (Setting shared : SharedVariables.all()) {
+      all.add(shared.name().equals(SERVICE_NAME.name()) ? SERVICE_NAME : shared);
+    }
+    all.addAll(
+        List.of(
+            DEFAULT_DESTINATION,
+            ROUTES,
+            MAX_RETRIES,
+            BACKOFF_BASE_MS,
+            BACKOFF_MAX_MS,
+            PROBE_INTERVAL_MIN_MS,
+            PROBE_INTERVAL_MAX_MS,
+            BATCH_SIZE,
+            POLL_INTERVAL_MS,
+            PUBLISH_TIMEOUT_MS,
+            LEASE_SECONDS,
+            SAFETY_MARGIN_MS,
+            PUBLISH_CONCURRENCY,
+            RETENTION_HOURS,
+            IDEMPOTENCY_WINDOW_HOURS,
+            MAX_CONCURRENT_POLLERS,
+            PIPELINE));
+    return List.copyOf(all);
+  }
+}

@@ -1,0 +1,260 @@
+package dev.lambdaoutbox.poller.internal.failure;
+
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+
+/**
+ * Decides whose failure a failed publish is ({@link Failure.Scope}), from the error code SNS or SQS
+ * gave (for a whole call or one batch entry) or from the exception a call threw. The code table
+ * below and the rules here are the whole policy:
+ *
+ * <ul>
+ *   <li>A whole call that threw: a code of {@link Kind#DESTINATION} names the destination
+ *       (misconfigured); a code of {@link Kind#MESSAGE} belongs to some message of the batch, the
+ *       call cannot say which (the publisher sends each message alone to find out); anything else
+ *       (throttling, 5xx, timeouts, connection errors, unknown codes and client errors) is the
+ *       destination being unavailable.
+ *   <li>A failed entry of a batch in which another entry went through belongs to its message:
+ *       permanent for a {@link Kind#MESSAGE} or {@link Kind#DESTINATION} code, transient otherwise.
+ *   <li>A batch in which no entry went through is judged as a whole ({@link #noneWentThrough}).
+ * </ul>
+ *
+ * <p>So throttling, outages and unknown failures never spend a row's retries; only failures that
+ * belong to one message do.
+ */
+public final class FailureClassifier {
+  /** What an error code says is wrong. */
+  enum Kind {
+    /** The service or the transport, for now: throttling, internal errors, timeouts. */
+    SERVICE,
+    /** The destination, until an operator acts: it does not exist, access, its KMS key. */
+    DESTINATION,
+    /** The message itself is unacceptable. */
+    MESSAGE
+  }
+
+  /** Error code to what it says; a code not listed is {@link Kind#SERVICE}. */
+  static final Map<String, Kind> CODES =
+      Map.ofEntries(
+          // Throttling and service trouble.
+          Map.entry("Throttling", Kind.SERVICE),
+          Map.entry("ThrottlingException", Kind.SERVICE),
+          Map.entry("ThrottledException", Kind.SERVICE),
+          Map.entry("RequestThrottled", Kind.SERVICE),
+          Map.entry("RequestThrottledException", Kind.SERVICE),
+          Map.entry("TooManyRequestsException", Kind.SERVICE),
+          Map.entry("RequestLimitExceeded", Kind.SERVICE),
+          Map.entry("InternalError", Kind.SERVICE),
+          Map.entry("InternalFailure", Kind.SERVICE),
+          Map.entry("InternalErrorException", Kind.SERVICE),
+          Map.entry("ServiceUnavailable", Kind.SERVICE),
+          Map.entry("ServiceUnavailableException", Kind.SERVICE),
+          Map.entry("RequestTimeout", Kind.SERVICE),
+          Map.entry("RequestTimeoutException", Kind.SERVICE),
+          Map.entry("KMSThrottling", Kind.SERVICE),
+          Map.entry("KMSThrottlingException", Kind.SERVICE),
+          Map.entry("KmsThrottled", Kind.SERVICE),
+          Map.entry("KMS.ThrottlingException", Kind.SERVICE),
+          Map.entry("ExpiredToken", Kind.SERVICE),
+          Map.entry("ExpiredTokenException", Kind.SERVICE),
+          Map.entry("RequestExpired", Kind.SERVICE),
+          // Our own codes for the transport.
+          Map.entry(Codes.CONNECTION_ERROR, Kind.SERVICE),
+          Map.entry(Codes.TIMEOUT, Kind.SERVICE),
+          Map.entry(Codes.CLIENT_ERROR, Kind.SERVICE),
+          Map.entry(Codes.MISSING_FROM_RESPONSE, Kind.SERVICE),
+          // The destination does not exist.
+          Map.entry("NotFound", Kind.DESTINATION),
+          Map.entry("NotFoundException", Kind.DESTINATION),
+          Map.entry("NonExistentQueue", Kind.DESTINATION),
+          Map.entry("QueueDoesNotExist", Kind.DESTINATION),
+          Map.entry("EndpointDisabled", Kind.DESTINATION),
+          // Not allowed, or not who we say we are.
+          Map.entry("AuthorizationError", Kind.DESTINATION),
+          Map.entry("AuthorizationErrorException", Kind.DESTINATION),
+          Map.entry("AccessDenied", Kind.DESTINATION),
+          Map.entry("AccessDeniedException", Kind.DESTINATION),
+          Map.entry("InvalidSecurity", Kind.DESTINATION),
+          Map.entry("InvalidClientTokenId", Kind.DESTINATION),
+          Map.entry("UnrecognizedClientException", Kind.DESTINATION),
+          Map.entry("SignatureDoesNotMatch", Kind.DESTINATION),
+          Map.entry("MissingAuthenticationToken", Kind.DESTINATION),
+          Map.entry("KMSAccessDenied", Kind.DESTINATION),
+          Map.entry("KMSAccessDeniedException", Kind.DESTINATION),
+          Map.entry("KmsAccessDenied", Kind.DESTINATION),
+          Map.entry("KMS.AccessDeniedException", Kind.DESTINATION),
+          // The encryption key cannot be used.
+          Map.entry("KMSDisabled", Kind.DESTINATION),
+          Map.entry("KMSDisabledException", Kind.DESTINATION),
+          Map.entry("KmsDisabled", Kind.DESTINATION),
+          Map.entry("KMS.DisabledException", Kind.DESTINATION),
+          Map.entry("KMSInvalidState", Kind.DESTINATION),
+          Map.entry("KMSInvalidStateException", Kind.DESTINATION),
+          Map.entry("KmsInvalidState", Kind.DESTINATION),
+          Map.entry("KMS.KMSInvalidStateException", Kind.DESTINATION),
+          Map.entry("KMSNotFound", Kind.DESTINATION),
+          Map.entry("KMSNotFoundException", Kind.DESTINATION),
+          Map.entry("KmsNotFound", Kind.DESTINATION),
+          Map.entry("KMS.NotFoundException", Kind.DESTINATION),
+          Map.entry("KMSOptInRequired", Kind.DESTINATION),
+          Map.entry("KMSOptInRequiredException", Kind.DESTINATION),
+          Map.entry("KmsOptInRequired", Kind.DESTINATION),
+          Map.entry("KmsInvalidKeyUsage", Kind.DESTINATION),
+          // The message itself is unacceptable.
+          Map.entry("InvalidParameter", Kind.MESSAGE),
+          Map.entry("InvalidParameterException", Kind.MESSAGE),
+          Map.entry("InvalidParameterValue", Kind.MESSAGE),
+          Map.entry("InvalidParameterValueException", Kind.MESSAGE),
+          Map.entry("ParameterValueInvalid", Kind.MESSAGE),
+          Map.entry("InvalidMessageContents", Kind.MESSAGE),
+          Map.entry("InvalidAttributeName", Kind.MESSAGE),
+          Map.entry("InvalidAttributeValue", Kind.MESSAGE),
+          Map.entry("MessageTooLong", Kind.MESSAGE),
+          Map.entry("BatchEntryTooLong", Kind.MESSAGE),
+          Map.entry("BatchRequestTooLong", Kind.MESSAGE),
+          Map.entry("UnsupportedOperation", Kind.MESSAGE),
+          Map.entry(Codes.MESSAGE_TOO_LARGE, Kind.MESSAGE),
+          Map.entry(Codes.NO_DESTINATION, Kind.MESSAGE),
+          Map.entry(Codes.INVALID_DESTINATION, Kind.MESSAGE));
+
+  private static final String SQS_QUERY_PREFIX = "AWS.SimpleQueueService.";
+
+  private FailureClassifier() {}
+
+  /** What {@code code} says is wrong; an unknown code is {@link Kind#SERVICE}. */
+  static Kind kind(String code) {
+    return CODES.getOrDefault(normalise(code), Kind.SERVICE);
+  }
+
+  /**
+   * A failed entry of a batch, as if another entry of the call went through: the message's own
+   * failure. {@link #noneWentThrough} re-judges it when none did.
+   */
+  public static Failure entry(String code, String message, Boolean senderFault) {
+    String normal = normalise(code);
+    String reason =
+        (message == null || message.isBlank() ? normal : message)
+            + (Boolean.FALSE.equals(senderFault) ? " (service fault)" : "");
+    return new Failure(normal, reason, Failure.Scope.MESSAGE, kind(normal) != Kind.SERVICE);
+  }
+
+  /**
+   * A batch call answered, and none of its entries went through: failures that belong to no one
+   * message become the destination's. Entries failing with a message-level code keep their own
+   * verdict; the others say the destination is misconfigured if any of them names it (not found,
+   * access, KMS), unavailable otherwise (every one of them failed transiently).
+   */
+  public static Failure.Scope noneWentThrough(Iterable<Failure> failures) {
+    boolean anyDestinationLevel = false;
+    for (Failure f : failures) {
+      if (kind(f.code()) == Kind.DESTINATION) {
+        anyDestinationLevel = true;
+      }
+    }
+    return anyDestinationLevel
+        ? Failure.Scope.DESTINATION_MISCONFIGURED
+        : Failure.Scope.DESTINATION_UNAVAILABLE;
+  }
+
+  /**
+   * Whether {@code code} says the message itself is unacceptable: such a failure is always its
+   * message's own, and dead-letters it at first sight.
+   */
+  public static boolean isMessageLevel(String code) {
+    return kind(code) == Kind.MESSAGE;
+  }
+
+  /** A call that threw: a service error, a timeout, or a connection failure. */
+  public static Failure call(Throwable error) {
+    Objects.requireNonNull(error, "error");
+    if (error instanceof AwsServiceException service) {
+      String code =
+          service.awsErrorDetails() != null && service.awsErrorDetails().errorCode() != null
+              ? normalise(service.awsErrorDetails().errorCode())
+              : "HTTP" + service.statusCode();
+      String message =
+          service.awsErrorDetails() != null && service.awsErrorDetails().errorMessage() != null
+              ? service.awsErrorDetails().errorMessage()
+              : String.valueOf(service.getMessage());
+      String reason = message + " (HTTP " + service.statusCode() + ")";
+      if (service.isThrottlingException() || service.statusCode() >= 500) {
+        return Failure.destinationUnavailable(code, reason);
+      }
+      return switch (kind(code)) {
+        case DESTINATION -> Failure.destinationMisconfigured(code, reason);
+        case MESSAGE ->
+            namesTheDestination(message)
+                ? Failure.destinationMisconfigured(code, reason)
+                : Failure.permanent(code, reason);
+        case SERVICE -> Failure.destinationUnavailable(code, reason);
+      };
+    }
+    if (error instanceof ApiCallTimeoutException
+        || error instanceof ApiCallAttemptTimeoutException) {
+      return Failure.destinationUnavailable(Codes.TIMEOUT, describe(error));
+    }
+    if (unreachable(error)) {
+      return Failure.destinationUnavailable(Codes.CONNECTION_ERROR, describe(error));
+    }
+    if (error instanceof SdkClientException) {
+      return Failure.destinationUnavailable(Codes.CLIENT_ERROR, describe(error));
+    }
+    return Failure.destinationUnavailable(
+        Codes.CLIENT_ERROR, error.getClass().getSimpleName() + ": " + describe(error));
+  }
+
+  /**
+   * An invalid-parameter error about the topic or queue itself (SNS answers "Invalid parameter:
+   * TopicArn" for an ARN of another region or account): the destination's, not a message's.
+   */
+  private static boolean namesTheDestination(String message) {
+    String m = message.toLowerCase(Locale.ROOT);
+    return m.contains("topicarn") || m.contains("queueurl") || m.contains("queue url");
+  }
+
+  /** True when a cause in the chain says the endpoint could not be reached or did not answer. */
+  private static boolean unreachable(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof ConnectException
+          || t instanceof UnknownHostException
+          || t instanceof NoRouteToHostException
+          || t instanceof SocketTimeoutException
+          || t instanceof SocketException
+          || t instanceof InterruptedIOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String describe(Throwable error) {
+    StringBuilder text = new StringBuilder(String.valueOf(error.getMessage()));
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root != error) {
+      text.append(" (").append(root.getClass().getSimpleName()).append(": ");
+      text.append(root.getMessage()).append(')');
+    }
+    return text.toString();
+  }
+
+  private static String normalise(String code) {
+    if (code == null || code.isBlank()) {
+      return "Unknown";
+    }
+    return code.startsWith(SQS_QUERY_PREFIX) ? code.substring(SQS_QUERY_PREFIX.length()) : code;
+  }
+}

@@ -1,0 +1,339 @@
+package dev.lambdaoutbox.poller.internal.invocation;
+
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.poller.internal.failure.Codes;
+import dev.lambdaoutbox.poller.internal.failure.Failure;
+import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
+import dev.lambdaoutbox.poller.internal.log.CompletionLog;
+import dev.lambdaoutbox.poller.internal.log.LogFields;
+import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
+import dev.lambdaoutbox.poller.internal.publish.BatchPlanner;
+import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
+import dev.lambdaoutbox.poller.internal.publish.PublishGate;
+import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
+import dev.lambdaoutbox.store.Completion;
+import dev.lambdaoutbox.store.CompletionReport;
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * What the poller does with the rows of one claim:
+ *
+ * <ol>
+ *   <li>routes each row and checks it can be sent at all (a destination, a valid one, a size SNS
+ *       and SQS accept); a row that cannot is its own problem and is dead-lettered;
+ *   <li>reads the destination health table once, and per destination ({@link DestinationGuard}):
+ *       sends the rows of a healthy one; leaves those of a down one waiting; or, when its probe is
+ *       due and this poller wins it, sends one small batch first and the rest only if it went
+ *       through;
+ *   <li>marks down every destination a call showed down (its rows wait, no retry spent);
+ *   <li>records every row's outcome in one transaction, and logs what was really applied.
+ * </ol>
+ *
+ * <p>The last step may run on another thread ({@link #publish}, then {@link #record}), so that the
+ * invocation goes on with the next batch meanwhile ({@link Pipeline}).
+ */
+public final class ClaimRound {
+  private final DestinationRouter router;
+  private final DestinationGuard guard;
+  private final MessagePublisher publisher;
+  private final OutcomePolicy policy;
+  private final OutboxStore store;
+  private final Clock clock;
+  private final CompletionLog completionLog;
+  private final JsonLogger log;
+
+  public ClaimRound(
+      DestinationRouter router,
+      DestinationGuard guard,
+      MessagePublisher publisher,
+      OutcomePolicy policy,
+      OutboxStore store,
+      CompletionLog completionLog,
+      Clock clock,
+      JsonLogger log) {
+    this.router = Objects.requireNonNull(router, "router");
+    this.guard = Objects.requireNonNull(guard, "guard");
+    this.publisher = Objects.requireNonNull(publisher, "publisher");
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.store = Objects.requireNonNull(store, "store");
+    this.completionLog = Objects.requireNonNull(completionLog, "completionLog");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.log = log.forClass(ClaimRound.class);
+  }
+
+  /** What one round did: the store's report, and the rows held back (no outcome). */
+  public record Result(CompletionReport report, int heldBack) {}
+
+  /**
+   * A round published and decided, its outcomes not yet recorded ({@link #record}).
+   *
+   * @param rows the claimed rows by id
+   * @param destinations each sendable row's destination
+   * @param down the health row of every destination whose rows wait after this round
+   * @param outcomes what to record
+   * @param decidedAt when the outcomes were decided
+   */
+  record Decided(
+      Map<UUID, OutboxMessage> rows,
+      Map<UUID, String> destinations,
+      Map<String, DestinationHealth> down,
+      List<DeliveryOutcome> outcomes,
+      int heldBack,
+      Instant decidedAt) {}
+
+  /** Publishes the claimed rows and records what became of them. */
+  Result run(String owner, List<OutboxMessage> claimed, PublishGate gate) {
+    return record(owner, publish(claimed, gate));
+  }
+
+  /** Routes and publishes the claimed rows and decides each row's outcome; records nothing. */
+  Decided publish(List<OutboxMessage> claimed, PublishGate gate) {
+    Map<UUID, OutboxMessage> rows = new LinkedHashMap<>();
+    Map<UUID, String> destinations = new HashMap<>();
+    List<Delivery> deliveries = new ArrayList<>(claimed.size());
+    Map<String, List<OutboundMessage>> byDestination = new LinkedHashMap<>();
+    for (OutboxMessage row : claimed) {
+      rows.put(row.id(), row);
+      Optional<OutboundMessage> message = sendable(row, deliveries);
+      message.ifPresent(
+          m -> {
+            destinations.put(m.id(), m.destination());
+            byDestination.computeIfAbsent(m.destination(), d -> new ArrayList<>()).add(m);
+          });
+    }
+
+    Map<String, DestinationHealth> down = new HashMap<>();
+    if (!byDestination.isEmpty()) {
+      publish(byDestination, gate, deliveries, down);
+    }
+
+    Instant now = clock.instant();
+    List<DeliveryOutcome> outcomes = new ArrayList<>(deliveries.size());
+    int heldBack = 0;
+    for (Delivery delivery : deliveries) {
+      OutboxMessage row = rows.get(delivery.id());
+      DestinationHealth health = down.get(destinations.get(row.id()));
+      policy.decide(row, delivery, health, now).ifPresent(outcomes::add);
+      if (delivery instanceof Delivery.NotAttempted n && n.why() == Delivery.Why.HELD_BACK) {
+        heldBack++;
+      }
+    }
+    return new Decided(rows, destinations, down, outcomes, heldBack, now);
+  }
+
+  /**
+   * Records a decided round's outcomes in one transaction and logs what was really applied. Safe to
+   * call from another thread than {@link #publish}'s, one round at a time.
+   */
+  Result record(String owner, Decided round) {
+    CompletionReport report =
+        round.outcomes().isEmpty()
+            ? CompletionReport.empty()
+            : store.complete(owner, round.outcomes(), round.decidedAt());
+    completionLog.log(round.rows(), round.destinations(), report);
+    logWaiting(report, round.destinations(), round.down());
+    return new Result(report, round.heldBack());
+  }
+
+  /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */
+  private Optional<OutboundMessage> sendable(OutboxMessage row, List<Delivery> deliveries) {
+    Optional<String> destination = router.route(row);
+    if (destination.isEmpty()) {
+      deliveries.add(
+          new Delivery.Failed(
+              row.id(),
+              Failure.permanent(
+                  Codes.NO_DESTINATION,
+                  "event type '"
+                      + row.eventType()
+                      + "' has no destination: the row has none, no OUTBOX_ROUTES pattern"
+                      + " matches, and OUTBOX_DEFAULT_DESTINATION is not set")));
+      return Optional.empty();
+    }
+    String problem = Destinations.problemWith(destination.get());
+    if (problem != null) {
+      deliveries.add(
+          new Delivery.Failed(
+              row.id(), Failure.permanent(Codes.INVALID_DESTINATION, "destination " + problem)));
+      return Optional.empty();
+    }
+    OutboundMessage message = OutboundMessage.of(row, destination.get());
+    if (message.tooLarge()) {
+      deliveries.add(
+          new Delivery.Failed(
+              row.id(),
+              Failure.permanent(
+                  Codes.MESSAGE_TOO_LARGE,
+                  "the message has "
+                      + message.sizeBytes()
+                      + " bytes (payload and attributes); SNS and SQS accept at most "
+                      + OutboundMessage.MAX_BYTES)));
+      return Optional.empty();
+    }
+    return Optional.of(message);
+  }
+
+  /**
+   * Publishes what the destinations' health allows, adding a delivery per message, and fills {@code
+   * down} with the health row of every destination whose rows wait after this round.
+   */
+  private void publish(
+      Map<String, List<OutboundMessage>> byDestination,
+      PublishGate gate,
+      List<Delivery> deliveries,
+      Map<String, DestinationHealth> down) {
+    Instant now = clock.instant();
+    Map<String, DestinationHealth> health = guard.read();
+    List<OutboundMessage> first = new ArrayList<>();
+    Map<String, DestinationHealth> probing = new LinkedHashMap<>();
+    Map<String, List<OutboundMessage>> probeBatches = new HashMap<>();
+    Map<String, List<OutboundMessage>> afterProbe = new HashMap<>();
+    byDestination.forEach(
+        (destination, messages) -> {
+          switch (guard.decide(destination, health.get(destination), now)) {
+            case DestinationGuard.Send send -> first.addAll(messages);
+            case DestinationGuard.Wait wait -> {
+              down.put(destination, wait.health());
+              notAttempted(messages, Delivery.Why.DESTINATION_DOWN, "destination down", deliveries);
+            }
+            case DestinationGuard.Probe probe -> {
+              int end = BatchPlanner.nextBatchEnd(messages, 0);
+              probing.put(destination, probe.health());
+              probeBatches.put(destination, messages.subList(0, end));
+              afterProbe.put(destination, messages.subList(end, messages.size()));
+              first.addAll(messages.subList(0, end));
+            }
+          }
+        });
+
+    Map<UUID, Delivery> sent = new LinkedHashMap<>();
+    if (!first.isEmpty()) {
+      publisher.publish(first, gate).forEach(d -> sent.put(d.id(), d));
+    }
+    List<OutboundMessage> second = new ArrayList<>();
+    probing.forEach(
+        (destination, probeHealth) ->
+            second.addAll(
+                probeVerdict(
+                    probeHealth,
+                    probeBatches.get(destination),
+                    afterProbe.get(destination),
+                    sent,
+                    deliveries,
+                    down)));
+    if (!second.isEmpty()) {
+      publisher.publish(second, gate).forEach(d -> sent.put(d.id(), d));
+    }
+    deliveries.addAll(sent.values());
+
+    // Destinations healthy at the start of the round that a call showed down.
+    Map<UUID, String> destinationOf = new HashMap<>();
+    byDestination.forEach((d, ms) -> ms.forEach(m -> destinationOf.put(m.id(), d)));
+    for (Delivery d : sent.values()) {
+      if (d instanceof Delivery.Failed f && f.failure().destinationDown()) {
+        String destination = destinationOf.get(d.id());
+        if (!down.containsKey(destination)) {
+          down.put(destination, guard.markDown(destination, f.failure(), clock.instant()));
+        }
+      }
+    }
+  }
+
+  /**
+   * The probe's verdict: through, the destination is healthy again and the rest of its rows are to
+   * be sent (returned; a FIFO group that failed in the probe is held back); down still, or not sent
+   * at all, the rest wait.
+   */
+  private List<OutboundMessage> probeVerdict(
+      DestinationHealth probeHealth,
+      List<OutboundMessage> probe,
+      List<OutboundMessage> rest,
+      Map<UUID, Delivery> sent,
+      List<Delivery> deliveries,
+      Map<String, DestinationHealth> down) {
+    Failure downFailure = null;
+    boolean attempted = false;
+    Set<String> failedGroups = new HashSet<>();
+    for (OutboundMessage m : probe) {
+      Delivery d = sent.get(m.id());
+      attempted |= !(d instanceof Delivery.NotAttempted);
+      if (d instanceof Delivery.Failed f && f.failure().destinationDown() && downFailure == null) {
+        downFailure = f.failure();
+      }
+      if (!(d instanceof Delivery.Sent)) {
+        failedGroups.add(m.messageGroupId());
+      }
+    }
+    if (downFailure != null) {
+      down.put(
+          probeHealth.destination(), guard.probeFailed(probeHealth, downFailure, clock.instant()));
+      notAttempted(
+          rest, Delivery.Why.DESTINATION_DOWN, "destination down: probe failed", deliveries);
+      return List.of();
+    }
+    if (!attempted) {
+      notAttempted(rest, Delivery.Why.TIME_SHORT, "not sent: the probe was not sent", deliveries);
+      return List.of();
+    }
+    guard.probeSucceeded(probeHealth, clock.instant());
+    List<OutboundMessage> toSend = new ArrayList<>(rest.size());
+    for (OutboundMessage m : rest) {
+      if (m.fifo() && failedGroups.contains(m.messageGroupId())) {
+        deliveries.add(Delivery.NotAttempted.heldBack(m.id()));
+      } else {
+        toSend.add(m);
+      }
+    }
+    return toSend;
+  }
+
+  private static void notAttempted(
+      List<OutboundMessage> messages, Delivery.Why why, String reason, List<Delivery> deliveries) {
+    for (OutboundMessage m : messages) {
+      deliveries.add(new Delivery.NotAttempted(m.id(), why, reason));
+    }
+  }
+
+  /** One INFO line per destination whose rows were deferred this round. */
+  private void logWaiting(
+      CompletionReport report,
+      Map<UUID, String> destinations,
+      Map<String, DestinationHealth> down) {
+    Map<String, Integer> waiting = new LinkedHashMap<>();
+    for (Completion c : report.completions()) {
+      if (c.applied() && c.outcome() instanceof DeliveryOutcome.Defer) {
+        waiting.merge(destinations.get(c.outcome().id()), 1, Integer::sum);
+      }
+    }
+    waiting.forEach(
+        (destination, count) -> {
+          DestinationHealth h = down.get(destination);
+          log.info(
+              "rows wait for their destination; no retry spent",
+              LogFields.of(
+                  "destination", destination,
+                  "rows", count,
+                  "state", h.state().name(),
+                  "errorCode", h.errorCode(),
+                  "nextProbeAt", h.nextProbeAt().toString()));
+        });
+  }
+}

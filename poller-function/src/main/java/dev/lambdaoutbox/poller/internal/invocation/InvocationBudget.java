@@ -1,0 +1,65 @@
+package dev.lambdaoutbox.poller.internal.invocation;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * The time one invocation may still use, from the Lambda context's remaining time. A safety margin
+ * is always kept for recording outcomes and writing metrics, and nothing is started that could not
+ * end before it: no claim, batch call or poll-interval sleep unless one whole publish call (its
+ * timeout) still fits, and no call once it could outlast the lease on the rows it sends.
+ */
+public final class InvocationBudget {
+  private final LongSupplier remainingMillis;
+  private final long marginMillis;
+  private final long callMillis;
+  private final long leaseMillis;
+
+  /**
+   * @param remainingMillis the invocation's remaining time, e.g. {@code
+   *     context::getRemainingTimeInMillis}
+   * @param publishTimeout the longest one batch call takes
+   */
+  public InvocationBudget(
+      LongSupplier remainingMillis,
+      Duration safetyMargin,
+      Duration publishTimeout,
+      Duration lease) {
+    this.remainingMillis = remainingMillis;
+    this.marginMillis = safetyMargin.toMillis();
+    this.callMillis = publishTimeout.toMillis();
+    this.leaseMillis = lease.toMillis();
+  }
+
+  public long remainingMillis() {
+    return remainingMillis.getAsLong();
+  }
+
+  /** Whether a batch may be claimed now. */
+  public boolean mayClaim() {
+    return remainingMillis() - marginMillis >= callMillis;
+  }
+
+  /**
+   * Whether the next batch may be claimed now, while the one in hand is still to be published:
+   * whole publish calls for both, one after the other, still fit before the safety margin.
+   */
+  public boolean mayClaimAhead() {
+    return remainingMillis() - marginMillis >= 2 * callMillis;
+  }
+
+  /**
+   * Whether a batch call may start now for rows claimed when {@code remainingAtClaim} ms were left.
+   */
+  public boolean mayStartCall(long remainingAtClaim) {
+    long now = remainingMillis();
+    long sinceClaim = remainingAtClaim - now;
+    return now - marginMillis >= callMillis
+        && sinceClaim + callMillis + marginMillis <= leaseMillis;
+  }
+
+  /** Whether the poller may wait {@code interval} and still claim afterwards. */
+  public boolean maySleep(Duration interval) {
+    return remainingMillis() - interval.toMillis() - marginMillis >= callMillis;
+  }
+}

@@ -1,0 +1,47 @@
+package dev.lambdaoutbox.poller.internal.invocation;
+
+import dev.lambdaoutbox.poller.internal.failure.Failure;
+import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.poller.internal.publish.PublishGate;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@link PublishGate} of one round: no call once too little time is left for it (before the
+ * invocation's timeout, or the end of the lease on the rows it sends), and no further call to a
+ * destination a call of this round showed down. Thread-safe: batch calls run in parallel.
+ */
+final class RoundGate implements PublishGate {
+  private final InvocationBudget budget;
+  private final long remainingAtClaim;
+  private final Map<String, Failure> down = new ConcurrentHashMap<>();
+
+  /**
+   * @param remainingAtClaim the invocation's remaining time when the round's rows were claimed
+   */
+  RoundGate(InvocationBudget budget, long remainingAtClaim) {
+    this.budget = budget;
+    this.remainingAtClaim = remainingAtClaim;
+  }
+
+  @Override
+  public Delivery.Refusal refusal(String destination) {
+    Failure failure = down.get(destination);
+    if (failure != null) {
+      return new Delivery.Refusal(
+          Delivery.Why.DESTINATION_DOWN,
+          "not sent: the destination failed earlier in this round (" + failure.code() + ")");
+    }
+    if (!budget.mayStartCall(remainingAtClaim)) {
+      return new Delivery.Refusal(
+          Delivery.Why.TIME_SHORT,
+          "not sent: too little time left before the timeout or the lease ends");
+    }
+    return null;
+  }
+
+  @Override
+  public void destinationDown(String destination, Failure failure) {
+    down.putIfAbsent(destination, failure);
+  }
+}

@@ -1,0 +1,66 @@
+package dev.lambdaoutbox.poller.internal.metrics;
+
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.telemetry.EmfMetrics;
+import dev.lambdaoutbox.telemetry.MetricUnit;
+import java.util.Objects;
+
+/**
+ * The one EMF metrics line each invocation writes: what it did to the rows ({@link
+ * InvocationTotals}), the backlog it left (the gauges the alarms watch, each capped as the store
+ * counts it), how long it took and why it stopped.
+ */
+public final class InvocationMetrics {
+  private final EmfMetrics metrics;
+
+  public InvocationMetrics(EmfMetrics metrics) {
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+  }
+
+  /**
+   * Writes the line.
+   *
+   * @param backlog null when the invocation failed before reading it
+   * @param stoppedBecause null when the invocation failed
+   */
+  public void emit(
+      InvocationTotals totals,
+      OutboxStore.Backlog backlog,
+      long durationMs,
+      String requestId,
+      String stoppedBecause) {
+    EmfMetrics.Batch line =
+        metrics
+            .batch()
+            .count("Claimed", totals.claimed)
+            .count("Published", totals.published)
+            .count("Retried", totals.retried)
+            .count("DeadLettered", totals.deadLettered)
+            .count("Deferred", totals.deferred)
+            .count("Released", totals.released)
+            .count("LeaseLost", totals.leaseLost);
+    if (backlog != null) {
+      line.metric(
+              "OldestUnpublishedAgeSeconds",
+              backlog.oldestUnpublishedAge().toMillis() / 1000.0,
+              MetricUnit.SECONDS)
+          .count(
+              "DeadLetterBacklog",
+              Math.min(backlog.deadLetters(), OutboxStore.DEAD_LETTER_COUNT_CAP))
+          .count("DestinationsDown", backlog.destinationsDown())
+          .count("DestinationsMisconfigured", backlog.destinationsMisconfigured())
+          .count(
+              "WaitingOnMisconfigured",
+              Math.min(backlog.waitingOnMisconfigured(), OutboxStore.WAITING_COUNT_CAP))
+          .property("deadLetterBacklogCapped", backlog.deadLettersCapped())
+          .count("ParkedKeys", Math.min(backlog.parkedKeys(), OutboxStore.PARKED_COUNT_CAP))
+          .count("ParkedEvents", Math.min(backlog.parkedEvents(), OutboxStore.PARKED_COUNT_CAP))
+          .property("parkedCapped", backlog.parkedCapped());
+    }
+    line.metric("DurationMs", durationMs, MetricUnit.MILLISECONDS)
+        .property("heldBack", totals.heldBack)
+        .property("requestId", String.valueOf(requestId))
+        .property("stoppedBecause", stoppedBecause == null ? "error" : stoppedBecause)
+        .emit();
+  }
+}

@@ -1,0 +1,132 @@
+package dev.lambdaoutbox.poller.internal.outcome;
+
+import dev.lambdaoutbox.poller.internal.failure.Failure;
+import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.DestinationState;
+import dev.lambdaoutbox.store.OutboxMessage;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Turns what publishing did with a row into what the store records:
+ *
+ * <ul>
+ *   <li>sent: {@link DeliveryOutcome.Published};
+ *   <li>a failure of the message: permanent, or transient once {@code maxRetries} retries are used
+ *       up, {@link DeliveryOutcome.DeadLetter}; otherwise {@link DeliveryOutcome.Retry} after a
+ *       {@link Backoff} delay, the only outcome that spends a retry;
+ *   <li>its destination down (the failure showed it, or it was down before and not probed): {@link
+ *       DeliveryOutcome.Defer} to the destination's next probe, no retry spent, naming the
+ *       destination it waits for;
+ *   <li>not sent for lack of time: {@link DeliveryOutcome.Release}, due again at once;
+ *   <li>held back behind a failed message of its FIFO group: no outcome; it keeps its lease.
+ * </ul>
+ */
+public final class OutcomePolicy {
+  private final int maxRetries;
+  private final Backoff backoff;
+
+  /**
+   * @param maxRetries retries after the first attempt; a row gets at most {@code maxRetries + 1}
+   */
+  public OutcomePolicy(int maxRetries, Backoff backoff) {
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("maxRetries: must not be negative, was " + maxRetries);
+    }
+    this.maxRetries = maxRetries;
+    this.backoff = Objects.requireNonNull(backoff, "backoff");
+  }
+
+  /**
+   * @param destinationHealth the row's destination as the health table has it after this round, or
+   *     null when it is healthy; required for a destination-scope failure or {@link
+   *     Delivery.Why#DESTINATION_DOWN}
+   */
+  public Optional<DeliveryOutcome> decide(
+      OutboxMessage row, Delivery delivery, DestinationHealth destinationHealth, Instant now) {
+    return switch (delivery) {
+      case Delivery.Sent sent -> Optional.of(new DeliveryOutcome.Published(row.id()));
+      case Delivery.Failed failed ->
+          Optional.of(
+              failed.failure().destinationDown()
+                  ? defer(row, failed.failure(), required(destinationHealth, row))
+                  : failed(row, failed.failure(), now));
+      case Delivery.NotAttempted skipped ->
+          switch (skipped.why()) {
+            case TIME_SHORT -> Optional.of(new DeliveryOutcome.Release(row.id()));
+            case DESTINATION_DOWN -> Optional.of(waiting(row, required(destinationHealth, row)));
+            case HELD_BACK -> Optional.empty();
+          };
+    };
+  }
+
+  private DeliveryOutcome failed(OutboxMessage row, Failure failure, Instant now) {
+    if (failure.permanent()) {
+      return new DeliveryOutcome.DeadLetter(row.id(), failure.code(), failure.reason());
+    }
+    int attempts = row.retryCount() + 1;
+    if (row.retryCount() >= maxRetries) {
+      return new DeliveryOutcome.DeadLetter(
+          row.id(),
+          failure.code(),
+          "gave up after "
+              + attempts
+              + (attempts == 1 ? " attempt" : " attempts")
+              + " (OUTBOX_MAX_RETRIES="
+              + maxRetries
+              + "); last error: "
+              + failure.reason());
+    }
+    return new DeliveryOutcome.Retry(
+        row.id(), failure.code(), failure.reason(), now.plus(backoff.delay(attempts)));
+  }
+
+  /** Sent, and the call showed the destination down: no retry spent. */
+  private static DeliveryOutcome defer(OutboxMessage row, Failure failure, DestinationHealth down) {
+    return new DeliveryOutcome.Defer(
+        row.id(),
+        failure.code(),
+        failure.reason()
+            + "; destination "
+            + describe(down)
+            + ", no retry spent; next probe at "
+            + down.nextProbeAt(),
+        down.nextProbeAt(),
+        down.destination());
+  }
+
+  /** Not sent: the destination was down already. */
+  private static DeliveryOutcome waiting(OutboxMessage row, DestinationHealth down) {
+    return new DeliveryOutcome.Defer(
+        row.id(),
+        down.errorCode(),
+        "destination "
+            + describe(down)
+            + " ("
+            + down.errorCode()
+            + ": "
+            + down.errorReason()
+            + "); not attempted, no retry spent; next probe at "
+            + down.nextProbeAt(),
+        down.nextProbeAt(),
+        down.destination());
+  }
+
+  private static String describe(DestinationHealth down) {
+    return down.destination()
+        + (down.state() == DestinationState.MISCONFIGURED ? " misconfigured" : " unavailable")
+        + " since "
+        + down.downSince();
+  }
+
+  private static DestinationHealth required(DestinationHealth health, OutboxMessage row) {
+    if (health == null) {
+      throw new IllegalStateException(
+          "row " + row.id() + " waits for its destination, which has no health row");
+    }
+    return health;
+  }
+}

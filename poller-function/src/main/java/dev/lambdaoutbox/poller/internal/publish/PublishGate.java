@@ -1,0 +1,34 @@
+package dev.lambdaoutbox.poller.internal.publish;
+
+import dev.lambdaoutbox.poller.internal.failure.Failure;
+
+/**
+ * Asked before every batch call: whether the poller still wants it to start. It says no once time
+ * runs short, or once the call's destination was found down in this round; the messages not sent
+ * then become {@link Delivery.NotAttempted}.
+ */
+public interface PublishGate {
+  /** Null when a batch call to {@code destination} may start now; otherwise why not. */
+  Delivery.Refusal refusal(String destination);
+
+  /**
+   * A call to {@code destination} showed it down ({@link Failure#destinationDown()}): start no
+   * further calls to it.
+   */
+  void destinationDown(String destination, Failure failure);
+
+  /** A gate that always allows calls, for tools and tests that publish outside an invocation. */
+  static PublishGate open() {
+    return new PublishGate() {
+      @Override
+      public Delivery.Refusal refusal(String destination) {
+        return null;
+      }
+
+      @Override
+      public void destinationDown(String destination, Failure failure) {
+        // Nothing to stop: a caller without an invocation to protect reads the failures instead.
+      }
+    };
+  }
+}

@@ -1,0 +1,83 @@
+package dev.lambdaoutbox.poller.internal.route;
+
+import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.poller.PollerVariables;
+import dev.lambdaoutbox.store.config.ConfigurationException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads {@code OUTBOX_ROUTES}, a JSON object from event-type pattern to destination, and checks
+ * every route at start-up: a pattern is an exact event type or a prefix ending in {@code *}, and
+ * each destination an SNS topic ARN or SQS queue URL. A bad route is refused with a {@link
+ * ConfigurationException} naming the variable, the route and what is wrong.
+ */
+public final class Routes {
+  private static final String ROUTES = PollerVariables.ROUTES.name();
+
+  private Routes() {}
+
+  /** Pattern to destination, in the order written. */
+  public static Map<String, String> parse(String text) {
+    Map<String, String> routes = new LinkedHashMap<>();
+    Map<String, RoutesJson.Value> json;
+    try {
+      json = RoutesJson.read(text);
+    } catch (IOException e) {
+      throw new ConfigurationException(
+          ROUTES,
+          "is not valid JSON ("
+              + e.getMessage().lines().findFirst().orElse("")
+              + "); expected an object such as {\"order.*\":\"arn:aws:sns:...\"}",
+          e);
+    }
+    if (json == null) {
+      throw new ConfigurationException(
+          ROUTES,
+          "'"
+              + text
+              + "' is not a JSON object; expected one such as {\"order.*\":\"arn:aws:sns:...\"}");
+    }
+    for (Map.Entry<String, RoutesJson.Value> route : json.entrySet()) {
+      String pattern = route.getKey();
+      String patternProblem = problemWithPattern(pattern);
+      if (patternProblem != null) {
+        throw new ConfigurationException(ROUTES, "pattern '" + pattern + "' " + patternProblem);
+      }
+      if (!route.getValue().textual()) {
+        throw new ConfigurationException(
+            ROUTES,
+            "route '"
+                + pattern
+                + "' maps to "
+                + route.getValue().text()
+                + ", not a destination string");
+      }
+      String destination = route.getValue().text().strip();
+      requireDestination(ROUTES, destination, "route '" + pattern + "': ");
+      routes.put(pattern, destination);
+    }
+    return routes;
+  }
+
+  /** Refuses {@code destination} of {@code variable} unless it is a topic ARN or queue URL. */
+  public static void requireDestination(String variable, String destination, String context) {
+    String problem = Destinations.problemWith(destination);
+    if (problem != null) {
+      throw new ConfigurationException(variable, context + problem);
+    }
+  }
+
+  /** Null when {@code pattern} is an exact event type or a prefix ending in '*'. */
+  static String problemWithPattern(String pattern) {
+    if (pattern.isBlank()) {
+      return "is blank";
+    }
+    int star = pattern.indexOf('*');
+    if (star >= 0 && star != pattern.length() - 1) {
+      return "has a '*' that is not its last character; only a trailing wildcard is supported";
+    }
+    return null;
+  }
+}

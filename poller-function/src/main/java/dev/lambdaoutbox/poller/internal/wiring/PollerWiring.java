@@ -1,0 +1,209 @@
+package dev.lambdaoutbox.poller.internal.wiring;
+
+import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.internal.fanout.FanOut;
+import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
+import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
+import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
+import dev.lambdaoutbox.poller.internal.health.ProbeSchedule;
+import dev.lambdaoutbox.poller.internal.invocation.ClaimRound;
+import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
+import dev.lambdaoutbox.poller.internal.invocation.PipelineThreads;
+import dev.lambdaoutbox.poller.internal.log.CompletionLog;
+import dev.lambdaoutbox.poller.internal.log.DeadLetterReports;
+import dev.lambdaoutbox.poller.internal.metrics.InvocationMetrics;
+import dev.lambdaoutbox.poller.internal.outcome.Backoff;
+import dev.lambdaoutbox.poller.internal.outcome.FreshRandom;
+import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
+import dev.lambdaoutbox.poller.internal.publish.BatchPublisher;
+import dev.lambdaoutbox.poller.internal.publish.LazyPublisher;
+import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.publish.SnsBatchSender;
+import dev.lambdaoutbox.poller.internal.publish.SqsBatchSender;
+import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.SqlExecutors;
+import dev.lambdaoutbox.telemetry.EmfMetrics;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The poller's composition root: the one place its object graph is built from its configuration.
+ * {@code PollerHandler}'s no-arg constructor calls {@link #create(PollerConfig)} once per
+ * container, so warm invocations and SnapStart restores reuse the graph; everything in it takes its
+ * collaborators and builds none. Tests and benchmarks build the same graph over collaborators of
+ * their own ({@link #create(PollerConfig, OutboxStore, MessagePublisher, Clock, RandomGenerator,
+ * PrintStream)}, {@link #poller}).
+ *
+ * <p>The real graph: the store of the configured database (JDBC or Data API); SNS and SQS clients
+ * ({@link AwsClients}) and the publishing threads built on the first publish ({@link
+ * LazyPublisher}), since loading the SDK is most of a cold start and an invocation that finds the
+ * outbox empty does not need it; logs and metrics on standard output; the fan-out's Lambda client,
+ * built on the first invocation it starts; and, under SnapStart, the priming hook ({@link
+ * SnapStartPriming}) that builds the clients before the snapshot.
+ */
+public final class PollerWiring {
+  private PollerWiring() {}
+
+  /**
+   * The graph a handler runs.
+   *
+   * @param poller a scheduled invocation's poller
+   * @param fanOutPoller the poller of an invocation a fan-out started: it drains and stops,
+   *     whatever the poll interval
+   * @param fanOut starts further invocations when a backlog needs them; null never does
+   * @param priming the SnapStart priming hook, registered with CRaC; null in a graph built for a
+   *     test. Keep it referenced as long as the poller: CRaC holds registered resources only weakly
+   */
+  public record Graph(
+      OutboxPoller poller, OutboxPoller fanOutPoller, FanOut fanOut, SnapStartPriming priming) {}
+
+  /** The real graph for {@code config}: everything from the environment and the SDK's defaults. */
+  public static Graph create(PollerConfig config) {
+    Clock clock = Clock.systemUTC();
+    PrintStream out = System.out;
+    OutboxStore store = store(config);
+    LazyPublisher publisher =
+        new LazyPublisher(
+            () ->
+                publisher(
+                    config,
+                    AwsClients.sns(config.publishTimeout()),
+                    AwsClients.sqs(config.publishTimeout())));
+    // Seeded afresh in each SnapStart sandbox. (Not RandomGenerator.getDefault(): that looks its
+    // algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java runtime
+    // may lack; FreshRandom is built on java.base alone.)
+    FreshRandom random = new FreshRandom().register();
+    JsonLogger log = logger(config, out, clock);
+    EmfMetrics metrics = metrics(config, out, clock);
+    Duration timeout = config.publishTimeout();
+    FanOut fanOut =
+        new FanOut(
+            config,
+            store,
+            new LambdaSelfInvoker(() -> AwsClients.lambda(timeout)),
+            new FanOutDecision(
+                config.maxConcurrentPollers(),
+                config.batchSize(),
+                FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
+            clock,
+            log);
+    return new Graph(
+        poller(config, store, publisher, clock, random, log, metrics),
+        poller(
+            config.withPollInterval(Duration.ZERO), store, publisher, clock, random, log, metrics),
+        fanOut,
+        new SnapStartPriming(config, publisher).register());
+  }
+
+  /**
+   * The graph over the given store, publisher, clock and jitter, logging to {@code out}: one poller
+   * for scheduled and fan-out invocations alike, no fan-out, no priming.
+   */
+  public static Graph create(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      PrintStream out) {
+    OutboxPoller poller =
+        poller(
+            config,
+            store,
+            publisher,
+            clock,
+            random,
+            logger(config, out, clock),
+            metrics(config, out, clock));
+    return new Graph(poller, poller, null, null);
+  }
+
+  /** One poller and everything below it, over the given collaborators. */
+  public static OutboxPoller poller(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      JsonLogger log,
+      EmfMetrics metrics) {
+    DeadLetterReports deadLetterReports =
+        new DeadLetterReports(log.forClass(DeadLetterReports.class));
+    ClaimRound round =
+        new ClaimRound(
+            new DestinationRouter(config.routes(), config.defaultDestination()),
+            new DestinationGuard(
+                store.destinationHealth(),
+                new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),
+                log),
+            publisher,
+            new OutcomePolicy(
+                config.maxRetries(),
+                new Backoff(config.backoffBase(), config.backoffMax(), random)),
+            store,
+            new CompletionLog(log, deadLetterReports),
+            clock,
+            log);
+    return new OutboxPoller(
+        config,
+        store,
+        round,
+        config.pipeline() ? new PipelineThreads() : null,
+        publisher,
+        deadLetterReports,
+        new InvocationMetrics(metrics),
+        clock,
+        log);
+  }
+
+  /**
+   * The store of the configured database, over JDBC or the Data API, recording outcomes on a second
+   * connection when the poller pipelines ({@link PollerConfig#pipeline()}); nothing is called yet.
+   */
+  public static OutboxStore store(PollerConfig config) {
+    OutboxStore.Builder store =
+        OutboxStore.builder(SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
+            .tables(config.database().tables())
+            .retention(config.retention())
+            .ordering(config.ordering())
+            .idempotencyWindow(config.idempotencyWindow());
+    if (config.pipeline()) {
+      store.completionsOnSecondConnection();
+    }
+    return store.build();
+  }
+
+  /** The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads. */
+  public static BatchPublisher publisher(PollerConfig config, SnsClient sns, SqsClient sqs) {
+    return new BatchPublisher(
+        new SnsBatchSender(sns),
+        new SqsBatchSender(sqs),
+        Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
+  }
+
+  private static JsonLogger logger(PollerConfig config, PrintStream out, Clock clock) {
+    return new JsonLogger(config.serviceName(), OutboxPoller.class, config.logLevel(), out, clock);
+  }
+
+  private static EmfMetrics metrics(PollerConfig config, PrintStream out, Clock clock) {
+    return new EmfMetrics(config.metricsNamespace(), config.serviceName(), out, clock);
+  }
+
+  private static ThreadFactory daemonThreads() {
+    AtomicInteger next = new AtomicInteger();
+    return task -> {
+      Thread thread = new Thread(task, "outbox-publisher-" + next.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

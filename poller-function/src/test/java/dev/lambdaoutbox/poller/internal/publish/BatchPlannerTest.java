@@ -1,0 +1,81 @@
+package dev.lambdaoutbox.poller.internal.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.lambdaoutbox.poller.internal.Rows;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BatchPlannerTest {
+  private static final String TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
+  private static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
+
+  @Test
+  void batches_ofTwentyFiveSmallMessages_areTenTenFiveInOrder() {
+    List<OutboundMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      messages.add(Rows.message(TOPIC, 100));
+    }
+
+    List<List<OutboundMessage>> batches = BatchPlanner.batches(messages);
+
+    assertThat(batches).extracting(List::size).containsExactly(10, 10, 5);
+    assertThat(batches.stream().flatMap(List::stream).toList()).isEqualTo(messages);
+  }
+
+  @Test
+  void batches_neverExceed256KiBInAll() {
+    List<OutboundMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      messages.add(Rows.message(TOPIC, 60_000)); // four fit in 256 KiB, five do not
+    }
+
+    List<List<OutboundMessage>> batches = BatchPlanner.batches(messages);
+
+    assertThat(batches).extracting(List::size).containsExactly(4, 4, 2);
+    for (List<OutboundMessage> batch : batches) {
+      assertThat(batch.stream().mapToInt(OutboundMessage::sizeBytes).sum())
+          .isLessThanOrEqualTo(OutboundMessage.MAX_BYTES);
+    }
+  }
+
+  @Test
+  void batches_aMessageOfExactly256KiB_goesAlone() {
+    OutboundMessage small = Rows.message(TOPIC, 10);
+    OutboundMessage probe = Rows.message(TOPIC, 1000);
+    int overhead = probe.sizeBytes() - 1000;
+    OutboundMessage full = Rows.message(TOPIC, OutboundMessage.MAX_BYTES - overhead);
+    assertThat(full.sizeBytes()).isEqualTo(OutboundMessage.MAX_BYTES);
+    assertThat(full.tooLarge()).isFalse();
+
+    assertThat(BatchPlanner.batches(List.of(small, full, small)))
+        .extracting(List::size)
+        .containsExactly(1, 1, 1);
+  }
+
+  @Test
+  void batches_refuseAMessageOverTheLimit() {
+    OutboundMessage huge = Rows.message(TOPIC, OutboundMessage.MAX_BYTES);
+    assertThat(huge.tooLarge()).isTrue();
+
+    assertThatThrownBy(() -> BatchPlanner.batches(List.of(huge)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(huge.id().toString());
+  }
+
+  @Test
+  void byDestination_keepsFirstSeenOrderOfDestinationsAndMessages() {
+    OutboundMessage a = Rows.message(QUEUE, 10);
+    OutboundMessage b = Rows.message(TOPIC, 10);
+    OutboundMessage c = Rows.message(QUEUE, 10);
+
+    Map<String, List<OutboundMessage>> groups = BatchPlanner.byDestination(List.of(a, b, c));
+
+    assertThat(groups.keySet()).containsExactly(QUEUE, TOPIC);
+    assertThat(groups.get(QUEUE)).containsExactly(a, c);
+    assertThat(groups.get(TOPIC)).containsExactly(b);
+  }
+}

@@ -1,0 +1,95 @@
+package dev.lambdaoutbox.poller.internal.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.lambdaoutbox.poller.internal.Rows;
+import dev.lambdaoutbox.store.OutboxMessage;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class OutboundMessageTest {
+  private static final String FIFO_QUEUE =
+      "https://sqs.us-east-1.amazonaws.com/123456789012/orders.fifo";
+
+  @Test
+  void of_setsTheFiveOutboxAttributesThenTheHeaders() {
+    UUID id = UUID.randomUUID();
+    OutboxMessage row =
+        Rows.row(
+            id,
+            "order",
+            "o-42",
+            "order.created",
+            "{\"id\":42}",
+            Map.of("traceparent", "00-abc-def-01"),
+            null,
+            0);
+
+    OutboundMessage m = OutboundMessage.of(row, FIFO_QUEUE);
+
+    assertThat(m.attributes())
+        .containsExactly(
+            Map.entry("eventId", id.toString()),
+            Map.entry("eventType", "order.created"),
+            Map.entry("aggregateType", "order"),
+            Map.entry("aggregateId", "o-42"),
+            Map.entry("occurredAt", "2026-03-01T10:15:30.123456Z"),
+            Map.entry("traceparent", "00-abc-def-01"));
+    assertThat(m.body()).isEqualTo("{\"id\":42}");
+    assertThat(m.fifo()).isTrue();
+    assertThat(m.messageGroupId()).isEqualTo("order:o-42");
+    assertThat(m.deduplicationId()).isEqualTo(id.toString());
+  }
+
+  @Test
+  void sizeBytes_countsUtf8BodyAndEveryAttributeNameTypeAndValue() {
+    String payload = "{\"name\":\"Zoë 😀\"}";
+    OutboundMessage m = OutboundMessage.of(Rows.row("order.created", payload), FIFO_QUEUE);
+
+    int expected = payload.getBytes(StandardCharsets.UTF_8).length;
+    for (Map.Entry<String, String> a : m.attributes().entrySet()) {
+      expected +=
+          a.getKey().getBytes(StandardCharsets.UTF_8).length
+              + "String".length()
+              + a.getValue().getBytes(StandardCharsets.UTF_8).length;
+    }
+    assertThat(m.sizeBytes()).isEqualTo(expected);
+  }
+
+  @Test
+  void messageGroupId_ofAnAggregateIdFifoWouldRefuse_isAStableHash() {
+    Map<String, String> none = new LinkedHashMap<>();
+    OutboxMessage longId =
+        Rows.row(UUID.randomUUID(), "order", "o".repeat(200), "t", "{}", none, null, 0);
+    OutboxMessage spaced = Rows.row(UUID.randomUUID(), "order", "a b", "t", "{}", none, null, 0);
+
+    String group = OutboundMessage.of(longId, FIFO_QUEUE).messageGroupId();
+
+    assertThat(group).hasSize(64).matches("[0-9a-f]+");
+    assertThat(OutboundMessage.of(longId, FIFO_QUEUE).messageGroupId()).isEqualTo(group);
+    assertThat(OutboundMessage.of(spaced, FIFO_QUEUE).messageGroupId()).hasSize(64);
+  }
+
+  @Test
+  void messageGroupId_isTheAggregateTypeAndId_soTwoTypesSharingAnIdAreTwoGroups() {
+    Map<String, String> none = new LinkedHashMap<>();
+    OutboxMessage order = Rows.row(UUID.randomUUID(), "order", "42", "t", "{}", none, null, 0);
+    OutboxMessage payment = Rows.row(UUID.randomUUID(), "payment", "42", "t", "{}", none, null, 0);
+    // 'order:' plus 122 characters is 128, FIFO's limit; one more and the key is hashed.
+    OutboxMessage longest =
+        Rows.row(UUID.randomUUID(), "order", "x".repeat(122), "t", "{}", none, null, 0);
+    OutboxMessage tooLong =
+        Rows.row(UUID.randomUUID(), "order", "x".repeat(123), "t", "{}", none, null, 0);
+
+    assertThat(OutboundMessage.of(order, FIFO_QUEUE).messageGroupId()).isEqualTo("order:42");
+    assertThat(OutboundMessage.of(payment, FIFO_QUEUE).messageGroupId()).isEqualTo("payment:42");
+    assertThat(OutboundMessage.of(longest, FIFO_QUEUE).messageGroupId())
+        .isEqualTo("order:" + "x".repeat(122));
+    assertThat(OutboundMessage.of(tooLong, FIFO_QUEUE).messageGroupId())
+        .hasSize(64)
+        .matches("[0-9a-f]+");
+  }
+}

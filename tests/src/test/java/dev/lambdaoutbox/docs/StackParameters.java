@@ -1,0 +1,126 @@
+package dev.lambdaoutbox.docs;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The template parameters no function reads, declared once for the configuration reference: what
+ * each means and, for a text parameter, what it takes (a number's or a choice's bounds are
+ * template.yaml's own). The parameters the functions read are declared with the variables they set
+ * ({@code PollerVariables}, {@code ReprocessorVariables}, {@code DatabaseVariables}, {@code
+ * SharedVariables}); {@code TemplateSettingsTest} checks that each parameter is declared in one of
+ * the two places, once.
+ */
+public final class StackParameters {
+  /**
+   * One parameter of the stack.
+   *
+   * @param bounds what a text parameter takes; null for a number or a choice
+   * @param feeds a variable the template computes from this parameter among others, or null
+   * @param feedsAs how it does, e.g. {@code ReplayDestinations}' default
+   */
+  public record Parameter(String bounds, String meaning, String feeds, String feedsAs) {}
+
+  public static final Map<String, Parameter> ALL = all();
+
+  private StackParameters() {}
+
+  private static Map<String, Parameter> all() {
+    Map<String, Parameter> all = new LinkedHashMap<>();
+    all.put(
+        "SubnetIds",
+        stack(
+            "subnet ids",
+            "`jdbc`, required there: where the functions run, private subnets reaching the"
+                + " database and the AWS services"
+                + " ([deploying.md](deploying.md#what-the-stack-needs))"));
+    all.put(
+        "SecurityGroupIds",
+        stack(
+            "security group ids",
+            "`jdbc`, required there: groups the database (and the VPC endpoints) admit"));
+    all.put(
+        "DatabaseTlsCaLayerArn",
+        stack(
+            "a layer version ARN",
+            "a Lambda layer both functions get, holding `DatabaseTlsCaFile` under `/opt`"));
+    all.put(
+        "OutboxTopicType",
+        stack(
+            null,
+            "the stack creates the outbox topic `<stack>-outbox` (or `<stack>-outbox.fifo`);"
+                + " `none` uses only existing destinations, which then need `DefaultDestination`"
+                + " and `PublishTopicArns`/`PublishQueueArns` (the stack refuses to deploy without"
+                + " them)"));
+    all.put(
+        "OutboxTopicKmsKey",
+        stack(
+            "a KMS key ARN",
+            "key of the created topic; empty for the AWS-managed `alias/aws/sns`. With your key"
+                + " the poller gets `kms:GenerateDataKey` and `kms:Decrypt` on it, and its key"
+                + " policy must let subscribers' services (e.g. `sqs.amazonaws.com`) use it"));
+    all.put(
+        "PublishTopicArns",
+        new Parameter(
+            "comma-separated topic ARNs",
+            "existing topics the poller may publish to: every topic `DefaultDestination`,"
+                + " `Routes` or your events name. A wildcard is taken as typed",
+            "OUTBOX_REPLAY_DESTINATIONS",
+            "`ReplayDestinations`' default"));
+    all.put(
+        "PublishQueueArns",
+        new Parameter(
+            "comma-separated queue ARNs",
+            "existing queues the poller may send to, as ARNs"
+                + " (`arn:aws:sqs:eu-west-1:123456789012:orders` for"
+                + " `https://sqs.eu-west-1.amazonaws.com/123456789012/orders`)",
+            "OUTBOX_REPLAY_DESTINATIONS",
+            "`ReplayDestinations`' default"));
+    all.put(
+        "PublishKmsKeyArns",
+        stack(
+            "comma-separated key ARNs",
+            "customer-managed keys of those topics and queues; the poller may use them"));
+    all.put(
+        "ScheduleExpression",
+        stack("`rate(…)` or `cron(…)`", "how often EventBridge starts the poller"));
+    all.put(
+        "PollerTimeoutSeconds",
+        stack(
+            null,
+            "the poller's Lambda timeout; at least 20 s, because it starts a publish call only"
+                + " with that call's 10 s timeout and a 3 s margin left, after the connect (up to"
+                + " 5 s) and the secret"));
+    all.put(
+        "PollerReservedConcurrency",
+        stack(
+            null,
+            "poller runs reserved for (and at most allowed to) it; 0 reserves nothing (new"
+                + " accounts cannot reserve any)"));
+    all.put(
+        "ReprocessorReservedConcurrency",
+        stack(
+            null,
+            "reprocessor runs reserved for (and at most allowed to) it, so pollers scaling out"
+                + " cannot starve the operators; 0 reserves nothing (new accounts cannot reserve"
+                + " any). With `MaxConcurrentPollers` above 1 the stack needs this or"
+                + " `PollerReservedConcurrency` ([security](security.md#concurrency-isolation))"));
+    all.put(
+        "AlarmEmail",
+        stack(
+            "an e-mail address",
+            "subscribed to the alarm topic (confirm the message AWS sends); empty: subscribe your"
+                + " pager to output `AlarmTopicArn`"));
+    all.put(
+        "OldestUnpublishedAgeAlarmSeconds",
+        stack(
+            null,
+            "the threshold of `OldestUnpublishedAgeAlarm`"
+                + " ([operating.md](operating.md#the-alarms))"));
+    return Map.copyOf(all);
+  }
+
+  private static Parameter stack(String bounds, String meaning) {
+    return new Parameter(bounds, meaning, null, null);
+  }
+}
