@@ -110,7 +110,8 @@ abstract class PollerPipelineContract {
   }
 
   @Test
-  void twoPipelinedInvocationsAtOnce_publishEachRowExactlyOnce_theNextInvocationTakesWhatTheyLeft() throws Exception {
+  void twoPipelinedInvocationsAtOnce_publishEachRowExactlyOnce_theNextInvocationTakesWhatTheyLeft()
+      throws Exception {
     Set<UUID> written = new HashSet<>(append(5_000));
     Counting counting = new Counting();
     PollerConfig config = countedConfig();
