@@ -59,10 +59,11 @@ public interface OutboxStore {
 
   /**
    * Records what became of claimed rows, in one transaction, and says per row what was really done
-   * ({@link CompletionReport}, in the order given). A retry, dead letter, deferral or release is
-   * applied only while {@code owner} still holds the row's lease; a published row leaves the outbox
-   * whoever holds it. An outcome not applied is {@link Completion.Result#LEASE_LOST}, with who
-   * holds the row now or that it is gone.
+   * ({@link CompletionReport}, in the order given). Every outcome, published included, is applied
+   * only to a row {@code owner} still holds: a row claimed since by another invocation, or replayed
+   * from the dead letters under the same id, is not settled by a late outcome of an earlier claim.
+   * An outcome not applied is {@link Completion.Result#LEASE_LOST}, with who holds the row now or
+   * that it is gone.
    */
   CompletionReport complete(String owner, List<DeliveryOutcome> outcomes, Instant now);
 

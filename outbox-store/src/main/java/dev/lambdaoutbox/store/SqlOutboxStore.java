@@ -143,9 +143,9 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   /**
-   * A batch of outcomes by kind, recorded in one transaction: published rows first (they need no
-   * lease), then retries, dead letters (with ordering, each parking its aggregate first) and
-   * deferrals; then who holds the rows whose outcome was not applied.
+   * A batch of outcomes by kind, recorded in one transaction: published rows first, then retries,
+   * dead letters (with ordering, each parking its aggregate first) and deferrals; then who holds
+   * the rows whose outcome was not applied.
    */
   private record Outcomes(
       List<DeliveryOutcome> all,
@@ -199,7 +199,7 @@ final class SqlOutboxStore implements OutboxStore {
         Ordering ordering) {
       Set<UUID> applied = new HashSet<>();
       if (!published.isEmpty()) {
-        applied.addAll(dialect.published(s, published, now, retain));
+        applied.addAll(dialect.published(s, owner, published, now, retain));
       }
       if (!retries.isEmpty()) {
         applied.addAll(dialect.retried(s, owner, retries, now));

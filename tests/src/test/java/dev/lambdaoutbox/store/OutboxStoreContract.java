@@ -12,6 +12,7 @@ import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
 import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -519,7 +520,7 @@ abstract class OutboxStoreContract extends StoreTestBase {
             Result.LEASE_LOST,
             Result.LEASE_LOST,
             Result.LEASE_LOST,
-            Result.PUBLISHED);
+            Result.LEASE_LOST);
     assertThat(rowsReported.subList(0, 3))
         .allSatisfy(
             c -> {
@@ -534,7 +535,56 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(rows.message(dead)).isNotNull();
     assertThat(rows.deadLetter(dead)).isNull();
     assertThat(rows.message(deferred).get("locked_by")).isEqualTo("fast");
-    assertThat(rows.message(publishedLate)).as("published leaves whoever holds it").isNull();
+    assertThat(rowsReported.get(4).heldBy()).isEqualTo("fast");
+    assertThat(rows.message(publishedLate).get("locked_by"))
+        .as("a late publish does not settle a row another owner holds")
+        .isEqualTo("fast");
+  }
+
+  /**
+   * An invocation sends a row, then outlasts its lease; another claims the row and dead-letters it,
+   * and an operator replays it. The first invocation's late "published" must not delete the
+   * replayed row: it was sent before the replay was asked for, and the replay would be lost.
+   */
+  @Test
+  final void complete_latePublishOfARowReplayedMeanwhile_leavesTheReplayedRowToBeSent() {
+    UUID id = append(T0);
+    OutboxStore slow = store();
+    OutboxStore fast = store();
+    slow.claim("slow", 10, T0, LEASE);
+    fast.claim("fast", 10, T0.plusSeconds(40), LEASE);
+    fast.complete("fast", List.of(new DeadLetter(id, "Bad", "refused")), T0.plusSeconds(41));
+    DeadLetterStore deadLetters = DeadLetterStore.builder(newExecutor()).tables(tables).build();
+    deadLetters.replay(List.of(id), null, false, new AuditInfo("req-1", "alice", "fixed"));
+
+    CompletionReport report = slow.complete("slow", List.of(new Published(id)), T0.plusSeconds(42));
+
+    Completion late = report.completions().get(0);
+    assertThat(late.result()).isEqualTo(Result.LEASE_LOST);
+    assertThat(late.gone()).isFalse();
+    assertThat(late.heldBy()).as("the replayed row waits to be claimed").isNull();
+    assertThat(rows.message(id)).as("the replayed row").isNotNull();
+    assertThat(rows.deadLetter(id)).isNull();
+    Instant due = TestRows.instant(rows.message(id), "next_attempt_at");
+    assertThat(fast.claim("fast-2", 10, due.plusSeconds(1), LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(id);
+  }
+
+  /**
+   * A late publish of a row its owner still holds, lease run out and nobody else took it, applies.
+   */
+  @Test
+  final void complete_publishAfterTheLeaseRanOutWithNobodyElse_isApplied() {
+    UUID id = append(T0);
+    OutboxStore store = store();
+    store.claim("slow", 10, T0, LEASE);
+
+    CompletionReport report =
+        store.complete("slow", List.of(new Published(id)), T0.plus(LEASE).plusSeconds(30));
+
+    assertThat(results(report)).containsExactly(Result.PUBLISHED);
+    assertThat(rows.message(id)).isNull();
   }
 
   @Test
@@ -710,7 +760,7 @@ abstract class OutboxStoreContract extends StoreTestBase {
         .isEmpty();
     assertThat(store.backlog(T0.plusSeconds(10)).oldestUnpublishedAge())
         .isEqualTo(Duration.ofSeconds(10));
-    store.complete("a", List.of(new Published(backingOff)), T0.plusSeconds(11));
+    rows.execute("DELETE FROM " + tables.messages() + " WHERE id = '" + backingOff + "'");
     assertThat(store.backlog(T0.plusSeconds(65)).oldestUnpublishedAge())
         .as("the leased row")
         .isEqualTo(Duration.ofSeconds(60));

@@ -501,8 +501,9 @@ final class MysqlDialect extends PortableDialect {
    * ids changed are known exactly; then deletes them, or marks them SENT.
    */
   @Override
-  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
-    Set<UUID> present = lockPending(s, null, ids);
+  public Set<UUID> published(
+      SqlSession s, String owner, List<UUID> ids, Instant now, boolean retain) {
+    Set<UUID> present = lockPending(s, owner, ids);
     List<UUID> changing = ids.stream().filter(present::contains).toList();
     for (List<UUID> chunk : InLists.chunks(changing)) {
       Params params = Params.of();

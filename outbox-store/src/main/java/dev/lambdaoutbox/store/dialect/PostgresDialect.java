@@ -217,13 +217,13 @@ final class PostgresDialect extends PortableDialect {
             + at("now")
             + ", locked_by = NULL, locked_until = NULL WHERE id = ANY("
             + uuids("ids")
-            + ") AND status = 'PENDING' RETURNING id";
+            + ") AND status = 'PENDING' AND locked_by = :owner RETURNING id";
     this.deleteSql =
         "DELETE FROM "
             + t
             + " WHERE id = ANY("
             + uuids("ids")
-            + ") AND status = 'PENDING' RETURNING id";
+            + ") AND status = 'PENDING' AND locked_by = :owner RETURNING id";
     this.retrySql =
         "UPDATE "
             + t
@@ -557,8 +557,9 @@ final class PostgresDialect extends PortableDialect {
   }
 
   @Override
-  public Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain) {
-    Params params = Params.of().json("ids", JsonLists.uuids(ids));
+  public Set<UUID> published(
+      SqlSession s, String owner, List<UUID> ids, Instant now, boolean retain) {
+    Params params = Params.of().json("ids", JsonLists.uuids(ids)).text("owner", owner);
     if (retain) {
       return idsOf(s.query(markSentSql, params.timestamp("now", now)));
     }

@@ -139,10 +139,12 @@ public interface StoreDialect {
   Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now);
 
   /**
-   * Deletes the PENDING rows among {@code ids}, or with {@code retain} marks them SENT at {@code
-   * now}, whoever holds them; returns the ids it changed.
+   * Deletes the PENDING rows among {@code ids} that {@code owner} still holds, or with {@code
+   * retain} marks them SENT at {@code now}; returns the ids it changed. A row claimed since by
+   * another invocation, or replayed from the dead letters under the same id, is left alone: the
+   * late publish of an earlier claim does not settle it.
    */
-  Set<UUID> published(SqlSession s, List<UUID> ids, Instant now, boolean retain);
+  Set<UUID> published(SqlSession s, String owner, List<UUID> ids, Instant now, boolean retain);
 
   /**
    * Counts a failed attempt on each row {@code owner} still holds and makes it due again; returns
