@@ -47,6 +47,10 @@ class ModuleWallsTest {
   private static final Path ROOT = PackagedFunction.projectRoot();
 
   private static Map<Path, String> moduleByClasses;
+
+  /** Modules the reactor builds after this one (the release bundle): checked by their sources. */
+  private static final List<String> builtAfterTheTests = new ArrayList<>();
+
   private static JavaClasses mainClasses;
 
   @BeforeAll
@@ -55,8 +59,14 @@ class ModuleWallsTest {
     Matcher module =
         Pattern.compile("<module>([^<]+)</module>")
             .matcher(Files.readString(ROOT.resolve("pom.xml")));
+    boolean builtBeforeTheTests = true;
     while (module.find()) {
       String name = module.group(1);
+      if (!builtBeforeTheTests) {
+        builtAfterTheTests.add(name);
+        continue;
+      }
+      builtBeforeTheTests = !name.equals("tests");
       if (Files.isDirectory(ROOT.resolve(name).resolve("src/main/java"))) {
         Path classes = ROOT.resolve(name).resolve("target/classes");
         assertThat(classes).as("%s is compiled (./mvnw compile)", name).isDirectory();
@@ -80,6 +90,40 @@ class ModuleWallsTest {
             "poller-function",
             "dlq-reprocessor-function",
             "tests");
+  }
+
+  /**
+   * A module built after the tests (the release bundle, a build tool) has no classes yet when they
+   * run; its sources may import no other module of the project at all.
+   */
+  @Test
+  void modulesBuiltAfterTheTests_importNoOtherModule() throws IOException {
+    assertThat(builtAfterTheTests).as("modules after tests in pom.xml").contains("release-bundle");
+    List<String> imports = new ArrayList<>();
+    for (String name : builtAfterTheTests) {
+      Path sources = ROOT.resolve(name).resolve("src/main/java");
+      if (!Files.isDirectory(sources)) {
+        continue;
+      }
+      try (var files = Files.walk(sources)) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+          String own = "import " + packageOf(Files.readString(file));
+          Files.readString(file)
+              .lines()
+              .filter(l -> l.startsWith("import dev.lambdaoutbox.") && !l.startsWith(own))
+              .forEach(l -> imports.add(name + ": " + ROOT.relativize(file) + ": " + l));
+        }
+      }
+    }
+    assertThat(imports).as("imports of the project's other modules").isEmpty();
+  }
+
+  private static String packageOf(String source) {
+    Matcher m = Pattern.compile("(?m)^package ([\\w.]+);").matcher(source);
+    if (!m.find()) {
+      throw new IllegalStateException("a source file without a package statement");
+    }
+    return m.group(1) + ".";
   }
 
   @Test
