@@ -19,7 +19,8 @@ public interface ExplainSql {
   }
 
   /**
-   * The statement {@link #claim} runs first (it finds and locks the rows), with named parameters.
+   * The statement {@link OutboxSql#claim} runs first (it finds and locks the rows), with named
+   * parameters.
    */
   String claimSql();
 
@@ -29,36 +30,38 @@ public interface ExplainSql {
    */
   String explainClaim(SqlSession s, Instant now, int limit);
 
-  /** The statement {@link #claimHeads} runs first (it finds and locks the rows). */
+  /** The statement {@link OutboxSql#claimHeads} runs first (it finds and locks the rows). */
   String claimHeadsSql();
 
   /** The database's plan for {@link #claimHeadsSql()}, without running it. */
   String explainClaimHeads(SqlSession s, Instant now, int limit);
 
   /**
-   * The database's plan for how {@link #holdBehind} finds the rows behind {@code heads} (at most
-   * 1,000), without running it.
+   * The database's plan for how {@link OutboxSql#holdBehind} finds the rows behind {@code heads}
+   * (at most 1,000), without running it.
    */
   String explainHoldBehind(SqlSession s, Collection<UUID> heads);
 
-  /** The database's plan for {@link #holdBehindWaitingHeads}, without running it. */
+  /** The database's plan for {@link OutboxSql#holdBehindWaitingHeads}, without running it. */
   String explainHoldBehindWaitingHeads(SqlSession s, Instant now, int limit);
 
-  /** The statement {@link #backlog} runs, with the named parameter {@code :staleBefore}. */
+  /**
+   * The statement {@link OutboxSql#backlog} runs, with the named parameter {@code :staleBefore}.
+   */
   String backlogSql();
 
-  /** The database's plan for {@link #backlog}, without running it. */
+  /** The database's plan for {@link OutboxSql#backlog}, without running it. */
   String explainBacklog(SqlSession s, Instant now);
 
   /**
-   * The database's plan for {@link #purgeSent} (on MySQL, for its locking SELECT), without running
-   * it.
+   * The database's plan for {@link PurgeSql#purgeSent} (on MySQL, for its locking SELECT), without
+   * running it.
    */
   String explainPurgeSent(SqlSession s, Instant cutoff, int limit);
 
   /**
-   * The database's plan for {@link #purgeIdempotencyKeys} (on MySQL, for its locking SELECT),
-   * without running it.
+   * The database's plan for {@link PurgeSql#purgeIdempotencyKeys} (on MySQL, for its locking
+   * SELECT), without running it.
    */
   String explainPurgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
 }

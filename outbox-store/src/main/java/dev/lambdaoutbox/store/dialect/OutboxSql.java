@@ -25,10 +25,10 @@ public interface OutboxSql {
    * with the lease ({@code locked_by}, {@code locked_until}, and {@code next_attempt_at} = the
    * lease end, so they stop being due until the lease runs out) and returns them in that order.
    *
-   * <p>Each row is read on its own ({@link MessageRows}). A row that cannot be read is not leased
-   * but moved to the dead-letter table, database-side so its columns keep their stored text, with
-   * {@link dev.lambdaoutbox.store.UnreadableRow#ERROR_CODE}; a time column that cannot be read is
-   * replaced by {@code now} there (its text is in the reason).
+   * <p>Each row is read on its own ({@link dev.lambdaoutbox.store.dialect.rows.MessageRows}). A row
+   * that cannot be read is not leased but moved to the dead-letter table, database-side so its
+   * columns keep their stored text, with {@link dev.lambdaoutbox.store.UnreadableRow#ERROR_CODE}; a
+   * time column that cannot be read is replaced by {@code now} there (its text is in the reason).
    *
    * <p>Where the session bounds a result ({@link SqlSession#maxResultBytes()}), fewer rows are
    * claimed when their sizes say they would not fit in one result; the first due row is always

@@ -46,7 +46,7 @@ public interface WaitingRowSql {
 
   /**
    * Leases the PENDING rows among {@code ids} (at most 1,000) to {@code owner} until {@code until},
-   * as a claim does, so that {@link #park} and {@link #deadLettered} take them.
+   * as a claim does, so that {@link OutboxSql#park} and {@link OutboxSql#deadLettered} take them.
    */
   void lease(SqlSession s, Collection<UUID> ids, String owner, Instant until);
 
