@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.PurgeSql;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +21,7 @@ interface PurgeStep {
    * Deletes up to {@code limit} rows of this kind that are past their time at {@code now}, oldest
    * first, skipping rows another transaction holds locked; returns how many went.
    */
-  int purgeBatch(SqlSession s, StoreDialect dialect, Instant now, int limit);
+  int purgeBatch(SqlSession s, PurgeSql dialect, Instant now, int limit);
 
   /** Rows kept as SENT for the retention period, once it has passed. */
   record SentRows(Duration retention) implements PurgeStep {
@@ -36,7 +36,7 @@ interface PurgeStep {
     }
 
     @Override
-    public int purgeBatch(SqlSession s, StoreDialect dialect, Instant now, int limit) {
+    public int purgeBatch(SqlSession s, PurgeSql dialect, Instant now, int limit) {
       return dialect.purgeSent(s, now.minus(retention), limit);
     }
   }
@@ -54,7 +54,7 @@ interface PurgeStep {
     }
 
     @Override
-    public int purgeBatch(SqlSession s, StoreDialect dialect, Instant now, int limit) {
+    public int purgeBatch(SqlSession s, PurgeSql dialect, Instant now, int limit) {
       return dialect.purgeIdempotencyKeys(s, now.minus(window), limit);
     }
   }

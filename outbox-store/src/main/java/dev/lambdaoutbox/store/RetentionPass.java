@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.PurgeSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,11 +18,11 @@ import java.util.Map;
  */
 final class RetentionPass {
   private final SqlExecutor executor;
-  private final StoreDialect dialect;
+  private final PurgeSql dialect;
   private final List<PurgeStep> steps;
   private final int batchSize;
 
-  RetentionPass(SqlExecutor executor, StoreDialect dialect, List<PurgeStep> steps, int batchSize) {
+  RetentionPass(SqlExecutor executor, PurgeSql dialect, List<PurgeStep> steps, int batchSize) {
     this.executor = executor;
     this.dialect = dialect;
     this.steps = List.copyOf(steps);

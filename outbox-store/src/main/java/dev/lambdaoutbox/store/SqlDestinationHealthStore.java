@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.DestinationHealthSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -13,10 +13,11 @@ import java.util.Optional;
 /** The {@link DestinationHealthStore} of a {@link SqlOutboxStore}: same executor, same dialect. */
 final class SqlDestinationHealthStore implements DestinationHealthStore {
   private final SqlExecutor executor;
-  private final StoreDialect dialect;
+  private final DestinationHealthSql dialect;
   private final String table;
 
-  SqlDestinationHealthStore(SqlExecutor executor, StoreDialect dialect, OutboxTables tables) {
+  SqlDestinationHealthStore(
+      SqlExecutor executor, DestinationHealthSql dialect, OutboxTables tables) {
     this.executor = executor;
     this.dialect = dialect;
     this.table = tables.destinationHealth();

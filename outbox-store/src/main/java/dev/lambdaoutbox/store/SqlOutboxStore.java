@@ -6,7 +6,8 @@ import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
 import dev.lambdaoutbox.store.DeliveryOutcome.Release;
 import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.dialect.StoreSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Duration;
@@ -23,12 +24,12 @@ import java.util.UUID;
 /**
  * The {@link OutboxStore}: arguments checked here, each method one transaction of the executor (or,
  * for completions and destination health, of the second one), the SQL in the executor's dialect
- * home ({@link StoreDialect}).
+ * home ({@link OutboxSql}).
  */
 final class SqlOutboxStore implements OutboxStore {
   private final SqlExecutor executor;
   private final SqlExecutor completions;
-  private final StoreDialect dialect;
+  private final OutboxSql dialect;
   private final OutboxTables tables;
   private final boolean retain;
   private final Ordering ordering;
@@ -39,7 +40,8 @@ final class SqlOutboxStore implements OutboxStore {
     this.executor = b.executor;
     this.completions = b.secondConnection ? executor.secondConnection() : executor;
     this.tables = b.tables;
-    this.dialect = StoreDialect.of(executor.dialect(), tables);
+    StoreSql sql = StoreSql.of(executor.dialect(), tables);
+    this.dialect = sql.outbox();
     this.retain = b.retention != null;
     this.ordering = b.ordering;
     List<PurgeStep> steps = new ArrayList<>();
@@ -49,8 +51,8 @@ final class SqlOutboxStore implements OutboxStore {
     if (b.idempotencyWindow != null) {
       steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
     }
-    this.retention = new RetentionPass(executor, dialect, steps, PURGE_BATCH);
-    this.destinationHealth = new SqlDestinationHealthStore(completions, dialect, tables);
+    this.retention = new RetentionPass(executor, sql.purge(), steps, PURGE_BATCH);
+    this.destinationHealth = new SqlDestinationHealthStore(completions, sql.health(), tables);
   }
 
   @Override
@@ -74,7 +76,7 @@ final class SqlOutboxStore implements OutboxStore {
 
   /**
    * The ordered claim. Short of the limit, it holds back the rows of its window that are due before
-   * their waiting heads ({@link StoreDialect#holdBehindWaitingHeads}), and if any moved, claims the
+   * their waiting heads ({@link OutboxSql#holdBehindWaitingHeads}), and if any moved, claims the
    * rest from the window thus cleared: however many events were written while their heads waited,
    * they never hide a due head from the claim. (Rows queued behind heads in flight still fill the
    * window until those heads are published or their leases end.)
@@ -192,7 +194,7 @@ final class SqlOutboxStore implements OutboxStore {
 
     CompletionReport record(
         SqlSession s,
-        StoreDialect dialect,
+        OutboxSql dialect,
         String owner,
         Instant now,
         boolean retain,
@@ -210,7 +212,7 @@ final class SqlOutboxStore implements OutboxStore {
       }
       List<SupersededDeadLetter> superseded = List.of();
       if (!deadLetters.isEmpty()) {
-        StoreDialect.Moved moved = dialect.deadLettered(s, owner, deadLetters, now);
+        OutboxSql.Moved moved = dialect.deadLettered(s, owner, deadLetters, now);
         applied.addAll(moved.ids());
         superseded = moved.superseded();
       }

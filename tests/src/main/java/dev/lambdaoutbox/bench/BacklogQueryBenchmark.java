@@ -3,7 +3,7 @@ package dev.lambdaoutbox.bench;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.ExplainSql;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.Params;
@@ -25,7 +25,7 @@ import java.util.Map;
  * 1,000,000 dead letters and 1,000,000 retained SENT rows. Times, side by side in one run, with the
  * statements taking turns so load on the machine falls on all alike: the backlog statement the
  * poller ran before (oldest due row among the first 1,000 due, and an exact {@code COUNT(*)} of the
- * dead letters) and its parts; the one it runs now ({@link StoreDialect#backlogSql()}: the oldest
+ * dead letters) and its parts; the one it runs now ({@link ExplainSql#backlogSql()}: the oldest
  * unpublished row from the unpublished index, the dead letters counted up to 10,001, the
  * destination health counts) and its parts; and the destination health read each claim adds. Each
  * statement is one transaction of the store's executor, as the poller runs it. Prints milliseconds
@@ -72,7 +72,7 @@ public final class BacklogQueryBenchmark {
 
       SqlExecutor executor = JdbcExecutor.of(connections);
       OutboxStore store = OutboxStore.builder(executor).tables(tables).build();
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      ExplainSql dialect = ExplainSql.of(db.dialect(), tables);
       Instant now = BASE.plus(Duration.ofHours(1));
       Map<String, Query> queries = new LinkedHashMap<>();
       queries.put("before: backlog statement", old(db.dialect(), tables, true, true));

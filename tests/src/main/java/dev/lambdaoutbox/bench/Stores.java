@@ -5,7 +5,7 @@ import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.ExplainSql;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -44,7 +44,7 @@ public final class Stores {
 
   /**
    * The database's plan for the claim's first statement at {@code now}, on a connection of its own
-   * (see {@link StoreDialect#explainClaim}).
+   * (see {@link ExplainSql#explainClaim}).
    */
   public static String explainClaim(TestDatabase db, OutboxTables tables, Instant now, int limit) {
     return explain(db, tables, "explain the claim", (d, s) -> d.explainClaim(s, now, limit));
@@ -52,7 +52,7 @@ public final class Stores {
 
   /**
    * The database's plan for the ordered claim's first statement at {@code now} (see {@link
-   * StoreDialect#explainClaimHeads}).
+   * ExplainSql#explainClaimHeads}).
    */
   public static String explainClaimHeads(
       TestDatabase db, OutboxTables tables, Instant now, int limit) {
@@ -62,7 +62,7 @@ public final class Stores {
 
   /**
    * The database's plan for finding the rows behind {@code heads} that back off (see {@link
-   * StoreDialect#explainHoldBehind}).
+   * ExplainSql#explainHoldBehind}).
    */
   public static String explainHoldBehind(
       TestDatabase db, OutboxTables tables, Collection<UUID> heads) {
@@ -72,7 +72,7 @@ public final class Stores {
   /**
    * The database's plan for holding back, after a short ordered claim of {@code limit} at {@code
    * now}, the rows due before their waiting heads (see {@link
-   * StoreDialect#explainHoldBehindWaitingHeads}).
+   * ExplainSql#explainHoldBehindWaitingHeads}).
    */
   public static String explainHoldBehindWaitingHeads(
       TestDatabase db, OutboxTables tables, Instant now, int limit) {
@@ -85,7 +85,7 @@ public final class Stores {
 
   /**
    * The database's plan for the backlog statement at {@code now} (see {@link
-   * StoreDialect#explainBacklog}).
+   * ExplainSql#explainBacklog}).
    */
   public static String explainBacklog(TestDatabase db, OutboxTables tables, Instant now) {
     return explain(db, tables, "explain the backlog", (d, s) -> d.explainBacklog(s, now));
@@ -93,7 +93,7 @@ public final class Stores {
 
   /**
    * The database's plan for purging sent rows sent before {@code cutoff} (see {@link
-   * StoreDialect#explainPurgeSent}).
+   * ExplainSql#explainPurgeSent}).
    */
   public static String explainPurgeSent(
       TestDatabase db, OutboxTables tables, Instant cutoff, int limit) {
@@ -102,7 +102,7 @@ public final class Stores {
 
   /**
    * The database's plan for purging idempotency keys first seen before {@code cutoff} (see {@link
-   * StoreDialect#explainPurgeIdempotencyKeys}).
+   * ExplainSql#explainPurgeIdempotencyKeys}).
    */
   public static String explainPurgeIdempotencyKeys(
       TestDatabase db, OutboxTables tables, Instant cutoff, int limit) {
@@ -118,9 +118,9 @@ public final class Stores {
       TestDatabase db,
       OutboxTables tables,
       String what,
-      BiFunction<StoreDialect, SqlSession, String> explain) {
+      BiFunction<ExplainSql, SqlSession, String> explain) {
     try (JdbcConnectionProvider connections = connections(db, tables)) {
-      StoreDialect dialect = StoreDialect.of(db.dialect(), tables);
+      ExplainSql dialect = ExplainSql.of(db.dialect(), tables);
       return JdbcExecutor.of(connections).inTransaction(what, s -> explain.apply(dialect, s));
     }
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.ExplainSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -46,8 +46,7 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
           .contains(tables.parkedKeys() + "_pk")
           .doesNotContain("Seq Scan on " + tables.messages());
       // The plan the server adopts for a statement prepared over and over walks the same way.
-      String generic =
-          genericPlan(c, StoreDialect.of(database().dialect(), tables).claimHeadsSql());
+      String generic = genericPlan(c, ExplainSql.of(database().dialect(), tables).claimHeadsSql());
       assertThat(generic)
           .contains(tables.messages() + "_due_ix")
           .contains(tables.messages() + "_key_ix")

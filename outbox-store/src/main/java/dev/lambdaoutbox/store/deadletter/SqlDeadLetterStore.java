@@ -3,7 +3,8 @@ package dev.lambdaoutbox.store.deadletter;
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.DeadLetterSql;
+import dev.lambdaoutbox.store.dialect.StoreSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
@@ -19,11 +20,11 @@ import java.util.UUID;
 
 /**
  * The {@link DeadLetterStore}: arguments checked and batches cut here, each batch and each read one
- * transaction of the executor, the SQL in the executor's dialect home ({@link StoreDialect}).
+ * transaction of the executor, the SQL in the executor's dialect home ({@link DeadLetterSql}).
  */
 final class SqlDeadLetterStore implements DeadLetterStore {
   private final SqlExecutor executor;
-  private final StoreDialect dialect;
+  private final DeadLetterSql dialect;
   private final OutboxTables tables;
   private final Clock clock;
   private final int batchSize;
@@ -31,7 +32,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
   SqlDeadLetterStore(Builder b) {
     this.executor = b.executor;
     this.tables = b.tables;
-    this.dialect = StoreDialect.of(executor.dialect(), tables);
+    this.dialect = StoreSql.of(executor.dialect(), tables).deadLetters();
     this.clock = b.clock;
     this.batchSize = b.batchSize;
   }

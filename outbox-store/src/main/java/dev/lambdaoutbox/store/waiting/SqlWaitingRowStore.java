@@ -10,7 +10,8 @@ import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.dialect.StoreDialect;
+import dev.lambdaoutbox.store.dialect.StoreSql;
+import dev.lambdaoutbox.store.dialect.WaitingRowSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
@@ -27,7 +28,9 @@ import java.util.UUID;
 
 /**
  * The {@link WaitingRowStore}: arguments checked and batches cut here, each batch and each read one
- * transaction of the executor, the SQL in the executor's dialect home ({@link StoreDialect}).
+ * transaction of the executor, the SQL in the executor's dialect home: its own statements ({@link
+ * WaitingRowSql}), and to dead-letter rows the poller's ({@link
+ * dev.lambdaoutbox.store.dialect.OutboxSql}).
  */
 final class SqlWaitingRowStore implements WaitingRowStore {
   /**
@@ -40,7 +43,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
   private static final int MAX_OWNER_LENGTH = OutboxStore.MAX_OWNER_LENGTH;
 
   private final SqlExecutor executor;
-  private final StoreDialect dialect;
+  private final StoreSql sql;
   private final OutboxTables tables;
   private final Clock clock;
   private final boolean ordered;
@@ -50,7 +53,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
       SqlExecutor executor, OutboxTables tables, Clock clock, int batchSize, Ordering ordering) {
     this.executor = Objects.requireNonNull(executor, "executor");
     this.tables = Objects.requireNonNull(tables, "tables");
-    this.dialect = StoreDialect.of(executor.dialect(), tables);
+    this.sql = StoreSql.of(executor.dialect(), tables);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ordered = Objects.requireNonNull(ordering, "ordering") == Ordering.AGGREGATE;
     this.batchSize = batchSize;
@@ -65,13 +68,14 @@ final class SqlWaitingRowStore implements WaitingRowStore {
         "list the rows waiting in " + tables.messages(),
         s -> {
           List<WaitingDestination> waiting = new ArrayList<>();
-          for (DestinationHealth health : dialect.destinationHealth(s)) {
-            StoreDialect.WaitingCount count =
-                dialect.countWaiting(
-                    s,
-                    DestinationHealth.key(health.destination()),
-                    filter,
-                    OutboxStore.WAITING_COUNT_CAP + 1);
+          for (DestinationHealth health : sql.health().destinationHealth(s)) {
+            WaitingRowSql.WaitingCount count =
+                sql.waiting()
+                    .countWaiting(
+                        s,
+                        DestinationHealth.key(health.destination()),
+                        filter,
+                        OutboxStore.WAITING_COUNT_CAP + 1);
             if (count.rows() > 0) {
               waiting.add(new WaitingDestination(health, count.rows(), count.oldestCreatedAt()));
             }
@@ -96,12 +100,12 @@ final class SqlWaitingRowStore implements WaitingRowStore {
         dryRun,
         (s, rows, now, batch) -> {
           List<UUID> ids = rows.stream().map(WaitingRow::id).toList();
-          int moved = dialect.retarget(s, ids, to, now);
+          int moved = sql.waiting().retarget(s, ids, to, now);
           if (moved != rows.size()) {
             throw new IllegalStateException(
                 "retargeted " + moved + " of " + rows.size() + " locked rows; rolling back");
           }
-          dialect.recordRetargetAudit(s, rows, from, to, audit, now);
+          sql.waiting().recordRetargetAudit(s, rows, from, to, audit, now);
         });
   }
 
@@ -116,14 +120,15 @@ final class SqlWaitingRowStore implements WaitingRowStore {
         dryRun,
         (s, rows, now, batch) -> {
           List<UUID> ids = rows.stream().map(WaitingRow::id).toList();
-          dialect.lease(s, ids, owner, now.plus(LEASE));
+          sql.waiting().lease(s, ids, owner, now.plus(LEASE));
           if (ordered) {
-            Map<UUID, Integer> parked = dialect.park(s, owner, ids, now);
+            Map<UUID, Integer> parked = sql.outbox().park(s, owner, ids, now);
             parked.values().forEach(batch::parked);
           }
           List<DeliveryOutcome.DeadLetter> outcomes =
               rows.stream().map(r -> deadLetterOf(r, from)).toList();
-          StoreDialect.Moved moved = dialect.deadLettered(s, owner, outcomes, now);
+          dev.lambdaoutbox.store.dialect.OutboxSql.Moved moved =
+              sql.outbox().deadLettered(s, owner, outcomes, now);
           if (moved.ids().size() != rows.size()) {
             throw new IllegalStateException(
                 "dead-lettered "
@@ -132,8 +137,8 @@ final class SqlWaitingRowStore implements WaitingRowStore {
                     + rows.size()
                     + " locked rows; rolling back");
           }
-          List<DeadLetter> written = dialect.deadLettersByIds(s, ids, false);
-          dialect.recordAudit(s, AuditEntry.DEAD_LETTER, written, null, audit, now);
+          List<DeadLetter> written = sql.deadLetters().deadLettersByIds(s, ids, false);
+          sql.deadLetters().recordAudit(s, AuditEntry.DEAD_LETTER, written, null, audit, now);
         });
   }
 
@@ -165,7 +170,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
       List<WaitingRow> rows =
           read(
               "look at the rows waiting for " + from,
-              s -> dialect.waitingRows(s, key, now(), limit + 1, false));
+              s -> sql.waiting().waitingRows(s, key, now(), limit + 1, false));
       List<UUID> would = rows.stream().limit(limit).map(WaitingRow::id).toList();
       return new WaitingActionResult(true, would, rows.size() > limit, 0, 0);
     }
@@ -183,7 +188,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
                 s -> {
                   Batch b = new Batch();
                   Instant now = now();
-                  List<WaitingRow> rows = dialect.waitingRows(s, key, now, size, true);
+                  List<WaitingRow> rows = sql.waiting().waitingRows(s, key, now, size, true);
                   if (!rows.isEmpty()) {
                     work.apply(s, rows, now, b);
                     rows.forEach(r -> b.applied.add(r.id()));
@@ -214,7 +219,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
     boolean more =
         read(
                     "count the rows still waiting for " + from,
-                    s -> dialect.countWaiting(s, key, DeadLetterFilter.all(), 1))
+                    s -> sql.waiting().countWaiting(s, key, DeadLetterFilter.all(), 1))
                 .rows()
             > 0;
     return new WaitingActionResult(false, applied, more, batches, parkedEvents);

@@ -1,0 +1,67 @@
+package dev.lambdaoutbox.store.dialect;
+
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.UUID;
+
+/**
+ * A test seam: the statements the plan tests and benchmarks look at, and the database's plans for
+ * them, without running them. No production code calls it; the stores see only {@link OutboxSql},
+ * {@link DestinationHealthSql}, {@link PurgeSql}, {@link DeadLetterSql} and {@link WaitingRowSql}.
+ */
+public interface ExplainSql {
+  /** The seam of {@code dialect} over {@code tables}. */
+  static ExplainSql of(SqlDialect dialect, OutboxTables tables) {
+    return StoreSql.implementation(dialect, tables);
+  }
+
+  /**
+   * The statement {@link OutboxSql#claim} runs first (it finds and locks the rows), with named
+   * parameters.
+   */
+  String claimSql();
+
+  /**
+   * The database's plan for {@link #claimSql()}, without running it: to check that it walks the due
+   * index.
+   */
+  String explainClaim(SqlSession s, Instant now, int limit);
+
+  /** The statement {@link OutboxSql#claimHeads} runs first (it finds and locks the rows). */
+  String claimHeadsSql();
+
+  /** The database's plan for {@link #claimHeadsSql()}, without running it. */
+  String explainClaimHeads(SqlSession s, Instant now, int limit);
+
+  /**
+   * The database's plan for how {@link OutboxSql#holdBehind} finds the rows behind {@code heads}
+   * (at most 1,000), without running it.
+   */
+  String explainHoldBehind(SqlSession s, Collection<UUID> heads);
+
+  /** The database's plan for {@link OutboxSql#holdBehindWaitingHeads}, without running it. */
+  String explainHoldBehindWaitingHeads(SqlSession s, Instant now, int limit);
+
+  /**
+   * The statement {@link OutboxSql#backlog} runs, with the named parameter {@code :staleBefore}.
+   */
+  String backlogSql();
+
+  /** The database's plan for {@link OutboxSql#backlog}, without running it. */
+  String explainBacklog(SqlSession s, Instant now);
+
+  /**
+   * The database's plan for {@link PurgeSql#purgeSent} (on MySQL, for its locking SELECT), without
+   * running it.
+   */
+  String explainPurgeSent(SqlSession s, Instant cutoff, int limit);
+
+  /**
+   * The database's plan for {@link PurgeSql#purgeIdempotencyKeys} (on MySQL, for its locking
+   * SELECT), without running it.
+   */
+  String explainPurgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit);
+}

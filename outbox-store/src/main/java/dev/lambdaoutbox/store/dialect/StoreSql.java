@@ -1,0 +1,35 @@
+package dev.lambdaoutbox.store.dialect;
+
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.store.dialect.mysql.MysqlSql;
+import dev.lambdaoutbox.store.dialect.portable.PortableSql;
+import dev.lambdaoutbox.store.dialect.postgres.PostgresSql;
+
+/**
+ * The statements of one SQL dialect over one set of tables, split by the client that runs them: the
+ * poller's store ({@link #outbox}), destination health ({@link #health}), the retention purge
+ * ({@link #purge}), and the reprocessor's dead letters ({@link #deadLetters}) and waiting rows
+ * ({@link #waiting}). Each client is given only its part.
+ */
+public record StoreSql(
+    OutboxSql outbox,
+    DestinationHealthSql health,
+    PurgeSql purge,
+    DeadLetterSql deadLetters,
+    WaitingRowSql waiting) {
+
+  /** The statements of {@code dialect} over {@code tables} (prefix and schema as configured). */
+  public static StoreSql of(SqlDialect dialect, OutboxTables tables) {
+    PortableSql sql = implementation(dialect, tables);
+    return new StoreSql(sql, sql, sql, sql, sql);
+  }
+
+  /** The dialect's one home of every statement, which implements each client's interface. */
+  static PortableSql implementation(SqlDialect dialect, OutboxTables tables) {
+    return switch (dialect) {
+      case POSTGRESQL -> new PostgresSql(tables);
+      case MYSQL -> new MysqlSql(tables);
+    };
+  }
+}

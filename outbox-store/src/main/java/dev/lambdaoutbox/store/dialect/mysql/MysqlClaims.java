@@ -1,0 +1,273 @@
+package dev.lambdaoutbox.store.dialect.mysql;
+
+import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
+import dev.lambdaoutbox.store.dialect.rows.InLists;
+import dev.lambdaoutbox.store.dialect.rows.MessageRows;
+import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * How MySQL claims rows, and holds back the rows behind an ordered claim's waiting heads. There is
+ * no UPDATE ... RETURNING: a claim locks its rows with a SELECT first, then leases them by id (see
+ * {@link MysqlSql#claim}).
+ */
+final class MysqlClaims {
+  /**
+   * The claim, first step: walk the (status, next_attempt_at, id) index in order and lock the rows
+   * returned, skipping locked ones.
+   */
+  private static final String CLAIM =
+      """
+      SELECT {columns} FROM {messages} c
+      WHERE c.status = 'PENDING' AND c.next_attempt_at <= :now
+      ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED
+      """;
+
+  /**
+   * Sized to a result budget, the first step locks the due rows but reads only their sizes; the
+   * rows that fit are then read by id ({@link #CLAIMED_ROWS}).
+   */
+  private static final String CLAIM_SIZES =
+      """
+      SELECT id, {bytes} AS bytes FROM {messages}
+      WHERE status = 'PENDING' AND next_attempt_at <= :now
+      ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED
+      """;
+
+  /** The rows that fit, by id; a payload too long for any broker cut. */
+  private static final String CLAIMED_ROWS = "SELECT {columns} FROM {messages} WHERE id IN ";
+
+  /**
+   * The ordered claim's window: the :scan oldest due rows of aggregates not parked, read along the
+   * due index without locking (a parked aggregate's events written after it parked are stepped
+   * over). The window bounds the walk when fewer aggregates than the limit have a head to give.
+   */
+  private static final String WINDOW =
+      """
+      FROM (
+        SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM {messages} w
+        WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now
+          AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+            WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)
+        ORDER BY w.next_attempt_at, w.id LIMIT :scan) c
+      """;
+
+  /**
+   * The seq of the first PENDING row of a window row's aggregate, along the key index
+   * (aggregate_type, aggregate_id, status, seq): one index dive that reads one entry (a NOT EXISTS
+   * with seq < would read the aggregate's whole range).
+   */
+  private static final String HEAD_SEQ =
+      """
+      (SELECT e.seq FROM {messages} e
+       WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id
+         AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)
+      """;
+
+  /**
+   * The ordered claim: of the window, the rows that are the first PENDING row of their aggregate,
+   * locked by primary key, SKIP LOCKED, and checked again as locked (a locking read sees the latest
+   * version: still PENDING and due), so a row another claim leased meanwhile is skipped. An earlier
+   * row that is leased, backing off or deferred is PENDING, so it holds up the rows behind it; one
+   * another claim is locking right now is PENDING too (the subqueries read without locking, so SKIP
+   * LOCKED does not hide it). Rows behind a head backing off or deferred are moved to its due time
+   * (holdBehind), and after a short claim so are the window's rows written since
+   * (holdBehindWaitingHeads), so they do not crowd its front.
+   */
+  private static final String HEADS =
+      """
+      SELECT {columns} {window}
+      JOIN {messages} m ON m.id = c.id
+      WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now AND c.seq = {headSeq}
+      ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED
+      """;
+
+  /** The lease of the locked rows, by id. */
+  private static final String LEASE =
+      """
+      UPDATE {messages}
+      SET next_attempt_at = :leaseEnd, locked_until = :leaseEnd, locked_by = :owner
+      WHERE id IN
+      """;
+
+  /**
+   * Holding back the rows behind heads that now back off or wait for their destination: they are
+   * due no earlier than their head, so that they do not crowd the front of the ordered claim's
+   * window. Only that: they cannot go before their head whether they move or not, as the claim
+   * takes no row behind a PENDING one of its aggregate. So the rows are locked SKIP LOCKED first (a
+   * completion never waits for a lock here, nor fails for one; a row skipped stays where it was),
+   * each head found by primary key and probing the key index for the rows behind it (STRAIGHT_JOIN:
+   * the heads first, whatever the statistics say), then moved by primary key. The heads' IN list
+   * follows.
+   */
+  private static final String HOLD_BEHIND =
+      """
+      SELECT STRAIGHT_JOIN m.id, {utc:h.next_attempt_at} AS due
+      FROM {messages} h
+      JOIN {messages} m ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id
+      WHERE h.status = 'PENDING' AND m.status = 'PENDING' AND m.seq > h.seq
+        AND m.next_attempt_at < h.next_attempt_at AND h.id IN
+      """;
+
+  /**
+   * Holding back, after a short ordered claim, the rows of its window that are due before their own
+   * aggregate's head while that head waits: the window walked as the claim walks it, each row's
+   * head found along the key index (one dive for its seq, one for the row), a row taken when its
+   * head is due later and not under a live lease. The rows and their heads are locked SKIP LOCKED,
+   * then the rows moved by primary key.
+   */
+  private static final String HOLD_BEHIND_WAITING =
+      """
+      SELECT STRAIGHT_JOIN m.id, {utc:h.next_attempt_at} AS due {window}
+      JOIN {messages} h ON h.aggregate_type = c.aggregate_type AND h.aggregate_id = c.aggregate_id
+        AND h.status = 'PENDING' AND h.seq = {headSeq}
+      JOIN {messages} m ON m.id = c.id
+      WHERE h.seq < c.seq AND h.next_attempt_at > c.next_attempt_at
+        AND (h.locked_until IS NULL OR h.locked_until <= :now) AND m.status = 'PENDING'
+      FOR UPDATE SKIP LOCKED
+      """;
+
+  final String claimSql;
+  final String claimHeadsSql;
+  final String holdBehindWaitingSql;
+  private final String claimSizesSql;
+  private final String claimHeadsSizesSql;
+  private final String claimedRows;
+  private final String lease;
+  private final String holdBehind;
+  private final String moveBehind;
+
+  MysqlClaims(SqlTemplate sql) {
+    String window = sql.fill(WINDOW);
+    String headSeq = sql.fill(HEAD_SEQ);
+    this.claimSql =
+        sql.fill(CLAIM, "columns", MysqlSyntax.SYNTAX.selectList("c", MessageRows.COLUMNS));
+    this.claimHeadsSql =
+        sql.fill(
+            HEADS,
+            "columns",
+            MysqlSyntax.SYNTAX.selectList("m", MessageRows.COLUMNS),
+            "window",
+            window,
+            "headSeq",
+            headSeq);
+    this.claimSizesSql = sql.fill(CLAIM_SIZES, "bytes", ResultBudget.MESSAGE_BYTES);
+    this.claimHeadsSizesSql =
+        sql.fill(
+            HEADS,
+            "columns",
+            "m.id, " + ResultBudget.messageBytes("m") + " AS bytes",
+            "window",
+            window,
+            "headSeq",
+            headSeq);
+    this.claimedRows =
+        sql.fill(
+            CLAIMED_ROWS,
+            "columns",
+            MysqlSyntax.SYNTAX
+                .selectList("", MessageRows.COLUMNS)
+                .replace(
+                    "payload,",
+                    "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
+                        + " ELSE payload END AS payload,"));
+    this.lease = sql.fill(LEASE);
+    this.holdBehind = sql.fill(HOLD_BEHIND);
+    this.holdBehindWaitingSql = sql.fill(HOLD_BEHIND_WAITING, "window", window, "headSeq", headSeq);
+    this.moveBehind = sql.fill("UPDATE {messages} SET next_attempt_at = :due WHERE id IN");
+  }
+
+  /** Locks the due rows (those that fit, under a result budget), unread and not yet leased. */
+  List<Row> claim(SqlSession s, int limit, Instant now) {
+    Params params = Params.of().timestamp("now", now).integer("limit", limit);
+    return ResultBudget.unbounded(s)
+        ? s.query(claimSql, params)
+        : claimWithin(s, claimSizesSql, params);
+  }
+
+  /** Locks the heads (those that fit, under a result budget), unread and not yet leased. */
+  List<Row> claimHeads(SqlSession s, int limit, Instant now) {
+    Params params = headsParams(now, limit);
+    return ResultBudget.unbounded(s)
+        ? s.query(claimHeadsSql, params)
+        : claimWithin(s, claimHeadsSizesSql, params);
+  }
+
+  /** Leases the locked rows {@code ids} to {@code owner} until {@code leaseEnd}. */
+  void lease(SqlSession s, List<UUID> ids, String owner, Instant leaseEnd) {
+    for (List<UUID> chunk : InLists.chunks(ids)) {
+      Params params = Params.of().timestamp("leaseEnd", leaseEnd).text("owner", owner);
+      s.update(lease + " " + InLists.uuids("id", chunk, params), params);
+    }
+  }
+
+  /**
+   * Locks the due rows (or heads) with {@code sizesSql}, keeps those that fit the session's budget,
+   * and reads them, in order. Ids go as stored: an unreadable row's need not be a UUID.
+   */
+  private List<Row> claimWithin(SqlSession s, String sizesSql, Params locking) {
+    List<Row> sizes = s.query(sizesSql, locking);
+    int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
+    Map<String, Row> byId = new HashMap<>();
+    List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
+    for (List<String> chunk : InLists.chunks(ids)) {
+      Params params = Params.of().integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS);
+      for (Row row : s.query(claimedRows + " " + InLists.texts("id", chunk, params), params)) {
+        byId.put(row.text("id"), row);
+      }
+    }
+    return ids.stream().map(byId::get).toList();
+  }
+
+  void holdBehind(SqlSession s, Collection<UUID> heads) {
+    List<Row> behind = new ArrayList<>();
+    for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
+      Params params = Params.of();
+      behind.addAll(s.query(behindSql(chunk, params), params));
+    }
+    moveToTheirDueTimes(s, behind);
+  }
+
+  int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
+    return moveToTheirDueTimes(s, s.query(holdBehindWaitingSql, windowParams(now, limit)));
+  }
+
+  /** Locks the rows behind {@code heads} that no other transaction holds: their ids, due times. */
+  String behindSql(Collection<UUID> heads, Params params) {
+    return holdBehind + " " + InLists.uuids("id", heads, params) + " FOR UPDATE SKIP LOCKED";
+  }
+
+  /** Moves the locked rows ({@code id}, {@code due}) to their due times, by primary key. */
+  private int moveToTheirDueTimes(SqlSession s, List<Row> rows) {
+    Map<Instant, List<UUID>> byDue = new HashMap<>();
+    for (Row row : rows) {
+      byDue.computeIfAbsent(row.instant("due"), d -> new ArrayList<>()).add(row.uuid("id"));
+    }
+    int moved = 0;
+    for (Map.Entry<Instant, List<UUID>> due : byDue.entrySet()) {
+      for (List<UUID> chunk : InLists.chunks(due.getValue())) {
+        Params params = Params.of().timestamp("due", due.getKey());
+        moved += s.update(moveBehind + " " + InLists.uuids("id", chunk, params), params);
+      }
+    }
+    return moved;
+  }
+
+  static Params headsParams(Instant now, int limit) {
+    return windowParams(now, limit).integer("limit", limit);
+  }
+
+  static Params windowParams(Instant now, int limit) {
+    return Params.of().timestamp("now", now).integer("scan", OutboxSql.scan(limit));
+  }
+}

@@ -1,0 +1,136 @@
+package dev.lambdaoutbox.store.dialect.portable;
+
+import dev.lambdaoutbox.store.SupersededDeadLetter;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.dialect.rows.AuditRows;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.waiting.WaitingRow;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+
+/**
+ * The audit table's statements, the same in every dialect apart from how a time and a JSON value
+ * are written and how the audit action previews a snapshot's payload (given by the dialect): rows
+ * written for what operators and pollers did to dead letters, and read back.
+ */
+public final class PortableAudit {
+  private final SqlTemplate sql;
+  private final String insert;
+  private final String trail;
+  private final String entries;
+
+  /**
+   * @param detailsPreview the select-list items {@code details} and {@code payload_length}: the
+   *     details JSON with the snapshot's payload cut to its first {@code :preview} characters, and
+   *     that payload's recorded length (NULL when the details hold no payload)
+   */
+  public PortableAudit(SqlTemplate sql, String detailsPreview) {
+    this.sql = sql;
+    List<String> values = new ArrayList<>();
+    for (String column : AuditRows.INSERTED) {
+      values.add(
+          column.endsWith("_at")
+              ? "{at:" + column + "}"
+              : column.equals(AuditRows.DETAILS) ? "{json:" + column + "}" : ":" + column);
+    }
+    this.insert =
+        sql.fill(
+            "INSERT INTO {deadLetterAudit} ({columns}) VALUES (" + String.join(", ", values) + ")",
+            "columns",
+            String.join(", ", AuditRows.INSERTED));
+    this.trail =
+        sql.fill(
+            """
+            SELECT {columns} FROM {deadLetterAudit}
+            WHERE dead_letter_id = :id ORDER BY audit_id
+            """,
+            "columns",
+            sql.syntax().selectList("", AuditRows.COLUMNS));
+    this.entries =
+        sql.syntax()
+            .selectList("", AuditRows.COLUMNS)
+            .replace(AuditRows.DETAILS + ",", detailsPreview + ",");
+  }
+
+  /** One audit row per dead letter, each with a snapshot of the row. */
+  public void record(
+      SqlSession s,
+      String action,
+      List<DeadLetter> rows,
+      String destinationOverride,
+      AuditInfo audit,
+      Instant now) {
+    if (!rows.isEmpty()) {
+      s.batch(insert, AuditRows.parameters(action, rows, destinationOverride, audit, now));
+    }
+  }
+
+  /**
+   * One audit row per retargeted row ({@link AuditEntry#RETARGET}): the destination it waited for,
+   * the one it goes to, and the row as it was (without its payload, which goes on with the row).
+   */
+  public void recordRetarget(
+      SqlSession s, List<WaitingRow> rows, String from, String to, AuditInfo audit, Instant now) {
+    if (!rows.isEmpty()) {
+      s.batch(insert, AuditRows.retargetParameters(rows, from, to, audit, now));
+    }
+  }
+
+  /** What operators did to one dead letter, oldest first. */
+  public List<AuditEntry> trail(SqlSession s, UUID deadLetterId) {
+    return s.query(trail, Params.of().uuid("id", deadLetterId)).stream()
+        .map(AuditRows::read)
+        .toList();
+  }
+
+  /**
+   * Up to {@code limit} audit entries {@code filter} matches, written before {@code after} (null:
+   * from the newest), newest first, each snapshot's payload cut to {@code previewChars} characters.
+   */
+  public List<AuditPage.Entry> entries(
+      SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars) {
+    Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
+    String where = sql.syntax().conditions(params).matching(filter).before(after).where();
+    String select =
+        sql.fill(
+            "SELECT {columns} FROM {deadLetterAudit}{where} ORDER BY audit_id DESC LIMIT :limit",
+            "columns",
+            entries,
+            "where",
+            where);
+    return s.query(select, params).stream().map(AuditRows::readPreview).toList();
+  }
+
+  /**
+   * Keeps each of {@code existing}, dead letters locked by this transaction that rows of {@code
+   * owner} are about to replace, whole in the audit table ({@link AuditEntry#SUPERSEDED}), then
+   * deletes them ({@code delete}), so that the rows can move in with a plain INSERT: a dead letter
+   * appearing meanwhile fails the INSERT instead of being overwritten.
+   */
+  public List<SupersededDeadLetter> supersede(
+      SqlSession s,
+      List<DeadLetter> existing,
+      String owner,
+      Instant now,
+      BiConsumer<SqlSession, Collection<UUID>> delete) {
+    if (existing.isEmpty()) {
+      return List.of();
+    }
+    AuditInfo by =
+        new AuditInfo(
+            owner, owner, "replaced by a newer dead letter of the same event id, dead at " + now);
+    record(s, AuditEntry.SUPERSEDED, existing, null, by, now);
+    delete.accept(s, existing.stream().map(DeadLetter::id).toList());
+    return existing.stream().map(d -> new SupersededDeadLetter(d.id(), d.deadAt(), now)).toList();
+  }
+}

@@ -1,0 +1,180 @@
+package dev.lambdaoutbox.store.dialect.portable;
+
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.dialect.rows.DeadLetterRows;
+import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
+import dev.lambdaoutbox.store.dialect.rows.Results;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The reprocessor's reads of the dead letters, the same in every dialect apart from how a time is
+ * written: pages with payload previews, summaries, rows matching a filter, rows by id. Under a
+ * result budget, rows' sizes are read first and the rows fetched in groups that fit.
+ */
+public final class PortableDeadLetters {
+  /**
+   * {@code SELECT selectList FROM} the dead letters with these ids {@code ORDER BY id}, locked
+   * ({@code FOR UPDATE}) with {@code lock}: the one statement whose id list each dialect writes its
+   * own way.
+   */
+  @FunctionalInterface
+  public interface ByIds {
+    List<Row> select(SqlSession s, String selectList, Collection<UUID> ids, boolean lock);
+  }
+
+  private final SqlTemplate sql;
+  private final ByIds byIds;
+  private final String columns;
+  private final String count;
+
+  public PortableDeadLetters(SqlTemplate sql, ByIds byIds) {
+    this.sql = sql;
+    this.byIds = byIds;
+    this.columns = sql.syntax().selectList("", DeadLetterRows.COLUMNS);
+    this.count = sql.fill("SELECT count(*) AS row_count FROM {deadLetters}");
+  }
+
+  /** Every dead-letter column qualified by {@code alias}, times as UTC text. */
+  public String columns(String alias) {
+    return sql.syntax().selectList(alias, DeadLetterRows.COLUMNS);
+  }
+
+  /**
+   * A page of up to {@code limit} rows after {@code after}. Under a result budget the rows' sizes
+   * (previews included) are read first and the page ends early, with a cursor, where the next row
+   * would not fit.
+   */
+  public DeadLetterPage list(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+    int rows = limit + 1; // one more than the page, to know whether another page follows
+    if (!ResultBudget.unbounded(s)) {
+      Params params = Params.of().integer("preview", previewChars).integer("limit", rows);
+      String sizes =
+          select(
+              "id, "
+                  + ResultBudget.DEAD_LETTER_BYTES.replace(
+                      "octet_length(payload)", "octet_length(substr(payload, 1, :preview))")
+                  + " AS bytes",
+              sql.syntax().conditions(params).matching(filter).after(after).where(),
+              "");
+      List<Row> sized = s.query(sizes, params);
+      if (sized.isEmpty()) {
+        return new DeadLetterPage(List.of(), null);
+      }
+      int take = Math.min(limit, ResultBudget.fitting(sized, s.maxResultBytes()));
+      List<DeadLetterPage.Entry> page = previews(s, filter, after, take, previewChars);
+      boolean more = sized.size() > take && !page.isEmpty();
+      return new DeadLetterPage(
+          page, more ? page.get(page.size() - 1).deadLetter().position() : null);
+    }
+    List<DeadLetterPage.Entry> entries = previews(s, filter, after, rows, previewChars);
+    if (entries.size() <= limit) {
+      return new DeadLetterPage(entries, null);
+    }
+    List<DeadLetterPage.Entry> page = entries.subList(0, limit);
+    return new DeadLetterPage(page, page.get(limit - 1).deadLetter().position());
+  }
+
+  private List<DeadLetterPage.Entry> previews(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+    Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
+    String where = sql.syntax().conditions(params).matching(filter).after(after).where();
+    String select = select(DeadLetterRows.previewList(columns), where, "");
+    return s.query(select, params).stream().map(DeadLetterRows::readPreview).toList();
+  }
+
+  /** {@code SELECT selectList FROM} the dead letters {@code where}, in listing order. */
+  private String select(String selectList, String where, String locking) {
+    return sql.fill(
+        "SELECT {list} FROM {deadLetters}{where} ORDER BY dead_at, id LIMIT :limit{locking}",
+        "list",
+        selectList,
+        "where",
+        where,
+        "locking",
+        locking);
+  }
+
+  /** Counts of the rows {@code filter} matches, by error code and event type. */
+  public DeadLetterSummary summarize(SqlSession s, DeadLetterFilter filter) {
+    Params params = Params.of();
+    String summary =
+        sql.fill(
+            """
+            SELECT error_code, event_type, count(*) AS row_count,
+              {utc:min(dead_at)} AS oldest_dead_at, {utc:max(dead_at)} AS newest_dead_at
+            FROM {deadLetters}{where}
+            GROUP BY error_code, event_type ORDER BY row_count DESC, error_code, event_type
+            """,
+            "where",
+            sql.syntax().conditions(params).matching(filter).where());
+    return Results.summary(s.query(summary, params));
+  }
+
+  public long count(SqlSession s) {
+    return s.query(count, Params.none()).get(0).longValue("row_count");
+  }
+
+  /** Up to {@code limit} matching dead letters after {@code after}, oldest death first. */
+  public List<DeadLetter> matching(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, boolean lock) {
+    boolean sized = !ResultBudget.unbounded(s);
+    Params params = Params.of().integer("limit", limit);
+    String where = sql.syntax().conditions(params).matching(filter).after(after).where();
+    String select =
+        select(
+            sized ? "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes" : columns,
+            where,
+            lock ? " FOR UPDATE" : "");
+    List<Row> rows = s.query(select, params);
+    if (!sized) {
+      return DeadLetterRows.readAll(rows);
+    }
+    Map<UUID, DeadLetter> byId = new HashMap<>();
+    for (List<UUID> group : ResultBudget.groups(rows, s.maxResultBytes())) {
+      for (Row row : byIds.select(s, columns, group, false)) {
+        DeadLetter d = DeadLetterRows.read(row);
+        byId.put(d.id(), d);
+      }
+    }
+    return rows.stream().map(r -> byId.get(r.uuid("id"))).toList();
+  }
+
+  /**
+   * The dead letters with these ids, by id; locked with {@code lock}. Under a result budget their
+   * sizes are read (and the rows locked) first, then the rows in groups that fit.
+   */
+  public List<DeadLetter> byIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+    if (ResultBudget.unbounded(s)) {
+      return DeadLetterRows.readAll(byIds.select(s, columns, ids, lock));
+    }
+    List<Row> sizes =
+        byIds.select(s, "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes", ids, lock);
+    List<DeadLetter> rows = new ArrayList<>(sizes.size());
+    for (List<UUID> group : ResultBudget.groups(sizes, s.maxResultBytes())) {
+      rows.addAll(DeadLetterRows.readAll(byIds.select(s, columns, group, false)));
+    }
+    return rows;
+  }
+
+  /** Whether any dead letter after {@code after} matches {@code filter}. */
+  public boolean any(SqlSession s, DeadLetterFilter filter, DeadLetterCursor after) {
+    Params params = Params.of();
+    String where = sql.syntax().conditions(params).matching(filter).after(after).where();
+    return !s.query(
+            sql.fill("SELECT 1 AS found FROM {deadLetters}{where} LIMIT 1", "where", where), params)
+        .isEmpty();
+  }
+}

@@ -1,0 +1,290 @@
+package dev.lambdaoutbox.store.dialect.portable;
+
+import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.DestinationState;
+import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.UnreadableRow;
+import dev.lambdaoutbox.store.deadletter.AuditCursor;
+import dev.lambdaoutbox.store.deadletter.AuditEntry;
+import dev.lambdaoutbox.store.deadletter.AuditFilter;
+import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.deadletter.AuditPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.dialect.DeadLetterSql;
+import dev.lambdaoutbox.store.dialect.DestinationHealthSql;
+import dev.lambdaoutbox.store.dialect.ExplainSql;
+import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.dialect.PurgeSql;
+import dev.lambdaoutbox.store.dialect.WaitingRowSql;
+import dev.lambdaoutbox.store.dialect.rows.MessageRows;
+import dev.lambdaoutbox.store.dialect.rows.Results;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.waiting.WaitingRow;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A dialect's home of every statement, each client's interface implemented over the statement files
+ * of one concern each. What PostgreSQL and MySQL run alike, apart from how a time is written
+ * ({@link Syntax}), is in this package: the backlog ({@link PortableBacklog}), destination health
+ * ({@link PortableHealth}), released parked keys ({@link PortableParking}), waiting rows ({@link
+ * PortableWaiting}), the reprocessor's reads ({@link PortableDeadLetters}) and the audit rows
+ * ({@link PortableAudit}). The two dialect homes extend this and hold everything else.
+ */
+public abstract class PortableSql
+    implements OutboxSql, DestinationHealthSql, PurgeSql, DeadLetterSql, WaitingRowSql, ExplainSql {
+  private final SqlTemplate sql;
+  private final PortableBacklog backlog;
+  private final PortableHealth health;
+  private final PortableParking parking;
+  private final PortableWaiting waiting;
+  private final PortableDeadLetters deadLetters;
+  private final PortableAudit audit;
+
+  protected PortableSql(SqlTemplate sql, PortableDeadLetters.ByIds byIds, String detailsPreview) {
+    this.sql = sql;
+    this.backlog = new PortableBacklog(sql);
+    this.health = new PortableHealth(sql);
+    this.parking = new PortableParking(sql);
+    this.waiting = new PortableWaiting(sql);
+    this.deadLetters = new PortableDeadLetters(sql, byIds);
+    this.audit = new PortableAudit(sql, detailsPreview);
+  }
+
+  /** The reprocessor's reads, which the dialect's moves use too. */
+  protected final PortableDeadLetters deadLetterReads() {
+    return deadLetters;
+  }
+
+  /** The audit rows, which the dialect's moves write when they supersede a dead letter. */
+  protected final PortableAudit audit() {
+    return audit;
+  }
+
+  /** The destination health statements, whose insert the dialect completes. */
+  protected final PortableHealth health() {
+    return health;
+  }
+
+  // ---- the claim's unreadable rows
+
+  /**
+   * A claim's result from its rows, read one by one: the unreadable ones, which this transaction
+   * holds, are moved to the dead letters at once; with {@code ordered}, each parks its aggregate
+   * first, as any dead-lettered head does.
+   */
+  protected final Claim claimed(
+      SqlSession s, String owner, Instant now, MessageRows.Read read, boolean ordered) {
+    if (read.unreadable().isEmpty()) {
+      return Claim.of(read.messages());
+    }
+    Map<UUID, Integer> parked =
+        ordered ? parkUnreadable(s, owner, read.unreadable(), now) : Map.of();
+    Moved moved = moveUnreadable(s, owner, read.unreadable(), now);
+    return new Claim(read.messages(), read.unreadable(), moved.superseded(), parked);
+  }
+
+  /**
+   * Moves claimed rows that could not be read (this transaction holds them) to the dead letters.
+   */
+  protected abstract Moved moveUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now);
+
+  /**
+   * Parks the aggregates of claimed heads that could not be read, before they are moved; returns
+   * per dead letter id how many events behind it parked.
+   */
+  protected abstract Map<UUID, Integer> parkUnreadable(
+      SqlSession s, String owner, List<UnreadableRow> rows, Instant now);
+
+  /** The database's plan for {@code statement} with {@code params}, without running it. */
+  protected final String explain(SqlSession s, String statement, Params params) {
+    return Results.planLines(s.query(sql.syntax().explain() + statement, params));
+  }
+
+  /**
+   * The parameters of a purge's statement: expired before {@code cutoff}, {@code limit} at most.
+   */
+  protected static Params purgeParams(Instant cutoff, int limit) {
+    return Params.of().timestamp("cutoff", cutoff).integer("limit", limit);
+  }
+
+  // ---- the backlog
+
+  @Override
+  public final Backlog backlog(SqlSession s, Instant now, Instant staleBefore) {
+    return backlog.backlog(s, now, staleBefore);
+  }
+
+  @Override
+  public final String backlogSql() {
+    return backlog.backlogSql();
+  }
+
+  @Override
+  public final String explainBacklog(SqlSession s, Instant now) {
+    return explain(s, backlogSql(), Params.of().timestamp("staleBefore", now));
+  }
+
+  @Override
+  public final int countDue(SqlSession s, Instant now, int limit, boolean ordered) {
+    return backlog.countDue(s, now, limit, ordered);
+  }
+
+  // ---- destination health
+
+  @Override
+  public final List<DestinationHealth> destinationHealth(SqlSession s) {
+    return health.all(s);
+  }
+
+  @Override
+  public final DestinationHealth destinationHealth(SqlSession s, String destination, boolean lock) {
+    return health.one(s, destination, lock);
+  }
+
+  @Override
+  public final boolean claimProbe(SqlSession s, String destination, Instant now, Instant next) {
+    return health.claimProbe(s, destination, now, next);
+  }
+
+  @Override
+  public final boolean recordFailedProbe(
+      SqlSession s,
+      String destination,
+      DestinationState state,
+      String errorCode,
+      String reason,
+      Instant now) {
+    return health.recordFailedProbe(s, destination, state, errorCode, reason, now);
+  }
+
+  @Override
+  public final boolean deleteDestinationHealth(SqlSession s, String destination) {
+    return health.delete(s, destination);
+  }
+
+  @Override
+  public final int deleteStaleDestinationHealth(SqlSession s, Instant staleBefore) {
+    return health.deleteStale(s, staleBefore);
+  }
+
+  // ---- parked keys
+
+  @Override
+  public final ParkedKey parkedKey(SqlSession s, UUID deadLetterId, boolean lock) {
+    return parking.parkedKey(s, deadLetterId, lock);
+  }
+
+  @Override
+  public final List<ParkedKey> parkedKeys(SqlSession s, int limit) {
+    return parking.parkedKeys(s, limit);
+  }
+
+  @Override
+  public final long countParkedKeys(SqlSession s) {
+    return parking.countParkedKeys(s);
+  }
+
+  @Override
+  public final int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now) {
+    return parking.release(s, key, restoreHead, now);
+  }
+
+  // ---- the rows waiting for a destination that is down
+
+  @Override
+  public final WaitingCount countWaiting(
+      SqlSession s, String key, DeadLetterFilter filter, int cap) {
+    return waiting.count(s, key, filter, cap);
+  }
+
+  @Override
+  public final List<WaitingRow> waitingRows(
+      SqlSession s, String key, Instant now, int limit, boolean lock) {
+    return waiting.select(s, key, now, limit, lock);
+  }
+
+  @Override
+  public final int retarget(SqlSession s, Collection<UUID> ids, String destination, Instant now) {
+    return waiting.retarget(s, ids, destination, now);
+  }
+
+  @Override
+  public final void lease(SqlSession s, Collection<UUID> ids, String owner, Instant until) {
+    waiting.lease(s, ids, owner, until);
+  }
+
+  @Override
+  public final void recordRetargetAudit(
+      SqlSession s, List<WaitingRow> rows, String from, String to, AuditInfo info, Instant now) {
+    audit.recordRetarget(s, rows, from, to, info, now);
+  }
+
+  // ---- the reprocessor's dead letters
+
+  @Override
+  public final DeadLetterPage listDeadLetters(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+    return deadLetters.list(s, filter, after, limit, previewChars);
+  }
+
+  @Override
+  public final DeadLetterSummary summarizeDeadLetters(SqlSession s, DeadLetterFilter filter) {
+    return deadLetters.summarize(s, filter);
+  }
+
+  @Override
+  public final long countDeadLetters(SqlSession s) {
+    return deadLetters.count(s);
+  }
+
+  @Override
+  public final List<DeadLetter> deadLettersMatching(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, boolean lock) {
+    return deadLetters.matching(s, filter, after, limit, lock);
+  }
+
+  @Override
+  public final List<DeadLetter> deadLettersByIds(SqlSession s, Collection<UUID> ids, boolean lock) {
+    return deadLetters.byIds(s, ids, lock);
+  }
+
+  @Override
+  public final boolean anyDeadLetterMatching(
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after) {
+    return deadLetters.any(s, filter, after);
+  }
+
+  @Override
+  public final void recordAudit(
+      SqlSession s,
+      String action,
+      List<DeadLetter> rows,
+      String destinationOverride,
+      AuditInfo info,
+      Instant now) {
+    audit.record(s, action, rows, destinationOverride, info, now);
+  }
+
+  @Override
+  public final List<AuditEntry> auditTrail(SqlSession s, UUID deadLetterId) {
+    return audit.trail(s, deadLetterId);
+  }
+
+  @Override
+  public final List<AuditPage.Entry> auditEntries(
+      SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars) {
+    return audit.entries(s, filter, after, limit, previewChars);
+  }
+}

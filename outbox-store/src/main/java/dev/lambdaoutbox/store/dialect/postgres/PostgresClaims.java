@@ -1,0 +1,250 @@
+package dev.lambdaoutbox.store.dialect.postgres;
+
+import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
+import dev.lambdaoutbox.store.dialect.rows.JsonLists;
+import dev.lambdaoutbox.store.dialect.rows.MessageRows;
+import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * How PostgreSQL claims rows, and holds back the rows behind an ordered claim's waiting heads. Each
+ * claim is one statement: a CTE finds and locks the rows, an UPDATE leases exactly those and
+ * returns them in order.
+ */
+final class PostgresClaims {
+  /**
+   * The claim around {@code {due}}, the statement that finds and locks the rows ({@code ctid, id,
+   * next_attempt_at}). The UPDATE leases exactly those rows and returns them, sorted by their due
+   * time before the lease moved it. It finds its rows by the physical row ids (ctid) the locking
+   * SELECT returned, through = ANY(ARRAY(...)): a TID scan, with no second index look-up per row,
+   * and a plan shape that cannot change. (Joining due on id lets a generic plan, which the server
+   * adopts for a statement prepared over and over, pick a hash join over a sequential scan of the
+   * whole table: claim cost would grow with the table.) The locked rows cannot move before the
+   * UPDATE, as this transaction holds their locks; were a ctid ever stale, that row would simply
+   * not be claimed this time.
+   */
+  private static final String CLAIM =
+      """
+      WITH due AS ({due}),
+      claimed AS (
+        UPDATE {messages} m
+        SET next_attempt_at = {at:leaseEnd}, locked_until = {at:leaseEnd}, locked_by = :owner
+        WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM due))
+        RETURNING {returning})
+      SELECT claimed.* FROM claimed JOIN due USING (id) ORDER BY due.next_attempt_at, due.id
+      """;
+
+  /**
+   * The claim sized to a result budget: {@code {due}} also gives each row's {@code bytes}; of the
+   * rows it locked, the fit CTE keeps the first ones whose running size stays within :maxBytes
+   * (always the first); the rest stay due and are released at commit.
+   */
+  private static final String CLAIM_SIZED =
+      """
+      WITH due AS ({due}),
+      fit AS (
+        SELECT ctid, id, next_attempt_at FROM (
+          SELECT ctid, id, next_attempt_at, sum(bytes) OVER w AS running, row_number() OVER w AS n
+          FROM due WINDOW w AS (ORDER BY next_attempt_at, id)) sized
+        WHERE running <= :maxBytes OR n = 1),
+      claimed AS (
+        UPDATE {messages} m
+        SET next_attempt_at = {at:leaseEnd}, locked_until = {at:leaseEnd}, locked_by = :owner
+        WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM fit))
+        RETURNING {returning})
+      SELECT claimed.* FROM claimed JOIN fit USING (id) ORDER BY fit.next_attempt_at, fit.id
+      """;
+
+  /** The due rows, along the partial due index (WHERE status = 'PENDING'), locked as taken. */
+  private static final String DUE =
+      """
+      SELECT ctid, id, next_attempt_at{bytes} FROM {messages}
+      WHERE status = 'PENDING' AND next_attempt_at <= {at:now}
+      ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED
+      """;
+
+  /**
+   * The ordered claim's window: the :scan oldest due rows of aggregates that are not parked (a
+   * parked aggregate's events written after it parked are stepped over, one probe each), read
+   * without locking. The window bounds the walk when fewer aggregates than the limit have a head to
+   * give: the rows queued behind heads in flight are not walked to the end. OFFSET 0 keeps each NOT
+   * EXISTS a correlated subplan, run per candidate: left to itself the planner may make it an
+   * anti-join, and a plan cached while the table was small (a nested loop over a sequential scan)
+   * costs the square of the backlog once it has grown.
+   */
+  private static final String WINDOW =
+      """
+      SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM {messages} w
+      WHERE status = 'PENDING' AND next_attempt_at <= {at:now}
+        AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+          WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id OFFSET 0)
+      ORDER BY next_attempt_at, id LIMIT :scan
+      """;
+
+  /**
+   * The heads of the window: rows that are the oldest PENDING row of their aggregate (one probe of
+   * the key index each). Rows behind a head backing off or deferred are moved to its due time
+   * ({@code holdBehind}), and after a short claim so are the window's rows written since ({@code
+   * holdBehindWaitingHeads}), so they do not sit at the front of the window. An earlier row that is
+   * leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
+   * claim is locking right now is PENDING too (the probes read without locking, so SKIP LOCKED does
+   * not hide it). Only the heads taken are locked, found again by ctid, and checked again as they
+   * are locked (still PENDING and due), so a row another claim leased meanwhile is skipped.
+   */
+  private static final String HEADS =
+      """
+      SELECT m.ctid, m.id, m.next_attempt_at{bytes}
+      FROM ({window}) c JOIN {messages} m ON m.ctid = c.ctid
+      WHERE m.status = 'PENDING' AND m.next_attempt_at <= {at:now}
+        AND NOT EXISTS (SELECT 1 FROM {messages} e
+          WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id
+            AND e.status = 'PENDING' AND e.seq < c.seq OFFSET 0)
+      ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE OF m SKIP LOCKED
+      """;
+
+  /**
+   * Holding back the rows behind heads that now back off or wait for their destination: they are
+   * due no earlier than their head, so that they do not crowd the front of the ordered claim's
+   * window. Only that: they cannot go before their head whether they move or not, as the claim
+   * takes no row with an earlier PENDING row of its aggregate, and the head is PENDING. So the rows
+   * are taken SKIP LOCKED (a completion never waits for a lock here, nor fails for one; a row
+   * skipped stays where it was), and the statement is shaped so that no plan can cost the square of
+   * the backlog: each head (by id) probes the key index for the rows behind it (a LATERAL subquery
+   * runs per head), and the rows locked are updated by ctid, a TID scan. (As a join of the table
+   * with itself, a plan made while the statistics said the table was empty, as they do after a
+   * vacuum of a drained outbox, walked every PENDING row and probed for its head: seconds on a
+   * backlog of thousands, past the statement timeout.)
+   */
+  private static final String HOLD_BEHIND =
+      """
+      WITH h AS (
+        SELECT aggregate_type, aggregate_id, seq, next_attempt_at FROM {messages}
+        WHERE id = ANY({idArray}) AND status = 'PENDING'),
+      behind AS (
+        SELECT b.ctid, h.next_attempt_at FROM h CROSS JOIN LATERAL (
+          SELECT ctid FROM {messages} b
+          WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
+            AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
+          FOR UPDATE SKIP LOCKED) b)
+      UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
+      WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
+      """;
+
+  /**
+   * Holding back, after a short ordered claim, the rows of its window that are due before their own
+   * aggregate's head while that head waits: events written after the head was held back, or behind
+   * a head whose lease ran out. The window is walked as the claim walks it; each row probes the key
+   * index once for its head (a LATERAL subquery per row, the first entry), and a row moves when its
+   * head is due later and not under a live lease (a head in flight is published within its
+   * invocation; its events stay where they are). The rows moved are locked SKIP LOCKED and updated
+   * by ctid, as in HOLD_BEHIND, with no other condition that a partial index could serve: on the
+   * statistics of a drained outbox the planner would read every PENDING row to find them. A row
+   * published since the window was read is not found by its old ctid, or no longer visible to the
+   * update: it is not moved.
+   */
+  private static final String HOLD_BEHIND_WAITING =
+      """
+      WITH c AS ({window}),
+      ahead AS (
+        SELECT c.ctid, h.next_attempt_at AS due FROM c CROSS JOIN LATERAL (
+          SELECT e.seq, e.next_attempt_at, e.locked_until FROM {messages} e
+          WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id
+            AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1) h
+        WHERE h.seq < c.seq AND h.next_attempt_at > c.next_attempt_at
+          AND (h.locked_until IS NULL OR h.locked_until <= {at:now})),
+      held AS (
+        SELECT ctid FROM {messages} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ahead))
+        FOR UPDATE SKIP LOCKED)
+      UPDATE {messages} m SET next_attempt_at = ahead.due FROM ahead
+      WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM held)) AND m.ctid = ahead.ctid
+      """;
+
+  final String claimSql;
+  final String claimHeadsSql;
+  private final String claimSizedSql;
+  private final String claimHeadsSizedSql;
+  final String holdBehindSql;
+  final String holdBehindWaitingSql;
+
+  PostgresClaims(SqlTemplate sql) {
+    String returning = PostgresSyntax.SYNTAX.selectList("m", MessageRows.COLUMNS);
+    // Sized to a result budget, a payload too long for any broker comes back cut (see
+    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
+    String sizedReturning =
+        returning.replace(
+            "m.payload,",
+            "CASE WHEN octet_length(m.payload) > :payloadCap"
+                + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,");
+    String window = sql.fill(WINDOW);
+    String due = sql.fill(DUE, "bytes", "");
+    String dueSized = sql.fill(DUE, "bytes", ", " + ResultBudget.MESSAGE_BYTES + " AS bytes");
+    String heads = sql.fill(HEADS, "window", window, "bytes", "");
+    String headsSized =
+        sql.fill(
+            HEADS, "window", window, "bytes", ", " + ResultBudget.messageBytes("m") + " AS bytes");
+    this.claimSql = sql.fill(CLAIM, "due", due, "returning", returning);
+    this.claimSizedSql = sql.fill(CLAIM_SIZED, "due", dueSized, "returning", sizedReturning);
+    this.claimHeadsSql = sql.fill(CLAIM, "due", heads, "returning", returning);
+    this.claimHeadsSizedSql = sql.fill(CLAIM_SIZED, "due", headsSized, "returning", sizedReturning);
+    this.holdBehindSql = sql.fill(HOLD_BEHIND, "idArray", PostgresSyntax.ID_ARRAY);
+    this.holdBehindWaitingSql = sql.fill(HOLD_BEHIND_WAITING, "window", window);
+  }
+
+  /** The claimed rows, unread; where the session bounds a result, the sized claim's. */
+  List<Row> claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return run(s, claimSql, claimSizedSql, claimParams(owner, limit, now, leaseEnd));
+  }
+
+  /** The ordered claim's rows, unread; where the session bounds a result, the sized claim's. */
+  List<Row> claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+    return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, limit, now, leaseEnd));
+  }
+
+  void holdBehind(SqlSession s, Collection<UUID> heads) {
+    s.update(holdBehindSql, holdBehindParams(heads));
+  }
+
+  int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
+    return s.update(holdBehindWaitingSql, windowParams(now, limit));
+  }
+
+  static Params holdBehindParams(Collection<UUID> heads) {
+    return Params.of().json("ids", JsonLists.uuids(heads));
+  }
+
+  static Params windowParams(Instant now, int limit) {
+    return Params.of().timestamp("now", now).integer("scan", OutboxSql.scan(limit));
+  }
+
+  /** The ordered claim's parameters: the claim's, and the window it walks. */
+  static Params headsParams(String owner, int limit, Instant now, Instant leaseEnd) {
+    return claimParams(owner, limit, now, leaseEnd).integer("scan", OutboxSql.scan(limit));
+  }
+
+  static Params claimParams(String owner, int limit, Instant now, Instant leaseEnd) {
+    return Params.of()
+        .timestamp("now", now)
+        .integer("limit", limit)
+        .timestamp("leaseEnd", leaseEnd)
+        .text("owner", owner);
+  }
+
+  /** Runs the claim, or where the session bounds a result, its sized variant. */
+  private static List<Row> run(SqlSession s, String sql, String sizedSql, Params params) {
+    if (ResultBudget.unbounded(s)) {
+      return s.query(sql, params);
+    }
+    return s.query(
+        sizedSql,
+        params
+            .integer("maxBytes", ResultBudget.asParameter(s))
+            .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
+  }
+}

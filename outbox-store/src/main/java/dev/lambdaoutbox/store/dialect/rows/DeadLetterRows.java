@@ -1,0 +1,130 @@
+package dev.lambdaoutbox.store.dialect.rows;
+
+import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** The dead-letter table's columns, and a row of them read back as a {@link DeadLetter}. */
+public final class DeadLetterRows {
+  /** Every column, in the order a dead letter is written. */
+  public static final List<String> COLUMNS =
+      List.of(
+          "id",
+          "aggregate_type",
+          "aggregate_id",
+          "event_type",
+          "payload",
+          "headers",
+          "destination",
+          "idempotency_key",
+          "occurred_at",
+          "created_at",
+          "attempts",
+          "replay_count",
+          "error_code",
+          "error_reason",
+          "first_failed_at",
+          "last_failed_at",
+          "dead_at");
+
+  /** The columns a dead letter carries over unchanged from its outbox row. */
+  public static final List<String> CARRIED = COLUMNS.subList(0, COLUMNS.indexOf("attempts"));
+
+  /**
+   * The dead-letter table's values for rows moved from the outbox: the carried columns of the row
+   * (a time the stores could not read back replaced by {@code now}: an unreadable row's text is in
+   * its reason), then attempts, replay count, error, first and last failure, death.
+   *
+   * @param deadId the expression of the dead letter's id
+   * @param tries the expression added to the row's retry count to give its attempts
+   * @param readableTime a time column as the dead-letter table takes it
+   */
+  public static String movedValues(
+      String deadId,
+      String tries,
+      String code,
+      String reason,
+      String now,
+      UnaryOperator<String> readableTime) {
+    List<String> values = new ArrayList<>();
+    values.add(deadId);
+    for (String column : CARRIED.subList(1, CARRIED.size())) {
+      values.add(column.endsWith("_at") ? readableTime.apply(column) : column);
+    }
+    values.add("retry_count + " + tries);
+    values.add("replay_count");
+    values.add(code);
+    values.add(reason);
+    values.add(readableTime.apply("first_failed_at"));
+    values.add(now);
+    values.add(now);
+    return String.join(", ", values);
+  }
+
+  private DeadLetterRows() {}
+
+  /**
+   * The select list of every column, the payload cut to its first {@code :preview} characters, plus
+   * its full length as {@code payload_length}.
+   */
+  public static String previewList(String selectList) {
+    return selectList.replace(
+        "payload,",
+        "substr(payload, 1, :preview) AS payload, char_length(payload) AS payload_length,");
+  }
+
+  public static DeadLetter read(Row row) {
+    return new DeadLetter(
+        row.uuid("id"),
+        row.text("aggregate_type"),
+        row.text("aggregate_id"),
+        row.text("event_type"),
+        row.text("payload"),
+        row.text("headers"),
+        row.text("destination"),
+        row.text("idempotency_key"),
+        row.instant("occurred_at"),
+        row.instant("created_at"),
+        row.integer("attempts"),
+        row.integer("replay_count"),
+        row.text("error_code"),
+        row.text("error_reason"),
+        row.instant("first_failed_at"),
+        row.instant("last_failed_at"),
+        row.instant("dead_at"));
+  }
+
+  public static List<DeadLetter> readAll(List<Row> rows) {
+    return rows.stream().map(DeadLetterRows::read).toList();
+  }
+
+  /**
+   * The parameters of a replay's INSERT: the row's event ({@code id}, {@code aggregateType}, {@code
+   * aggregateId}, {@code eventType}, {@code payload}, {@code headers}, {@code idempotencyKey},
+   * {@code occurredAt}), its {@code destination} (or the override), {@code replayCount} one higher
+   * and {@code now}.
+   */
+  public static Params reinsertParams(DeadLetter row, String destinationOverride, Instant now) {
+    return Params.of()
+        .uuid("id", row.id())
+        .text("aggregateType", row.aggregateType())
+        .text("aggregateId", row.aggregateId())
+        .text("eventType", row.eventType())
+        .text("payload", row.payload())
+        .text("headers", row.headers())
+        .text("destination", destinationOverride != null ? destinationOverride : row.destination())
+        .text("idempotencyKey", row.idempotencyKey())
+        .timestamp("occurredAt", row.occurredAt())
+        .integer("replayCount", row.replayCount() + 1)
+        .timestamp("now", now);
+  }
+
+  public static DeadLetterPage.Entry readPreview(Row row) {
+    return new DeadLetterPage.Entry(read(row), row.integer("payload_length"));
+  }
+}
