@@ -128,6 +128,16 @@ abstract class PollerWakerContract {
     return event.id();
   }
 
+  /** Commits one event, waking the poller after the commit; returns its id. */
+  private UUID commitAndWake(PollerWaker waker) {
+    return jdbi.inTransaction(
+        handle -> {
+          UUID id = append(handle);
+          waker.afterCommit(handle);
+          return id;
+        });
+  }
+
   private long rows(UUID... ids) throws Exception {
     long found = 0;
     for (UUID id : ids) {
@@ -143,13 +153,7 @@ abstract class PollerWakerContract {
       throws Exception {
     long start = System.nanoTime();
     try (PollerWaker waker = waker(Answer.ACCEPTED)) {
-      UUID committed =
-          jdbi.inTransaction(
-              handle -> {
-                UUID id = append(handle);
-                waker.afterCommit(handle);
-                return id;
-              });
+      UUID committed = commitAndWake(waker);
       waitUntil(() -> waker.counts().sent() == 1);
 
       assertThatThrownBy(
@@ -220,13 +224,7 @@ abstract class PollerWakerContract {
               List<UUID> ids = new ArrayList<>();
               long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
               while (System.nanoTime() < until) {
-                ids.add(
-                    jdbi.inTransaction(
-                        handle -> {
-                          UUID id = append(handle);
-                          waker.afterCommit(handle);
-                          return id;
-                        }));
+                ids.add(commitAndWake(waker));
               }
               return ids;
             });
@@ -263,13 +261,7 @@ abstract class PollerWakerContract {
       while (System.nanoTime() < until) {
         Thread.sleep(20);
         lastCommit = System.nanoTime();
-        committed.add(
-            jdbi.inTransaction(
-                handle -> {
-                  UUID id = append(handle);
-                  waker.afterCommit(handle);
-                  return id;
-                }));
+        committed.add(commitAndWake(waker));
       }
       long last = lastCommit;
       waitUntil(() -> !callsSince(last).isEmpty() && waker.counts().failed() >= 3);
