@@ -50,7 +50,8 @@ public record PollerConfig(
     String metricsNamespace,
     String serviceName,
     int maxConcurrentPollers,
-    boolean pipeline) {
+    boolean pipeline,
+    Duration wakeLinger) {
 
   public PollerConfig {
     routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -107,6 +108,7 @@ public record PollerConfig(
           case "true" -> true;
           default -> false;
         };
+    Duration wakeLinger = env.duration(PollerVariables.WAKE_LINGER_MS);
 
     return new PollerConfig(
         database,
@@ -131,7 +133,8 @@ public record PollerConfig(
         namespace,
         service,
         maxConcurrentPollers,
-        pipeline);
+        pipeline,
+        wakeLinger);
   }
 
   /**
@@ -162,7 +165,8 @@ public record PollerConfig(
         metricsNamespace,
         serviceName,
         maxConcurrentPollers,
-        pipeline);
+        pipeline,
+        wakeLinger);
   }
 
   /** Refuses {@code max} below {@code min}, naming {@code maxSetting} and saying {@code why}. */

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import dev.lambdaoutbox.core.PollerWakeUp;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
 import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
@@ -38,6 +39,11 @@ import java.util.random.RandomGenerator;
  * more due rows than it can publish before its timeout first starts further invocations of this
  * function ({@link FanOut}); those read the fan-out mark in their event, drain the due rows and
  * stop, and start no others.
+ *
+ * <p>Wake-ups: an invocation whose event is {@code {"outboxWakeUp":true}} ({@link PollerWakeUp}),
+ * sent by an application's {@code PollerWaker} after its commit, drains the due rows and lingers a
+ * short while for the commits that follow, so a burst is published by one run within a fraction of
+ * a second; the schedule remains the safety net for wake-ups that never arrive.
  */
 public final class PollerHandler implements RequestStreamHandler {
   private final OutboxPoller poller;
@@ -93,13 +99,20 @@ public final class PollerHandler implements RequestStreamHandler {
 
   /**
    * Lambda's entry point: the event (a scheduled event, or anything) is read only for the fan-out
-   * mark.
+   * and wake-up marks.
    */
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
       throws IOException {
-    boolean startedByFanOut = FanOut.isFanOutEvent(input.readAllBytes());
-    Map<String, Object> summary = startedByFanOut ? drainAsFanOut(context) : poll(context);
+    byte[] event = input.readAllBytes();
+    Map<String, Object> summary;
+    if (FanOut.isFanOutEvent(event)) {
+      summary = drainAsFanOut(context);
+    } else if (PollerWakeUp.isWakeUp(event)) {
+      summary = drainWoken(context);
+    } else {
+      summary = poll(context);
+    }
     output.write(JsonWriter.write(summary).getBytes(StandardCharsets.UTF_8));
     output.flush();
   }
@@ -124,6 +137,20 @@ public final class PollerHandler implements RequestStreamHandler {
     if (started > 0) {
       json.put("startedPollers", started);
     }
+    return json;
+  }
+
+  /**
+   * An invocation an application's {@code PollerWaker} started after its commit: drains the due
+   * rows and lingers for the commits that follow ({@code OUTBOX_WAKE_LINGER_MS}); starts no others.
+   * Wake-ups running at once are bounded by the function's reserved concurrency, as any invocation:
+   * beyond it they wait in Lambda's event queue, and one that finds nothing due when it runs stops
+   * at once.
+   */
+  Map<String, Object> drainWoken(Context context) {
+    Map<String, Object> json =
+        poller.runWoken(context::getRemainingTimeInMillis, context.getAwsRequestId()).toJson();
+    json.put("woken", true);
     return json;
   }
 

@@ -146,6 +146,15 @@ public final class PollerVariables {
                   + " aggregates ([PERFORMANCE.md](PERFORMANCE.md)), hence `auto`: `true` unless"
                   + " `Ordering` is `aggregate`");
 
+  public static final Setting WAKE_LINGER_MS =
+      Setting.number("OUTBOX_WAKE_LINGER_MS", MILLISECONDS, 2_000, 0, 60_000)
+          .meaning(
+              "a run woken after a commit (the writer's `PollerWaker`) drains the due rows, then"
+                  + " claims every 100 ms until it has found no row for this long, so the commits"
+                  + " that follow are published by the same run; a woken run whose first claim"
+                  + " finds nothing stops at once. 0: drain and stop"
+                  + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
+
   /** The poller's own service name, the metrics' {@code Service} dimension when unset. */
   public static final Setting SERVICE_NAME =
       SharedVariables.SERVICE_NAME.withDefault("outbox-poller");
@@ -176,7 +185,8 @@ public final class PollerVariables {
             RETENTION_HOURS,
             IDEMPOTENCY_WINDOW_HOURS,
             MAX_CONCURRENT_POLLERS,
-            PIPELINE));
+            PIPELINE,
+            WAKE_LINGER_MS));
     return List.copyOf(all);
   }
 }

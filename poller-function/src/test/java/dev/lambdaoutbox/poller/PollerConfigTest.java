@@ -50,6 +50,7 @@ class PollerConfigTest {
     assertThat(config.serviceName()).isEqualTo("outbox-poller");
     assertThat(config.maxConcurrentPollers()).isEqualTo(1);
     assertThat(config.pipeline()).isTrue();
+    assertThat(config.wakeLinger()).isEqualTo(Duration.ofSeconds(2));
   }
 
   @Test
@@ -123,8 +124,10 @@ class PollerConfigTest {
     env.put("OUTBOX_METRICS_NAMESPACE", "Shop");
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
     env.put("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
+    env.put("OUTBOX_WAKE_LINGER_MS", "500");
 
     PollerConfig config = PollerConfig.fromEnvironment(env);
+    assertThat(config.wakeLinger()).isEqualTo(Duration.ofMillis(500));
 
     assertThat(config.defaultDestination()).contains(QUEUE);
     assertThat(config.routes())
@@ -181,6 +184,9 @@ class PollerConfigTest {
         .hasMessageContaining("OUTBOX_PROBE_INTERVAL_MIN_MS");
     assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "0", "out of range");
     assertRejected("OUTBOX_MAX_CONCURRENT_POLLERS", "many", "not a whole number");
+    assertRejected("OUTBOX_WAKE_LINGER_MS", "60001", "out of range");
+    assertRejected("OUTBOX_WAKE_LINGER_MS", "-1", "out of range");
+    assertRejected("OUTBOX_WAKE_LINGER_MS", "soon", "not a whole number");
   }
 
   @Test

@@ -41,6 +41,7 @@ class DocJavaTest {
       import dev.lambdaoutbox.core.*;
       import dev.lambdaoutbox.writer.*;
       import java.sql.Connection;
+      import java.time.Duration;
       import java.util.List;
       import java.util.UUID;
       import org.jdbi.v3.core.Handle;

@@ -35,6 +35,15 @@ public final class StackParameters {
                 + " database and the AWS services"
                 + " ([deploying.md](deploying.md#what-the-stack-needs))"));
     all.put(
+        "WakeUpInvokerRoleArn",
+        stack(
+            "an IAM role ARN",
+            "the role of the application whose `PollerWaker` wakes the poller after its commits:"
+                + " the stack lets it, and nothing else, invoke the poller's alias `live` (output"
+                + " `WakeUpFunctionArn`; a role in another account also attaches the"
+                + " `WakeUpInvokerPolicy` output to its own policy). Empty: no wake-ups"
+                + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))"));
+    all.put(
         "SecurityGroupIds",
         stack(
             "security group ids",

@@ -210,8 +210,17 @@ final class SamTemplate {
       refs.put("AWS::Partition", "aws");
       refs.put("AWS::URLSuffix", "amazonaws.com");
       refs.put("AWS::NoValue", NO_VALUE);
-      for (String id : map(root.get("Resources")).keySet()) {
+      for (Map.Entry<String, Object> r : map(root.get("Resources")).entrySet()) {
+        String id = r.getKey();
         refs.put(id, resourceRefs.getOrDefault(id, "arn-of-" + id));
+        // SAM's reference to the alias it publishes: Ref Function.Alias is that alias's ARN.
+        Object properties = map(r.getValue()).get("Properties");
+        Object alias = properties == null ? null : map(properties).get("AutoPublishAlias");
+        if (alias != null) {
+          refs.put(
+              id + ".Alias",
+              resourceRefs.getOrDefault(id + ".Alias", "arn-of-" + id + "Alias" + alias));
+        }
       }
     }
 

@@ -56,7 +56,8 @@ class TemplateUpdatesTest {
           "OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222",
           "DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders",
           "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}",
-          "ScheduleExpression", "rate(5 minutes)");
+          "ScheduleExpression", "rate(5 minutes)",
+          "WakeUpInvokerRoleArn", "arn:aws:iam::123456789012:role/orders-app");
 
   private static final Pattern FUNCTION_NAME_ARGUMENT = Pattern.compile("--function-name (\\S+)");
 

@@ -113,6 +113,18 @@ public final class OutboxPoller implements AutoCloseable {
    * @param requestId names this invocation as the owner of the rows it claims
    */
   public PollSummary run(LongSupplier remainingMillis, String requestId) {
+    return run(remainingMillis, requestId, null);
+  }
+
+  /**
+   * Runs one invocation woken after an application's commit: drains the due rows, then lingers
+   * ({@link Linger}, {@link PollerConfig#wakeLinger()}) whatever the poll interval.
+   */
+  public PollSummary runWoken(LongSupplier remainingMillis, String requestId) {
+    return run(remainingMillis, requestId, new Linger(config.wakeLinger()));
+  }
+
+  private PollSummary run(LongSupplier remainingMillis, String requestId, Linger linger) {
     long started = System.nanoTime();
     String owner = owner(requestId);
     InvocationBudget budget =
@@ -134,7 +146,7 @@ public final class OutboxPoller implements AutoCloseable {
     try {
       String stopped;
       try {
-        stopped = drain(owner, budget, totals, pipeline);
+        stopped = drain(owner, budget, totals, pipeline, linger);
       } catch (RuntimeException | Error e) {
         pipeline.abandon(e);
         throw e;
@@ -155,7 +167,11 @@ public final class OutboxPoller implements AutoCloseable {
    * time runs low) or too little time is left; says why it stopped.
    */
   private String drain(
-      String owner, InvocationBudget budget, InvocationTotals totals, Pipeline pipeline) {
+      String owner,
+      InvocationBudget budget,
+      InvocationTotals totals,
+      Pipeline pipeline,
+      Linger linger) {
     while (true) {
       pipeline.throwIfFailed();
       Pipeline.Batch batch = pipeline.takeAhead();
@@ -183,6 +199,9 @@ public final class OutboxPoller implements AutoCloseable {
         pipeline.claimAhead(() -> claim(owner, budget, true));
       }
       List<OutboxMessage> claimed = batch.claim().messages();
+      if (linger != null) {
+        linger.found(claimed.size());
+      }
       if (!claimed.isEmpty()) {
         totals.countClaimed(claimed.size());
         pipeline.record(round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim())));
@@ -199,7 +218,7 @@ public final class OutboxPoller implements AutoCloseable {
         if (batch.besideRecording()) {
           continue; // rows the recordings held locked were skipped: claim again before stopping
         }
-        String stopped = idle(budget);
+        String stopped = idle(budget, linger);
         if (stopped != null) {
           return stopped;
         }
@@ -237,11 +256,23 @@ public final class OutboxPoller implements AutoCloseable {
         Map.of("released", report.completions().stream().filter(Completion::applied).count()));
   }
 
-  /** After a short claim: stop, or wait the poll interval when there is time. */
-  private String idle(InvocationBudget budget) {
-    Duration interval = config.pollInterval();
-    if (interval.isZero()) {
-      return "drained";
+  /**
+   * After a short claim: stop, or wait the poll interval (lingering: {@link Linger#POLL_INTERVAL})
+   * when there is time.
+   */
+  private String idle(InvocationBudget budget, Linger linger) {
+    Duration interval;
+    if (linger != null) {
+      String stop = linger.stop();
+      if (stop != null) {
+        return stop;
+      }
+      interval = Linger.POLL_INTERVAL;
+    } else {
+      interval = config.pollInterval();
+      if (interval.isZero()) {
+        return "drained";
+      }
     }
     if (!budget.maySleep(interval)) {
       return "time";

@@ -1,0 +1,31 @@
+package dev.lambdaoutbox.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** The wake-up event is recognised, and nothing a schedule or a fan-out sends is taken for one. */
+class PollerWakeUpTest {
+  @Test
+  void theWakeUpEvent_isAWakeUp() {
+    assertThat(PollerWakeUp.isWakeUp(bytes(PollerWakeUp.EVENT))).isTrue();
+    assertThat(PollerWakeUp.isWakeUp(bytes("{ \"outboxWakeUp\" : true }"))).isTrue();
+  }
+
+  @Test
+  void scheduledAndFanOutEvents_areNotWakeUps() {
+    assertThat(
+            PollerWakeUp.isWakeUp(
+                bytes(
+                    "{\"version\":\"0\",\"detail-type\":\"Scheduled Event\","
+                        + "\"source\":\"aws.events\",\"detail\":{}}")))
+        .isFalse();
+    assertThat(PollerWakeUp.isWakeUp(bytes("{\"outboxFanOut\":{\"startedBy\":\"r1\"}}"))).isFalse();
+    assertThat(PollerWakeUp.isWakeUp(bytes(""))).isFalse();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

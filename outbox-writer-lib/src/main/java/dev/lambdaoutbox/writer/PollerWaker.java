@@ -1,0 +1,156 @@
+package dev.lambdaoutbox.writer;
+
+import dev.lambdaoutbox.writer.internal.CoalescingWaker;
+import dev.lambdaoutbox.writer.internal.LambdaWakeUpSender;
+import java.time.Duration;
+import java.util.Objects;
+import org.jdbi.v3.core.Handle;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+
+/**
+ * Wakes the poller function after the application's transaction commits, so an event is published
+ * within a fraction of a second instead of at the next scheduled run. Build one, once, and share
+ * it: it is thread-safe.
+ *
+ * <pre>{@code
+ * PollerWaker waker = PollerWaker.builder()
+ *     .functionName("arn:aws:lambda:eu-west-1:123456789012:function:outbox-poller:live")
+ *     .build();
+ * jdbi.useTransaction(handle -> {
+ *   outbox.append(handle, event);
+ *   waker.afterCommit(handle);   // wakes the poller once this transaction commits
+ * });
+ * }</pre>
+ *
+ * <p>Plain JDBC: call {@link #afterCommit()} after {@code connection.commit()} returns.
+ *
+ * <p>A wake-up is an asynchronous Lambda {@code Invoke} (invocation type {@code Event}) of the
+ * poller with the event {@code {"outboxWakeUp":true}}, sent from a thread of the waker's own:
+ * {@link #afterCommit()} only marks one as wanted and returns, so it never blocks, slows or fails
+ * the commit. Wake-ups are coalesced: the first commit after a quiet spell wakes the poller at
+ * once, and however many commits follow, at most one more is sent per {@link Builder#interval
+ * interval}. A wake-up that cannot be sent (no such function, not allowed, throttled) is counted
+ * ({@link #counts()}) and logged at WARNING through {@link System.Logger}, at most once a minute
+ * with the number since; its rows wait for the poller's schedule, which still publishes every row.
+ *
+ * <p>Needs {@code software.amazon.awssdk:lambda} and an SDK HTTP client (e.g. {@code
+ * url-connection-client}) on the classpath; the library declares them optional, so an application
+ * that does not wake the poller need not have them.
+ */
+public interface PollerWaker extends AutoCloseable {
+  /** The default {@link Builder#interval interval}: at most ten wake-ups a second. */
+  Duration DEFAULT_INTERVAL = Duration.ofMillis(100);
+
+  /** The shortest {@link Builder#interval interval} accepted. */
+  Duration MIN_INTERVAL = Duration.ofMillis(10);
+
+  /** The longest {@link Builder#interval interval} accepted. */
+  Duration MAX_INTERVAL = Duration.ofSeconds(60);
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Wakes the poller soon: call it after your transaction committed. Returns at once; never throws.
+   */
+  void afterCommit();
+
+  /**
+   * Wakes the poller when the handle's open transaction commits ({@link Handle#afterCommit}), and
+   * not if it rolls back.
+   *
+   * @throws TransactionRequiredException when the handle is not in a transaction: there is no
+   *     commit to wait for
+   */
+  void afterCommit(Handle handle);
+
+  /** How many wake-ups were asked for, sent and failed since the waker was built. */
+  Counts counts();
+
+  /** Stops the waker's thread; a wake-up not sent yet is left to the schedule. */
+  @Override
+  void close();
+
+  /**
+   * @param requested calls of {@link #afterCommit()}, and commits of handles given to {@link
+   *     #afterCommit(Handle)}
+   * @param sent wake-ups Lambda accepted
+   * @param failed wake-ups that could not be sent
+   */
+  record Counts(long requested, long sent, long failed) {}
+
+  /** Configures a {@link PollerWaker}. */
+  final class Builder {
+    private String functionName;
+    private Duration interval = DEFAULT_INTERVAL;
+    private LambdaClient lambdaClient;
+
+    private Builder() {}
+
+    /**
+     * The poller function to wake: its name or ARN, best the ARN of its alias {@code live} (the
+     * stack's {@code WakeUpFunctionArn} output). Required.
+     */
+    public Builder functionName(String functionName) {
+      if (functionName == null || functionName.isBlank()) {
+        throw new IllegalArgumentException(
+            "functionName: must not be blank; give the poller's function name or ARN (the stack's"
+                + " WakeUpFunctionArn output)");
+      }
+      this.functionName = functionName.strip();
+      return this;
+    }
+
+    /**
+     * The coalescing interval: at most one wake-up is sent per interval, whatever the commit rate.
+     * From {@link #MIN_INTERVAL} to {@link #MAX_INTERVAL}; {@link #DEFAULT_INTERVAL} when unset.
+     */
+    public Builder interval(Duration interval) {
+      Objects.requireNonNull(interval, "interval");
+      if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
+        throw new IllegalArgumentException(
+            "interval: must be "
+                + MIN_INTERVAL.toMillis()
+                + " ms to "
+                + MAX_INTERVAL.toMillis()
+                + " ms, was "
+                + interval.toMillis()
+                + " ms");
+      }
+      this.interval = interval;
+      return this;
+    }
+
+    /**
+     * The Lambda client to invoke with; the waker does not close it. Unset: the waker builds one
+     * from the SDK's defaults (region and credentials from the environment), without retries (the
+     * next commit's wake-up is the retry) and with a 2-second call timeout, and closes it with
+     * itself.
+     */
+    public Builder lambdaClient(LambdaClient lambdaClient) {
+      this.lambdaClient = Objects.requireNonNull(lambdaClient, "lambdaClient");
+      return this;
+    }
+
+    /**
+     * A waker whose thread is running.
+     *
+     * @throws IllegalArgumentException when no {@link #functionName} was given
+     * @throws IllegalStateException when the AWS SDK's Lambda client is not on the classpath
+     */
+    public PollerWaker build() {
+      if (functionName == null) {
+        throw new IllegalArgumentException(
+            "functionName: not set; give the poller's function name or ARN (the stack's"
+                + " WakeUpFunctionArn output)");
+      }
+      LambdaWakeUpSender.requireSdk();
+      LambdaWakeUpSender sender =
+          lambdaClient == null
+              ? LambdaWakeUpSender.withDefaultClient(functionName)
+              : LambdaWakeUpSender.withClient(lambdaClient, functionName);
+      return new CoalescingWaker(sender, interval, CoalescingWaker.FAILURE_LOG_PERIOD);
+    }
+  }
+}
