@@ -20,7 +20,7 @@ final class Linger {
     this.lingerNanos = linger.toNanos();
   }
 
-  /** A claim found {@code rows} rows. */
+  /** A claim found {@code rows} rows, now published. */
   void found(int rows) {
     if (rows > 0) {
       foundAny = true;

@@ -199,12 +199,13 @@ public final class OutboxPoller implements AutoCloseable {
         pipeline.claimAhead(() -> claim(owner, budget, true));
       }
       List<OutboxMessage> claimed = batch.claim().messages();
-      if (linger != null) {
-        linger.found(claimed.size());
-      }
       if (!claimed.isEmpty()) {
         totals.countClaimed(claimed.size());
         pipeline.record(round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim())));
+      }
+      if (linger != null) {
+        // After the publish: a slow broker call does not eat the time left for followers.
+        linger.found(claimed.size());
       }
       if (more && !full) {
         // Ordered, and every due head taken: their successors are claimable once these are
