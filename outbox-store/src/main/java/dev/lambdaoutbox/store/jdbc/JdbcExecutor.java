@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;
 import java.sql.SQLException;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Runs the stores' work over JDBC, on the one connection of a {@link JdbcConnectionProvider}: each
@@ -34,6 +35,18 @@ public final class JdbcExecutor implements SqlExecutor {
 
   public static JdbcExecutor of(JdbcConnectionProvider connections) {
     return new JdbcExecutor(connections);
+  }
+
+  /**
+   * A short random pause before a deadlock victim runs again, longer after each, so that the
+   * transactions it met do not meet it again in the same order at once.
+   */
+  private static void pauseAfterDeadlock(int deadlocks) {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L * deadlocks + 1));
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override
@@ -102,6 +115,7 @@ public final class JdbcExecutor implements SqlExecutor {
         if (!deadlock || ++deadlocks >= DEADLOCK_ATTEMPTS) {
           throw e;
         }
+        pauseAfterDeadlock(deadlocks);
       }
     }
   }

@@ -11,7 +11,7 @@ import dev.lambdaoutbox.core.SqlDialect;
  */
 public interface SqlExecutor {
   /** Runs of one piece of work when the database keeps choosing it as the deadlock victim. */
-  int DEADLOCK_ATTEMPTS = 3;
+  int DEADLOCK_ATTEMPTS = 5;
 
   /** The SQL dialect of the database behind this executor. */
   SqlDialect dialect();
