@@ -35,6 +35,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final Ordering ordering;
   private final RetentionPass retention;
   private final DestinationHealthStore destinationHealth;
+  private final KeyRotation rotation = new KeyRotation();
 
   SqlOutboxStore(Builder b) {
     this.executor = b.executor;
@@ -75,16 +76,15 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   /**
-   * The ordered claim. Short of the limit, it holds back the rows of its window that are due before
-   * their waiting heads ({@link OutboxSql#holdBehindWaitingHeads}), and if any moved, claims the
-   * rest from the window thus cleared: however many events were written while their heads waited,
-   * they never hide a due head from the claim. (Rows queued behind heads in flight still fill the
-   * window until those heads are published or their leases end.)
+   * The ordered claim: the heads of many aggregates, in turn ({@link KeyRotation}). Short of the
+   * limit, it also holds back the rows of the due index's front that are due before their waiting
+   * heads ({@link OutboxSql#holdBehindWaitingHeads}), so that the due rows counted for fan-out
+   * ({@link #countDue}) are rows a claim can take.
    */
   private Claim claimHeads(SqlSession s, String owner, int limit, Instant at, Instant leaseEnd) {
-    Claim claim = dialect.claimHeads(s, owner, limit, at, leaseEnd);
-    if (claim.size() < limit && dialect.holdBehindWaitingHeads(s, at, limit) > 0) {
-      claim = claim.plus(dialect.claimHeads(s, owner, limit - claim.size(), at, leaseEnd));
+    Claim claim = rotation.claim(s, dialect, owner, limit, at, leaseEnd);
+    if (claim.size() < limit) {
+      dialect.holdBehindWaitingHeads(s, at, limit);
     }
     return claim;
   }

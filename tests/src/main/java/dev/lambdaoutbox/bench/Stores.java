@@ -6,12 +6,14 @@ import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.dialect.ExplainSql;
+import dev.lambdaoutbox.store.dialect.KeyHead;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiFunction;
@@ -51,13 +53,24 @@ public final class Stores {
   }
 
   /**
-   * The database's plan for the ordered claim's first statement at {@code now} (see {@link
+   * The database's plan for the ordered claim's key walk at {@code now}, visiting {@code keys}
+   * aggregates after {@code after} (from the first when null; see {@link
+   * ExplainSql#explainWalkKeys}).
+   */
+  public static String explainWalkKeys(
+      TestDatabase db, OutboxTables tables, KeyHead.Key after, Instant now, int keys) {
+    return explain(
+        db, tables, "explain the key walk", (d, s) -> d.explainWalkKeys(s, after, now, keys));
+  }
+
+  /**
+   * The database's plan for locking the ordered claim's {@code heads} at {@code now} (see {@link
    * ExplainSql#explainClaimHeads}).
    */
   public static String explainClaimHeads(
-      TestDatabase db, OutboxTables tables, Instant now, int limit) {
+      TestDatabase db, OutboxTables tables, List<String> heads, Instant now) {
     return explain(
-        db, tables, "explain the ordered claim", (d, s) -> d.explainClaimHeads(s, now, limit));
+        db, tables, "explain the ordered claim", (d, s) -> d.explainClaimHeads(s, heads, now));
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.store.dialect.KeyHead;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -23,26 +24,50 @@ class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
     return jdbcExecutor();
   }
 
+  /**
+   * One aggregate with a million PENDING events, and a few others: where the big aggregate is in
+   * the range walked, the ordered claim's key walk is a loose index scan of the key index (the
+   * server jumps from key to key, "using index for group-by"), never reading its rows; each head is
+   * then read by its unique seq, and the heads are locked by primary key.
+   */
   @Test
-  void orderedClaim_withALargeBacklogOverFewKeys_walksTheDueIndex_probingTheKeyIndex()
-      throws Exception {
+  void orderedClaim_withAMillionEventsInOneKey_walksTheKeyIndexFromKeyToKey() throws Exception {
     try (Connection c = database().open()) {
-      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
-      loader.sent(50_000, T0);
-      loader.pendingOverKeys(100_000, 100, T0);
-      loader.analyze();
+      aMillionEventsInOneKey(c);
 
-      String plan = Stores.explainClaimHeads(database(), tables, T0.plusSeconds(1), 100);
+      String plan = Stores.explainWalkKeys(database(), tables, null, T0.plusSeconds(2), 400);
+      String beforeTheBigKey =
+          Stores.explainWalkKeys(
+              database(), tables, new KeyHead.Key("order", "a"), T0.plusSeconds(2), 400);
+      String afterTheBigKey =
+          Stores.explainWalkKeys(
+              database(), tables, new KeyHead.Key("order", "o-0"), T0.plusSeconds(2), 400);
+      String lock =
+          Stores.explainClaimHeads(
+              database(),
+              tables,
+              firstIds(c, 10).stream().map(UUID::toString).toList(),
+              T0.plusSeconds(2));
 
-      // The window comes off the due index in order; the head check is one dive into the key
-      // index; the heads are locked by primary key. The one full read is of the window itself (at
-      // most four rows per row claimed), never of the outbox table.
-      assertThat(plan)
-          .contains("\"key\": \"" + tables.messages() + "_due_ix\"")
+      for (String walk : List.of(plan, beforeTheBigKey)) {
+        assertThat(walk)
+            .contains("\"using_index_for_group_by\": true")
+            .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
+            .contains("\"key\": \"" + tables.messages() + "_seq_uq\"")
+            .contains("<derived");
+        // The one full read is of the keys walked (at most :keys rows), never of the outbox table.
+        assertThat(walk.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
+      }
+      // Past the big aggregate only small ones are left: the server may read their entries in
+      // order instead of jumping, either way along the key index and never the table itself.
+      assertThat(afterTheBigKey)
           .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
-          .contains("\"key\": \"PRIMARY\"");
-      assertThat(plan.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
-      assertThat(plan).contains("<derived2>");
+          .contains("\"key\": \"" + tables.messages() + "_seq_uq\"");
+      assertThat(afterTheBigKey.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
+      assertThat(lock)
+          .contains("\"key\": \"PRIMARY\"")
+          .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
+          .doesNotContain("\"access_type\": \"ALL\"");
     }
   }
 

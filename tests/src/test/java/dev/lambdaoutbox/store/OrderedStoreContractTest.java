@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
@@ -335,27 +336,47 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
         written.computeIfAbsent(aggregate, k -> new ArrayList<>()).add(id);
       }
     }
+    Drained drained = drainConcurrently(4, 7, aggregates * eachOf, 200);
+
+    assertThat(drained.overlaps()).isZero();
+    assertThat(drained.done()).isEqualTo(aggregates * eachOf);
+    assertThat(drained.published()).isEqualTo(written);
+  }
+
+  // ---- fairness: one busy aggregate does not starve the others
+
+  /** What {@link #drainConcurrently} saw: events published per aggregate, in order. */
+  record Drained(Map<String, List<UUID>> published, int overlaps, int done) {}
+
+  /**
+   * {@code pollers} stores claiming {@code claimSize} at a time on threads of their own, each
+   * completing what it claimed as published, until {@code total} are published or a poller's claims
+   * come back empty {@code idleLimit} times in a row; counts the claims that found an aggregate
+   * already in flight.
+   */
+  Drained drainConcurrently(int pollers, int claimSize, int total, int idleLimit) throws Exception {
     Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     Map<String, List<UUID>> published = new ConcurrentHashMap<>();
     AtomicInteger overlaps = new AtomicInteger();
     AtomicInteger done = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    ExecutorService pool = Executors.newFixedThreadPool(pollers);
     try {
-      List<Future<?>> pollers = new ArrayList<>();
-      for (int p = 0; p < 4; p++) {
+      List<Future<?>> running = new ArrayList<>();
+      for (int p = 0; p < pollers; p++) {
         String owner = "p" + p;
         OutboxStore store = store();
-        pollers.add(
+        running.add(
             pool.submit(
                 () -> {
                   int idle = 0;
-                  while (done.get() < aggregates * eachOf && idle < 200) {
+                  while (done.get() < total && idle < idleLimit) {
                     List<OutboxMessage> claimed =
-                        store.claim(owner, 7, T0.plusSeconds(10), LEASE).messages();
+                        store.claim(owner, claimSize, T0.plusSeconds(10), LEASE).messages();
                     idle = claimed.isEmpty() ? idle + 1 : 0;
                     for (OutboxMessage m : claimed) {
-                      String key = m.aggregateId();
-                      if (inFlight.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet()
+                      if (inFlight
+                              .computeIfAbsent(m.aggregateId(), k -> new AtomicInteger())
+                              .incrementAndGet()
                           > 1) {
                         overlaps.incrementAndGet();
                       }
@@ -377,16 +398,139 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
                   return null;
                 }));
       }
-      for (Future<?> f : pollers) {
+      for (Future<?> f : running) {
         f.get();
       }
     } finally {
       pool.shutdownNow();
     }
+    return new Drained(published, overlaps.get(), done.get());
+  }
 
-    assertThat(overlaps.get()).isZero();
-    assertThat(done.get()).isEqualTo(aggregates * eachOf);
-    assertThat(published).isEqualTo(written);
+  /** The ids of {@code aggregateId}'s rows, in seq order (the order they must be published in). */
+  List<UUID> idsOf(String aggregateId) throws Exception {
+    List<UUID> ids = new ArrayList<>();
+    String sql = "SELECT id FROM " + tables.messages() + " WHERE aggregate_id = ? ORDER BY seq";
+    try (Connection c = database().open();
+        PreparedStatement st = c.prepareStatement(sql)) {
+      st.setString(1, aggregateId);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          ids.add(UUID.fromString(rs.getString(1)));
+        }
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * One aggregate ({@code o-0}) of a million PENDING events, 1,000 more over 100 aggregates, and
+   * 50,000 SENT rows, analysed: what the plan tests read the ordered claim's plans against.
+   */
+  void aMillionEventsInOneKey(Connection c) throws Exception {
+    HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+    loader.sent(50_000, T0);
+    loader.pendingOverKeys(1_000_000, 1, T0);
+    loader.pendingOverKeys(1_000, 100, T0.plusSeconds(1));
+    loader.analyze();
+  }
+
+  /** {@code count} PENDING events of the aggregate {@code o-0}, loaded set-based, due at T0. */
+  void hotKey(int count) throws Exception {
+    try (Connection c = database().open()) {
+      new HistoryLoader(c, database().dialect(), tables).pendingOverKeys(count, 1, T0);
+    }
+  }
+
+  /**
+   * A burst of 1,000 events of one aggregate, and behind it one event each of two others (one
+   * before it in key order, one after): the first claim takes the two quiet events with the busy
+   * aggregate's head, and the busy aggregate then drains one event per claim, in order.
+   */
+  @Test
+  void aHotKeyOfAThousandEvents_doesNotHoldUpTheQuietKeys_andDrainsInOrder() throws Exception {
+    hotKey(1_000);
+    UUID before = append(T0.plusSeconds(1), "a-quiet");
+    UUID after = append(T0.plusSeconds(1), "z-quiet");
+    List<UUID> hot = idsOf("o-0");
+    OutboxStore store = store();
+
+    List<UUID> first = ids(store.claim("p1", 10, T0.plusSeconds(2), LEASE));
+
+    assertThat(first).containsExactlyInAnyOrder(hot.get(0), before, after);
+    List<UUID> published = new ArrayList<>();
+    Instant now = T0.plusSeconds(2);
+    List<UUID> claimed = first;
+    for (int round = 0; round < 1_100 && !claimed.isEmpty(); round++) {
+      published.addAll(claimed);
+      store.complete("p1", claimed.stream().<DeliveryOutcome>map(Published::new).toList(), now);
+      claimed = ids(store.claim("p1", 10, now, LEASE));
+    }
+    assertThat(published).hasSize(1_002).contains(before, after);
+    assertThat(published.stream().filter(id -> !id.equals(before) && !id.equals(after)))
+        .as("the busy aggregate's events, in order")
+        .containsExactlyElementsOf(hot);
+  }
+
+  /**
+   * Claims take the aggregates in turn: with one row per claim, the next claim takes the next
+   * aggregate's head, not the second event of the aggregate just published, and comes back round to
+   * the first aggregate after the last.
+   */
+  @Test
+  void claims_takeTheAggregatesInTurn() {
+    Map<String, List<UUID>> written = new LinkedHashMap<>();
+    for (int n = 0; n < 2; n++) {
+      for (String key : List.of("k0", "k1", "k2")) {
+        written.computeIfAbsent(key, k -> new ArrayList<>()).add(append(T0.plusMillis(n), key));
+      }
+    }
+    OutboxStore store = store();
+    List<UUID> published = new ArrayList<>();
+    Instant now = T0.plusSeconds(1);
+    for (int round = 0; round < 6; round++) {
+      List<UUID> claimed = ids(store.claim("p1", 1, now, LEASE));
+      assertThat(claimed).hasSize(1);
+      published.addAll(claimed);
+      store.complete("p1", List.of(new Published(claimed.get(0))), now);
+    }
+
+    assertThat(published)
+        .containsExactly(
+            written.get("k0").get(0),
+            written.get("k1").get(0),
+            written.get("k2").get(0),
+            written.get("k0").get(1),
+            written.get("k1").get(1),
+            written.get("k2").get(1));
+  }
+
+  /**
+   * Two pollers drain a hot aggregate of 300 events beside 20 quiet ones of three events each: no
+   * aggregate ever has two events in flight, and each is published in order.
+   */
+  @Test
+  void twoConcurrentPollers_withAHotKey_neverPublishAnAggregateOutOfOrder() throws Exception {
+    hotKey(300);
+    List<String> keys = new ArrayList<>(List.of("o-0"));
+    for (int n = 0; n < 3; n++) {
+      for (int a = 0; a < 20; a++) {
+        append(T0.plusMillis(n * 20 + a), "q-" + a);
+      }
+    }
+    Map<String, List<UUID>> written = new LinkedHashMap<>();
+    for (int a = 0; a < 20; a++) {
+      keys.add("q-" + a);
+    }
+    for (String key : keys) {
+      written.put(key, idsOf(key));
+    }
+    int total = 300 + 60;
+    Drained drained = drainConcurrently(2, 10, total, 500);
+
+    assertThat(drained.overlaps()).isZero();
+    assertThat(drained.done()).isEqualTo(total);
+    assertThat(drained.published()).isEqualTo(written);
   }
 
   // ---- parking

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.store.dialect.ExplainSql;
+import dev.lambdaoutbox.store.dialect.KeyHead;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -29,34 +30,42 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
     return jdbcExecutor();
   }
 
+  /**
+   * One aggregate with a million PENDING events, and a few others: the ordered claim's key walk
+   * steps from key to key down the partial key index (one descent each, a row comparison as its
+   * index condition), and never reads the big aggregate's rows (nor, then, any table in full); the
+   * generic plan the server adopts for a statement prepared over and over walks the same way. The
+   * heads are then locked by id.
+   */
   @Test
-  void orderedClaim_withALargeBacklogOverFewKeys_walksTheDueIndex_probingTheKeyIndex()
-      throws Exception {
+  void orderedClaim_withAMillionEventsInOneKey_walksTheKeyIndexFromKeyToKey() throws Exception {
     try (Connection c = database().open()) {
-      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
-      loader.sent(50_000, T0);
-      loader.pendingOverKeys(100_000, 100, T0);
-      loader.analyze();
+      aMillionEventsInOneKey(c);
 
-      String plan = Stores.explainClaimHeads(database(), tables, T0.plusSeconds(1), 100);
+      String plan = Stores.explainWalkKeys(database(), tables, null, T0.plusSeconds(2), 400);
+      String fromCursor =
+          Stores.explainWalkKeys(
+              database(), tables, new KeyHead.Key("order", "o-0"), T0.plusSeconds(2), 400);
+      String generic = genericPlan(c, ExplainSql.of(database().dialect(), tables).walkKeysSql());
+      String lock =
+          Stores.explainClaimHeads(
+              database(),
+              tables,
+              firstIds(c, 10).stream().map(UUID::toString).toList(),
+              T0.plusSeconds(2));
 
-      assertThat(plan)
-          .contains("Index Scan using " + tables.messages() + "_due_ix")
+      for (String walk : List.of(plan, fromCursor, generic)) {
+        assertThat(walk)
+            .contains("Recursive Union")
+            .contains("Index Scan using " + tables.messages() + "_key_ix")
+            .contains("Index Cond: (ROW(")
+            .doesNotContain("Seq Scan on " + tables.messages())
+            .doesNotContain("Bitmap Heap Scan on " + tables.messages());
+      }
+      assertThat(lock)
+          .contains("LockRows")
+          .contains(tables.messages() + "_pk")
           .contains(tables.messages() + "_key_ix")
-          .contains(tables.parkedKeys() + "_pk")
-          .doesNotContain("Seq Scan on " + tables.messages());
-      // The plan the server adopts for a statement prepared over and over walks the same way.
-      String generic = genericPlan(c, ExplainSql.of(database().dialect(), tables).claimHeadsSql());
-      assertThat(generic)
-          .contains(tables.messages() + "_due_ix")
-          .contains(tables.messages() + "_key_ix")
-          .doesNotContain("Seq Scan on " + tables.messages());
-      // After a short claim, holding back the rows due before their waiting heads walks the same
-      // window, probes the key index for each row's head, and moves the rows by ctid.
-      assertThat(Stores.explainHoldBehindWaitingHeads(database(), tables, T0.plusSeconds(1), 100))
-          .contains("Index Scan using " + tables.messages() + "_due_ix")
-          .contains("Index Scan using " + tables.messages() + "_key_ix")
-          .contains("Tid Scan on " + tables.messages())
           .doesNotContain("Seq Scan on " + tables.messages());
     }
   }
@@ -132,6 +141,9 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
             "leaseEnd", new String[] {"timestamp", "'2026-03-01 10:01:00'"},
             "limit", new String[] {"int", "100"},
             "scan", new String[] {"int", "400"},
+            "keys", new String[] {"int", "400"},
+            "afterType", new String[] {"varchar", "'order'"},
+            "afterId", new String[] {"varchar", "'o-0'"},
             "owner", new String[] {"varchar", "'explain'"});
     StringBuilder numbered = new StringBuilder();
     int n = 0;

@@ -5,6 +5,7 @@ import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -30,11 +31,20 @@ public interface ExplainSql {
    */
   String explainClaim(SqlSession s, Instant now, int limit);
 
-  /** The statement {@link OutboxSql#claimHeads} runs first (it finds and locks the rows). */
-  String claimHeadsSql();
+  /**
+   * The statement {@link OutboxSql#walkKeys} runs from a cursor ({@code :afterType}, {@code
+   * :afterId}), visiting {@code :keys} aggregates at {@code :now}.
+   */
+  String walkKeysSql();
 
-  /** The database's plan for {@link #claimHeadsSql()}, without running it. */
-  String explainClaimHeads(SqlSession s, Instant now, int limit);
+  /**
+   * The database's plan for {@link OutboxSql#walkKeys} after {@code after} (from the first key when
+   * null), without running it.
+   */
+  String explainWalkKeys(SqlSession s, KeyHead.Key after, Instant now, int keys);
+
+  /** The database's plan for how {@link OutboxSql#claimHeads} locks {@code heads}. */
+  String explainClaimHeads(SqlSession s, List<String> heads, Instant now);
 
   /**
    * The database's plan for how {@link OutboxSql#holdBehind} finds the rows behind {@code heads}

@@ -37,15 +37,24 @@ public interface OutboxSql {
   Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
 
   /**
-   * The ordered claim ({@link dev.lambdaoutbox.store.Ordering#AGGREGATE}): like {@link #claim}, but
-   * takes a due row only when it is the oldest PENDING row of its aggregate (lowest {@code seq}: no
-   * earlier event of the aggregate is leased, backing off, deferred or otherwise waiting) and its
-   * aggregate is not parked. One statement finds and locks the rows, along the due index with one
-   * key-index probe per candidate, so at most one event per aggregate is ever leased. Where the
-   * session bounds a result, the heads are sized as in {@link #claim}. An unreadable head is
-   * dead-lettered as in {@link #claim}, and parks its aggregate first ({@link #park}).
+   * The ordered claim's key walk ({@link dev.lambdaoutbox.store.Ordering#AGGREGATE}): the next
+   * {@code keys} aggregates with a PENDING row, in key order (aggregate_type, aggregate_id), after
+   * {@code after} (from the first key when null) and up to {@code upTo} (inclusive; to the last key
+   * when null), each with its head, the first PENDING row in seq order. A loose scan of the key
+   * index: one probe per aggregate visited, whatever the number of events behind each head. Reads
+   * without locking; fewer than {@code keys} means the range ended.
    */
-  Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd);
+  List<KeyHead> walkKeys(SqlSession s, KeyHead.Key after, KeyHead.Key upTo, int keys, Instant now);
+
+  /**
+   * The ordered claim's second step: locks the rows among {@code heads} (ids as {@link #walkKeys}
+   * returned them) that are still PENDING, due, and the oldest PENDING row of their aggregate,
+   * skipping rows another transaction holds locked, leases them as {@link #claim} does and returns
+   * them in due order. So at most one event per aggregate is ever leased. Where the session bounds
+   * a result, the heads are sized as in {@link #claim}. An unreadable head is dead-lettered as in
+   * {@link #claim}, and parks its aggregate first ({@link #park}).
+   */
+  Claim claimHeads(SqlSession s, String owner, List<String> heads, Instant now, Instant leaseEnd);
 
   /** The due rows an ordered claim of {@code limit} rows looks at, at most: four per row. */
   static int scan(int limit) {

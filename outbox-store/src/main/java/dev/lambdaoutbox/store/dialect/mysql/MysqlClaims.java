@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.dialect.mysql;
 
 import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.dialect.portable.KeyWalk;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.InLists;
 import dev.lambdaoutbox.store.dialect.rows.MessageRows;
@@ -48,9 +49,9 @@ final class MysqlClaims {
   private static final String CLAIMED_ROWS = "SELECT {columns} FROM {messages} WHERE id IN ";
 
   /**
-   * The ordered claim's window: the :scan oldest due rows of aggregates not parked, read along the
-   * due index without locking (a parked aggregate's events written after it parked are stepped
-   * over). The window bounds the walk when fewer aggregates than the limit have a head to give.
+   * The window holdBehindWaitingHeads walks: the :scan oldest due rows of aggregates not parked,
+   * read along the due index without locking (a parked aggregate's events written after it parked
+   * are stepped over).
    */
   private static final String WINDOW =
       """
@@ -70,27 +71,58 @@ final class MysqlClaims {
   private static final String HEAD_SEQ =
       """
       (SELECT e.seq FROM {messages} e
-       WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id
+       WHERE e.aggregate_type = {row}.aggregate_type AND e.aggregate_id = {row}.aggregate_id
          AND e.status = 'PENDING' ORDER BY e.seq LIMIT 1)
       """;
 
   /**
-   * The ordered claim: of the window, the rows that are the first PENDING row of their aggregate,
-   * locked by primary key, SKIP LOCKED, and checked again as locked (a locking read sees the latest
-   * version: still PENDING and due), so a row another claim leased meanwhile is skipped. An earlier
-   * row that is leased, backing off or deferred is PENDING, so it holds up the rows behind it; one
-   * another claim is locking right now is PENDING too (the subqueries read without locking, so SKIP
-   * LOCKED does not hide it). Rows behind a head backing off or deferred are moved to its due time
-   * (holdBehind), and after a short claim so are the window's rows written since
-   * (holdBehindWaitingHeads), so they do not crowd its front.
+   * The ordered claim's key walk: a loose index scan of the key index (aggregate_type,
+   * aggregate_id, status, seq), GROUP BY the key over the PENDING entries. The server jumps from
+   * key to key, however many events queue behind each, and stops after :keys aggregates, within the
+   * range {@code {after}} and {@code {upTo}} bound. Each aggregate's head is then found by one dive
+   * into the key index for its first PENDING seq (a key whose rows went meanwhile has none, and
+   * drops out), read by that seq (unique), and is ready when due (a leased head is due only at its
+   * lease end) and its aggregate not parked (one primary-key probe).
+   */
+  private static final String WALK =
+      """
+      SELECT STRAIGHT_JOIN k.aggregate_type, k.aggregate_id, h.id,
+        CASE WHEN h.next_attempt_at <= :now AND NOT EXISTS (SELECT 1 FROM {parkedKeys} p
+          WHERE p.aggregate_type = k.aggregate_type AND p.aggregate_id = k.aggregate_id)
+        THEN 1 ELSE 0 END AS ready
+      FROM (
+        SELECT c.aggregate_type, c.aggregate_id, {headSeq} AS seq FROM (
+          SELECT e.aggregate_type, e.aggregate_id
+          FROM {messages} e{index:{messages}_key_ix}
+          WHERE e.status = 'PENDING'{after}{upTo}
+          GROUP BY e.aggregate_type, e.aggregate_id
+          ORDER BY e.aggregate_type, e.aggregate_id LIMIT :keys) c) k
+      JOIN {messages} h ON h.seq = k.seq AND h.status = 'PENDING'
+      ORDER BY k.aggregate_type, k.aggregate_id
+      """;
+
+  private static final String AFTER =
+      " AND (e.aggregate_type > :afterType"
+          + " OR (e.aggregate_type = :afterType AND e.aggregate_id > :afterId))";
+  private static final String UP_TO =
+      " AND (e.aggregate_type < :upToType"
+          + " OR (e.aggregate_type = :upToType AND e.aggregate_id <= :upToId))";
+
+  /**
+   * The ordered claim's heads, by primary key (the IN list follows, then {@link #HEADS_END}),
+   * locked SKIP LOCKED and checked again as locked (a locking read sees the latest version): still
+   * PENDING and due, so a row another claim leased meanwhile is skipped, and still the first
+   * PENDING row of its aggregate (one dive into the key index). An earlier row that is leased,
+   * backing off or deferred is PENDING, so it holds up the rows behind it.
    */
   private static final String HEADS =
       """
-      SELECT {columns} {window}
-      JOIN {messages} m ON m.id = c.id
-      WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now AND c.seq = {headSeq}
-      ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE SKIP LOCKED
+      SELECT {columns} FROM {messages} m
+      WHERE m.status = 'PENDING' AND m.next_attempt_at <= :now AND m.seq = {headSeq} AND m.id IN
       """;
+
+  private static final String HEADS_END =
+      " ORDER BY m.next_attempt_at, m.id FOR UPDATE SKIP LOCKED";
 
   /** The lease of the locked rows, by id. */
   private static final String LEASE =
@@ -139,6 +171,7 @@ final class MysqlClaims {
 
   final String claimSql;
   final String claimHeadsSql;
+  final KeyWalk walk;
   final String holdBehindWaitingSql;
   private final String claimSizesSql;
   private final String claimHeadsSizesSql;
@@ -149,7 +182,6 @@ final class MysqlClaims {
 
   MysqlClaims(SqlTemplate sql) {
     String window = sql.fill(WINDOW);
-    String headSeq = sql.fill(HEAD_SEQ);
     this.claimSql =
         sql.fill(CLAIM, "columns", MysqlSyntax.SYNTAX.selectList("c", MessageRows.COLUMNS));
     this.claimHeadsSql =
@@ -157,20 +189,17 @@ final class MysqlClaims {
             HEADS,
             "columns",
             MysqlSyntax.SYNTAX.selectList("m", MessageRows.COLUMNS),
-            "window",
-            window,
             "headSeq",
-            headSeq);
+            sql.fill(HEAD_SEQ, "row", "m"));
+    this.walk = new KeyWalk(sql, WALK, AFTER, UP_TO, "headSeq", sql.fill(HEAD_SEQ, "row", "c"));
     this.claimSizesSql = sql.fill(CLAIM_SIZES, "bytes", ResultBudget.MESSAGE_BYTES);
     this.claimHeadsSizesSql =
         sql.fill(
             HEADS,
             "columns",
             "m.id, " + ResultBudget.messageBytes("m") + " AS bytes",
-            "window",
-            window,
             "headSeq",
-            headSeq);
+            sql.fill(HEAD_SEQ, "row", "m"));
     this.claimedRows =
         sql.fill(
             CLAIMED_ROWS,
@@ -183,7 +212,8 @@ final class MysqlClaims {
                         + " ELSE payload END AS payload,"));
     this.lease = sql.fill(LEASE);
     this.holdBehind = sql.fill(HOLD_BEHIND);
-    this.holdBehindWaitingSql = sql.fill(HOLD_BEHIND_WAITING, "window", window, "headSeq", headSeq);
+    this.holdBehindWaitingSql =
+        sql.fill(HOLD_BEHIND_WAITING, "window", window, "headSeq", sql.fill(HEAD_SEQ, "row", "c"));
     this.moveBehind = sql.fill("UPDATE {messages} SET next_attempt_at = :due WHERE id IN");
   }
 
@@ -195,12 +225,28 @@ final class MysqlClaims {
         : claimWithin(s, claimSizesSql, params);
   }
 
-  /** Locks the heads (those that fit, under a result budget), unread and not yet leased. */
-  List<Row> claimHeads(SqlSession s, int limit, Instant now) {
-    Params params = headsParams(now, limit);
-    return ResultBudget.unbounded(s)
-        ? s.query(claimHeadsSql, params)
-        : claimWithin(s, claimHeadsSizesSql, params);
+  /**
+   * Locks the heads among {@code heads} (those that fit, under a result budget), unread and not yet
+   * leased.
+   */
+  List<Row> claimHeads(SqlSession s, List<String> heads, Instant now) {
+    List<Row> locked = new ArrayList<>();
+    for (List<String> chunk : InLists.chunks(heads)) {
+      Params params = Params.of().timestamp("now", now);
+      String ids = InLists.texts("id", chunk, params) + HEADS_END;
+      locked.addAll(
+          ResultBudget.unbounded(s)
+              ? s.query(claimHeadsSql + " " + ids, params)
+              : claimWithin(s, claimHeadsSizesSql + " " + ids, params));
+    }
+    return locked;
+  }
+
+  /**
+   * The ordered claim's locking statement for {@code heads}, with its parameters in {@code params}.
+   */
+  String claimHeadsSql(List<String> heads, Params params) {
+    return claimHeadsSql + " " + InLists.texts("id", heads, params) + HEADS_END;
   }
 
   /** Leases the locked rows {@code ids} to {@code owner} until {@code leaseEnd}. */
@@ -261,10 +307,6 @@ final class MysqlClaims {
       }
     }
     return moved;
-  }
-
-  static Params headsParams(Instant now, int limit) {
-    return windowParams(now, limit).integer("limit", limit);
   }
 
   static Params windowParams(Instant now, int limit) {

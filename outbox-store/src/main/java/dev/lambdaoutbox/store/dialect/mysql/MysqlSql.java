@@ -8,6 +8,8 @@ import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.dialect.KeyHead;
+import dev.lambdaoutbox.store.dialect.portable.KeyWalk;
 import dev.lambdaoutbox.store.dialect.portable.PortableHealth;
 import dev.lambdaoutbox.store.dialect.portable.PortableSql;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
@@ -64,8 +66,15 @@ public final class MysqlSql extends PortableSql {
   }
 
   @Override
-  public Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return lease(s, owner, claims.claimHeads(s, limit, now), now, leaseEnd, true);
+  public List<KeyHead> walkKeys(
+      SqlSession s, KeyHead.Key after, KeyHead.Key upTo, int keys, Instant now) {
+    return claims.walk.run(s, after, upTo, keys, now);
+  }
+
+  @Override
+  public Claim claimHeads(
+      SqlSession s, String owner, List<String> heads, Instant now, Instant leaseEnd) {
+    return lease(s, owner, claims.claimHeads(s, heads, now), now, leaseEnd, true);
   }
 
   /**
@@ -219,13 +228,19 @@ public final class MysqlSql extends PortableSql {
   }
 
   @Override
-  public String claimHeadsSql() {
-    return claims.claimHeadsSql;
+  public String walkKeysSql() {
+    return claims.walk.sql(new KeyHead.Key("", ""), null);
   }
 
   @Override
-  public String explainClaimHeads(SqlSession s, Instant now, int limit) {
-    return explain(s, claims.claimHeadsSql, MysqlClaims.headsParams(now, limit));
+  public String explainWalkKeys(SqlSession s, KeyHead.Key after, Instant now, int keys) {
+    return explain(s, claims.walk.sql(after, null), KeyWalk.params(after, null, keys, now));
+  }
+
+  @Override
+  public String explainClaimHeads(SqlSession s, List<String> heads, Instant now) {
+    Params params = Params.of().timestamp("now", now);
+    return explain(s, claims.claimHeadsSql(heads, params), params);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.dialect.postgres;
 
 import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.dialect.portable.KeyWalk;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.JsonLists;
 import dev.lambdaoutbox.store.dialect.rows.MessageRows;
@@ -16,7 +17,7 @@ import java.util.UUID;
 /**
  * How PostgreSQL claims rows, and holds back the rows behind an ordered claim's waiting heads. Each
  * claim is one statement: a CTE finds and locks the rows, an UPDATE leases exactly those and
- * returns them in order.
+ * returns them in order. The ordered claim first walks the key index for the heads (WALK).
  */
 final class PostgresClaims {
   /**
@@ -71,13 +72,11 @@ final class PostgresClaims {
       """;
 
   /**
-   * The ordered claim's window: the :scan oldest due rows of aggregates that are not parked (a
-   * parked aggregate's events written after it parked are stepped over, one probe each), read
-   * without locking. The window bounds the walk when fewer aggregates than the limit have a head to
-   * give: the rows queued behind heads in flight are not walked to the end. OFFSET 0 keeps each NOT
-   * EXISTS a correlated subplan, run per candidate: left to itself the planner may make it an
-   * anti-join, and a plan cached while the table was small (a nested loop over a sequential scan)
-   * costs the square of the backlog once it has grown.
+   * The window holdBehindWaitingHeads walks: the :scan oldest due rows of aggregates that are not
+   * parked (a parked aggregate's events written after it parked are stepped over, one probe each),
+   * read without locking. OFFSET 0 keeps each NOT EXISTS a correlated subplan, run per candidate:
+   * left to itself the planner may make it an anti-join, and a plan cached while the table was
+   * small (a nested loop over a sequential scan) costs the square of the backlog once it has grown.
    */
   private static final String WINDOW =
       """
@@ -89,24 +88,55 @@ final class PostgresClaims {
       """;
 
   /**
-   * The heads of the window: rows that are the oldest PENDING row of their aggregate (one probe of
-   * the key index each). Rows behind a head backing off or deferred are moved to its due time
-   * ({@code holdBehind}), and after a short claim so are the window's rows written since ({@code
-   * holdBehindWaitingHeads}), so they do not sit at the front of the window. An earlier row that is
-   * leased, backing off or deferred is PENDING, so it holds up the rows behind it; one another
-   * claim is locking right now is PENDING too (the probes read without locking, so SKIP LOCKED does
-   * not hide it). Only the heads taken are locked, found again by ctid, and checked again as they
-   * are locked (still PENDING and due), so a row another claim leased meanwhile is skipped.
+   * The ordered claim's key walk: a loose scan of the partial key index (aggregate_type,
+   * aggregate_id, seq WHERE status = 'PENDING'). Each step is one descent of the index to the first
+   * entry past the previous key: that entry is the next aggregate's head, its first PENDING row in
+   * seq order, however many events queue behind it. At most :keys steps, within the range {@code
+   * {after}} and {@code {upTo}} bound. Then, per aggregate visited, whether its head is ready: due
+   * (a leased head is due only at its lease end) and its aggregate not parked (one probe of the
+   * parked keys' primary key).
+   */
+  private static final String WALK =
+      """
+      WITH RECURSIVE walk AS (
+        (SELECT e.aggregate_type, e.aggregate_id, e.id, e.next_attempt_at, 1 AS n
+         FROM {messages} e WHERE e.status = 'PENDING'{after}{upTo}
+         ORDER BY e.aggregate_type, e.aggregate_id, e.seq LIMIT 1)
+        UNION ALL
+        SELECT nx.aggregate_type, nx.aggregate_id, nx.id, nx.next_attempt_at, walk.n + 1
+        FROM walk CROSS JOIN LATERAL (
+          SELECT e.aggregate_type, e.aggregate_id, e.id, e.next_attempt_at FROM {messages} e
+          WHERE e.status = 'PENDING'
+            AND (e.aggregate_type, e.aggregate_id) > (walk.aggregate_type, walk.aggregate_id){upTo}
+          ORDER BY e.aggregate_type, e.aggregate_id, e.seq LIMIT 1) nx
+        WHERE walk.n < :keys)
+      SELECT w.aggregate_type, w.aggregate_id, CAST(w.id AS text) AS id,
+        CASE WHEN w.next_attempt_at <= {at:now} AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+          WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)
+        THEN 1 ELSE 0 END AS ready
+      FROM walk w ORDER BY w.n
+      """;
+
+  private static final String AFTER =
+      " AND (e.aggregate_type, e.aggregate_id) > (:afterType, :afterId)";
+  private static final String UP_TO =
+      " AND (e.aggregate_type, e.aggregate_id) <= (:upToType, :upToId)";
+
+  /**
+   * The ordered claim's heads, by id, locked as taken (SKIP LOCKED) and checked again as they are
+   * locked: still PENDING and due (a row another claim leased meanwhile is not), and still the
+   * oldest PENDING row of their aggregate (one probe of the key index each; OFFSET 0 keeps it a
+   * probe per row). An earlier row that is leased, backing off or deferred is PENDING, so it holds
+   * up the rows behind it.
    */
   private static final String HEADS =
       """
-      SELECT m.ctid, m.id, m.next_attempt_at{bytes}
-      FROM ({window}) c JOIN {messages} m ON m.ctid = c.ctid
-      WHERE m.status = 'PENDING' AND m.next_attempt_at <= {at:now}
+      SELECT m.ctid, m.id, m.next_attempt_at{bytes} FROM {messages} m
+      WHERE m.id = ANY({idArray}) AND m.status = 'PENDING' AND m.next_attempt_at <= {at:now}
         AND NOT EXISTS (SELECT 1 FROM {messages} e
-          WHERE e.aggregate_type = c.aggregate_type AND e.aggregate_id = c.aggregate_id
-            AND e.status = 'PENDING' AND e.seq < c.seq OFFSET 0)
-      ORDER BY c.next_attempt_at, c.id LIMIT :limit FOR UPDATE OF m SKIP LOCKED
+          WHERE e.aggregate_type = m.aggregate_type AND e.aggregate_id = m.aggregate_id
+            AND e.status = 'PENDING' AND e.seq < m.seq OFFSET 0)
+      ORDER BY m.next_attempt_at, m.id FOR UPDATE OF m SKIP LOCKED
       """;
 
   /**
@@ -168,6 +198,7 @@ final class PostgresClaims {
 
   final String claimSql;
   final String claimHeadsSql;
+  final KeyWalk walk;
   private final String claimSizedSql;
   private final String claimHeadsSizedSql;
   final String holdBehindSql;
@@ -185,10 +216,15 @@ final class PostgresClaims {
     String window = sql.fill(WINDOW);
     String due = sql.fill(DUE, "bytes", "");
     String dueSized = sql.fill(DUE, "bytes", ", " + ResultBudget.MESSAGE_BYTES + " AS bytes");
-    String heads = sql.fill(HEADS, "window", window, "bytes", "");
+    String heads = sql.fill(HEADS, "idArray", PostgresSyntax.ID_ARRAY, "bytes", "");
     String headsSized =
         sql.fill(
-            HEADS, "window", window, "bytes", ", " + ResultBudget.messageBytes("m") + " AS bytes");
+            HEADS,
+            "idArray",
+            PostgresSyntax.ID_ARRAY,
+            "bytes",
+            ", " + ResultBudget.messageBytes("m") + " AS bytes");
+    this.walk = new KeyWalk(sql, WALK, AFTER, UP_TO);
     this.claimSql = sql.fill(CLAIM, "due", due, "returning", returning);
     this.claimSizedSql = sql.fill(CLAIM_SIZED, "due", dueSized, "returning", sizedReturning);
     this.claimHeadsSql = sql.fill(CLAIM, "due", heads, "returning", returning);
@@ -203,8 +239,9 @@ final class PostgresClaims {
   }
 
   /** The ordered claim's rows, unread; where the session bounds a result, the sized claim's. */
-  List<Row> claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, limit, now, leaseEnd));
+  List<Row> claimHeads(
+      SqlSession s, String owner, List<String> heads, Instant now, Instant leaseEnd) {
+    return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, heads, now, leaseEnd));
   }
 
   void holdBehind(SqlSession s, Collection<UUID> heads) {
@@ -223,9 +260,13 @@ final class PostgresClaims {
     return Params.of().timestamp("now", now).integer("scan", OutboxSql.scan(limit));
   }
 
-  /** The ordered claim's parameters: the claim's, and the window it walks. */
-  static Params headsParams(String owner, int limit, Instant now, Instant leaseEnd) {
-    return claimParams(owner, limit, now, leaseEnd).integer("scan", OutboxSql.scan(limit));
+  /** The ordered claim's parameters: the claim's, and the heads' ids. */
+  static Params headsParams(String owner, List<String> heads, Instant now, Instant leaseEnd) {
+    return Params.of()
+        .timestamp("now", now)
+        .timestamp("leaseEnd", leaseEnd)
+        .text("owner", owner)
+        .json("ids", JsonLists.texts(heads));
   }
 
   static Params claimParams(String owner, int limit, Instant now, Instant leaseEnd) {

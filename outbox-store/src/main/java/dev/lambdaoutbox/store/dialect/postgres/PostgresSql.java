@@ -7,6 +7,8 @@ import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.dialect.KeyHead;
+import dev.lambdaoutbox.store.dialect.portable.KeyWalk;
 import dev.lambdaoutbox.store.dialect.portable.PortableHealth;
 import dev.lambdaoutbox.store.dialect.portable.PortableSql;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
@@ -61,12 +63,19 @@ public final class PostgresSql extends PortableSql {
   }
 
   @Override
-  public Claim claimHeads(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
+  public List<KeyHead> walkKeys(
+      SqlSession s, KeyHead.Key after, KeyHead.Key upTo, int keys, Instant now) {
+    return claims.walk.run(s, after, upTo, keys, now);
+  }
+
+  @Override
+  public Claim claimHeads(
+      SqlSession s, String owner, List<String> heads, Instant now, Instant leaseEnd) {
     return claimed(
         s,
         owner,
         now,
-        MessageRows.readAll(claims.claimHeads(s, owner, limit, now, leaseEnd)),
+        MessageRows.readAll(claims.claimHeads(s, owner, heads, now, leaseEnd)),
         true);
   }
 
@@ -184,16 +193,21 @@ public final class PostgresSql extends PortableSql {
   }
 
   @Override
-  public String claimHeadsSql() {
-    return claims.claimHeadsSql;
+  public String walkKeysSql() {
+    return claims.walk.sql(new KeyHead.Key("", ""), null);
   }
 
   @Override
-  public String explainClaimHeads(SqlSession s, Instant now, int limit) {
+  public String explainWalkKeys(SqlSession s, KeyHead.Key after, Instant now, int keys) {
+    return explain(s, claims.walk.sql(after, null), KeyWalk.params(after, null, keys, now));
+  }
+
+  @Override
+  public String explainClaimHeads(SqlSession s, List<String> heads, Instant now) {
     return explain(
         s,
         claims.claimHeadsSql,
-        PostgresClaims.headsParams("explain", limit, now, now.plusSeconds(60)));
+        PostgresClaims.headsParams("explain", heads, now, now.plusSeconds(60)));
   }
 
   @Override
