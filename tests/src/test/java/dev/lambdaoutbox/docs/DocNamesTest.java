@@ -36,6 +36,7 @@ class DocNamesTest {
    */
   static final Map<String, String> OUTSIDE =
       Map.ofEntries(
+          Map.entry("SecondsUntilAutoPause", "an Aurora Serverless v2 cluster setting"),
           Map.entry("sqlFile", "a Liquibase change type"),
           Map.entry("transaction_isolation", "a MySQL system variable"),
           Map.entry("fillfactor", "a PostgreSQL storage parameter"),
