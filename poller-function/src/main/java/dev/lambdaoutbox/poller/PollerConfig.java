@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller;
 
+import dev.lambdaoutbox.poller.internal.publish.EventSource;
 import dev.lambdaoutbox.poller.internal.route.Routes;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
@@ -32,6 +33,7 @@ public record PollerConfig(
     ConnectionLimits connectionLimits,
     Optional<String> defaultDestination,
     Map<String, String> routes,
+    String eventSource,
     Ordering ordering,
     int maxRetries,
     Duration backoffBase,
@@ -69,6 +71,10 @@ public record PollerConfig(
         d -> Routes.requireDestination(PollerVariables.DEFAULT_DESTINATION.name(), d, ""));
     Map<String, String> routes = Routes.parse(env.text(PollerVariables.ROUTES));
     Ordering ordering = Ordering.parse(env.choice(SharedVariables.ORDERING));
+    if (ordering == Ordering.AGGREGATE) {
+      Routes.requireOrderKept(routes, defaultDestination);
+    }
+    String eventSource = env.text(PollerVariables.EVENT_SOURCE, EventSource::problemWith);
     int maxRetries = env.integer(PollerVariables.MAX_RETRIES);
     Duration backoffBase = env.duration(PollerVariables.BACKOFF_BASE_MS);
     Duration backoffMax = env.duration(PollerVariables.BACKOFF_MAX_MS);
@@ -113,6 +119,7 @@ public record PollerConfig(
         connectionLimits,
         defaultDestination,
         routes,
+        eventSource,
         ordering,
         maxRetries,
         backoffBase,
@@ -144,6 +151,7 @@ public record PollerConfig(
         connectionLimits,
         defaultDestination,
         routes,
+        eventSource,
         ordering,
         maxRetries,
         backoffBase,
