@@ -37,7 +37,9 @@ final class MisconfigurationAdvice {
           "AccessDeniedException",
           "InvalidSecurity" ->
           "grant the poller's role "
-              + (topic ? "sns:Publish" : bus ? "events:PutEvents" : "sqs:SendMessage")
+              + (topic
+                  ? "sns:Publish"
+                  : bus ? "events:PutEvents and events:DescribeEventBus" : "sqs:SendMessage")
               + " on "
               + destination
               + (topic
