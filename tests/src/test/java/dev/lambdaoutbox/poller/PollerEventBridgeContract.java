@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.config.ConfigurationException;
+import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
@@ -32,7 +33,6 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
-import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 
 /**
@@ -318,12 +318,7 @@ abstract class PollerEventBridgeContract {
   private String busForwardingTo(String queueUrl, String name) {
     String arn = events.createEventBus(r -> r.name(name)).eventBusArn();
     buses.add(name);
-    String queueArn =
-        bed.sqs
-            .getQueueAttributes(
-                r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-            .attributes()
-            .get(QueueAttributeName.QUEUE_ARN);
+    String queueArn = AwsEndpoint.queueArn(bed.sqs, queueUrl);
     events.putRule(
         r ->
             r.eventBusName(name)
