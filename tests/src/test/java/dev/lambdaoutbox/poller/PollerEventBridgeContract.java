@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -68,6 +69,16 @@ abstract class PollerEventBridgeContract {
             .overrideConfiguration(o -> o.addExecutionInterceptor(counting(putEventsCalls)))
             .build();
     countingSqs = PollerTestBed.sqs(bed.aws, Duration.ofSeconds(5), counting(sendBatchCalls));
+    try {
+      events.listEventBuses(r -> r.limit(1));
+    } catch (SdkException e) {
+      throw new IllegalStateException(
+          "the test bed's LocalStack at "
+              + bed.aws.endpoint()
+              + " does not serve EventBridge; run scripts/local-aws up, which restarts a"
+              + " LocalStack started without it",
+          e);
+    }
   }
 
   @AfterAll
