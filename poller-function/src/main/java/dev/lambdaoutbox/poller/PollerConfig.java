@@ -25,8 +25,8 @@ import java.util.Optional;
  * least its base, the longest probe interval at least the shortest, and the lease outlasts two
  * publish calls and the safety margin.
  *
- * <p>The SNS/SQS/EventBridge endpoint is the SDK's own business: it honours {@code AWS_ENDPOINT_URL} and {@code
- * AWS_REGION}.
+ * <p>The SNS/SQS/EventBridge endpoint is the SDK's own business: it honours {@code
+ * AWS_ENDPOINT_URL} and {@code AWS_REGION}.
  */
 public record PollerConfig(
     StoreSettings database,
