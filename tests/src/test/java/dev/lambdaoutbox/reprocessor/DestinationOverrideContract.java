@@ -118,7 +118,7 @@ abstract class DestinationOverrideContract {
     String bus = "arn:aws:events:us-east-1:000000000000:event-bus/orders";
 
     assertRefused(
-        "{"action":"replay","ids":["" + dead.id() + ""],"destination":"" + bus + ""}",
+        "{\"action\":\"replay\",\"ids\":[\"" + dead.id() + "\"],\"destination\":\"" + bus + "\"}",
         bus,
         "OUTBOX_ROUTES");
 
