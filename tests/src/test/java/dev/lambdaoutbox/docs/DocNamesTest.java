@@ -47,6 +47,7 @@ class DocNamesTest {
           Map.entry("cacerts", "the JDK's trust store file"),
           Map.entry("MAVEN_GPG_PASSPHRASE", "the variable maven-gpg-plugin reads"),
           Map.entry("eventName", "a field of a CloudTrail record"),
+          Map.entry("EventBusName", "a field of an EventBridge PutEvents entry"),
           Map.entry("userIdentity", "a field of a CloudTrail record"),
           Map.entry("principalId", "a field of a CloudTrail record"),
           Map.entry("sessionContext", "a field of a CloudTrail record"));
