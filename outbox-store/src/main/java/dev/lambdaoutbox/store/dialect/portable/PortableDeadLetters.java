@@ -42,13 +42,20 @@ public final class PortableDeadLetters {
   public PortableDeadLetters(SqlTemplate sql, ByIds byIds) {
     this.sql = sql;
     this.byIds = byIds;
-    this.columns = sql.syntax().selectList("", DeadLetterRows.COLUMNS);
+    this.columns = columns("");
     this.count = sql.fill("SELECT count(*) AS row_count FROM {deadLetters}");
   }
 
-  /** Every dead-letter column qualified by {@code alias}, times as UTC text. */
+  /**
+   * Every dead-letter column qualified by {@code alias} ("" for none), times as UTC text, a payload
+   * over 256 KiB cut ({@link ResultBudget#cutPayloadOnly}): a dead letter of any size can be read,
+   * and nothing writes a payload read here (a replay and an audit snapshot copy it in SQL).
+   */
   public String columns(String alias) {
-    return sql.syntax().selectList(alias, DeadLetterRows.COLUMNS);
+    String payload = alias.isEmpty() ? "payload" : alias + ".payload";
+    return sql.syntax()
+        .selectList(alias, DeadLetterRows.COLUMNS)
+        .replace(payload + ",", ResultBudget.cutPayloadOnly(payload) + " AS payload,");
   }
 
   /**
@@ -91,7 +98,11 @@ public final class PortableDeadLetters {
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
     Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
     String where = sql.syntax().conditions(params).matching(filter).after(after).where();
-    String select = select(DeadLetterRows.previewList(columns), where, "");
+    String select =
+        select(
+            DeadLetterRows.previewList(sql.syntax().selectList("", DeadLetterRows.COLUMNS)),
+            where,
+            "");
     return s.query(select, params).stream().map(DeadLetterRows::readPreview).toList();
   }
 

@@ -3,6 +3,7 @@ package dev.lambdaoutbox.poller.internal.publish;
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxMessageAttributes;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.OutboxMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -44,7 +45,9 @@ public record OutboundMessage(
             row.aggregateId(),
             row.occurredAt(),
             row.headers());
-    long size = MessageSize.of(row.payload(), attributes);
+    // A payload a claim returned cut counts at its stored size, so the row is refused as too large.
+    long size =
+        MessageSize.of(row.payload(), attributes) - Utf8.length(row.payload()) + row.payloadBytes();
     return new OutboundMessage(
         row, destination, attributes, (int) Math.min(size, Integer.MAX_VALUE));
   }
