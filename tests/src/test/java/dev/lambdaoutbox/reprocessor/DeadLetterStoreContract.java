@@ -127,6 +127,29 @@ abstract class DeadLetterStoreContract {
   }
 
   @Test
+  final void countsAndSummaries_stopJustPastTheCap_andSaySo() {
+    List<DeadLetter> many = new ArrayList<>();
+    for (int i = 0; i < DeadLetterStore.COUNT_CAP + 5; i++) {
+      many.add(deadLetter().deadAt(T0.plusMillis(i)).build());
+    }
+    rows.seed(many.toArray(DeadLetter[]::new));
+
+    DeadLetterSummary all = store.summarize(DeadLetterFilter.all());
+    DeadLetterSummary newest =
+        store.summarize(
+            DeadLetterFilter.builder().deadFrom(T0.plusMillis(DeadLetterStore.COUNT_CAP)).build());
+
+    assertThat(store.count()).isEqualTo(DeadLetterStore.COUNT_CAP + 1);
+    assertThat(all.total()).isEqualTo(DeadLetterStore.COUNT_CAP + 1);
+    assertThat(all.totalCapped()).isTrue();
+    assertThat(all.groups())
+        .singleElement()
+        .satisfies(g -> assertThat(g.oldestDeadAt()).isEqualTo(T0));
+    assertThat(newest.total()).isEqualTo(5);
+    assertThat(newest.totalCapped()).isFalse();
+  }
+
+  @Test
   final void list_ofADeadLetterOverEveryLimit_showsItsPreview_andItsWholeLength() {
     // 1.5 MiB of 4-byte characters: more than one Data API response holds; hand SQL can write it.
     String payload = "{\"blob\":\"" + "\uD83D\uDE00".repeat(3 * 128 * 1024) + "\"}";

@@ -4,6 +4,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.dialect.rows.DeadLetterRows;
 import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
@@ -43,7 +44,12 @@ public final class PortableDeadLetters {
     this.sql = sql;
     this.byIds = byIds;
     this.columns = columns("");
-    this.count = sql.fill("SELECT count(*) AS row_count FROM {deadLetters}");
+    this.count =
+        sql.fill(
+            "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {deadLetters} LIMIT {cap})"
+                + " capped",
+            "cap",
+            DeadLetterStore.COUNT_CAP + 1);
   }
 
   /**
@@ -118,15 +124,19 @@ public final class PortableDeadLetters {
         locking);
   }
 
-  /** Counts of the rows {@code filter} matches, by error code and event type. */
+  /**
+   * Counts of the rows {@code filter} matches, by error code and event type: of the {@link
+   * DeadLetterStore#COUNT_CAP} + 1 oldest deaths at most, walked along the (dead_at, id) index.
+   */
   public DeadLetterSummary summarize(SqlSession s, DeadLetterFilter filter) {
-    Params params = Params.of();
+    Params params = Params.of().integer("cap", DeadLetterStore.COUNT_CAP + 1);
     String summary =
         sql.fill(
             """
             SELECT error_code, event_type, count(*) AS row_count,
               {utc:min(dead_at)} AS oldest_dead_at, {utc:max(dead_at)} AS newest_dead_at
-            FROM {deadLetters}{where}
+            FROM (SELECT error_code, event_type, dead_at FROM {deadLetters}{where}
+              ORDER BY dead_at, id LIMIT :cap) capped
             GROUP BY error_code, event_type ORDER BY row_count DESC, error_code, event_type
             """,
             "where",
