@@ -191,9 +191,10 @@ public final class OutboxPoller implements AutoCloseable {
       }
       totals.countRound();
       totals.unreadable(deadLetterReports.unreadable(batch.claim()));
-      // Another claim may find rows: the batch was full, or, ordered, the claim found any (it
-      // takes one event per aggregate; their successors are due once these are recorded).
-      boolean full = batch.claim().size() >= config.batchSize();
+      // Another claim may find rows: the batch was full (in rows, or in bytes: it stopped at its
+      // result budget), or, ordered, the claim found any (it takes one event per aggregate; their
+      // successors are due once these are recorded).
+      boolean full = batch.claim().size() >= config.batchSize() || batch.claim().stoppedAtBudget();
       boolean more = full || (ordered && !batch.claim().isEmpty());
       if (full && pipeline.claimsAhead() && budget.mayClaimAhead()) {
         pipeline.claimAhead(() -> claim(owner, budget, true));
