@@ -134,6 +134,12 @@ public final class StackParameters {
             null,
             "the threshold of `OldestUnpublishedAgeAlarm`"
                 + " ([operating.md](operating.md#the-alarms))"));
+    all.put(
+        "Dashboard",
+        stack(
+            null,
+            "the stack creates the CloudWatch dashboard `<stack>-outbox` (output `DashboardUrl`)"
+                + " ([operating.md](operating.md#the-dashboard))"));
     return Map.copyOf(all);
   }
 

@@ -6,6 +6,7 @@ import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
 import dev.lambdaoutbox.poller.internal.log.CompletionLog;
 import dev.lambdaoutbox.poller.internal.log.LogFields;
+import dev.lambdaoutbox.poller.internal.metrics.PublishLatencies;
 import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
 import dev.lambdaoutbox.poller.internal.publish.BatchPlanner;
 import dev.lambdaoutbox.poller.internal.publish.Delivery;
@@ -88,8 +89,11 @@ public final class ClaimRound {
     this.log = log.forClass(ClaimRound.class);
   }
 
-  /** What one round did: the store's report, and the rows held back (no outcome). */
-  public record Result(CompletionReport report, int heldBack) {}
+  /**
+   * What one round did: the store's report, the rows held back (no outcome), and the latency of
+   * each row recorded as published ({@link PublishLatencies}).
+   */
+  public record Result(CompletionReport report, int heldBack, long[] publishLatencyMs) {}
 
   /**
    * A round published and decided, its outcomes not yet recorded ({@link #record}).
@@ -159,7 +163,8 @@ public final class ClaimRound {
             : store.complete(owner, round.outcomes(), round.decidedAt());
     completionLog.log(round.rows(), round.destinations(), report);
     logWaiting(report, round.destinations(), round.down());
-    return new Result(report, round.heldBack());
+    return new Result(
+        report, round.heldBack(), PublishLatencies.of(round.rows(), report, round.decidedAt()));
   }
 
   /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */
