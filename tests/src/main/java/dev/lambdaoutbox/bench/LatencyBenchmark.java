@@ -295,7 +295,7 @@ public final class LatencyBenchmark {
   }
 
   /** {@code NAME=value;NAME=value}: poller settings beyond its defaults. */
-  private static Map<String, String> settings(String pairs) {
+  static Map<String, String> settings(String pairs) {
     Map<String, String> settings = new LinkedHashMap<>();
     for (String pair : pairs.split(";")) {
       int eq = pair.indexOf('=');
