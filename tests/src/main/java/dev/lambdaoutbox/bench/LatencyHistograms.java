@@ -72,14 +72,16 @@ final class LatencyHistograms {
         double share = counts[band] / (double) c.sorted().length;
         out.append(
             String.format(
-                Locale.ROOT,
-                "| %s | %.1f%% | `%s` |%n",
-                label(band),
-                share * 100,
-                "#".repeat((int) Math.round(share * BAR))));
+                Locale.ROOT, "| %s | %.1f%% | %s |%n", label(band), share * 100, bar(share)));
       }
     }
     Files.writeString(file, out.toString());
+  }
+
+  /** A bar of {@code #} in a code span; nothing for a share too small to draw. */
+  private static String bar(double share) {
+    int length = (int) Math.round(share * BAR);
+    return length == 0 ? "" : "`" + "#".repeat(length) + "`";
   }
 
   private static String label(int band) {
