@@ -40,6 +40,8 @@ final class DocSections {
           DocSections::alarms,
           "cost",
           DocSections::cost,
+          "costByMode",
+          ModeCosts::table,
           "parameters",
           SettingsReference::parameters,
           "variables",
