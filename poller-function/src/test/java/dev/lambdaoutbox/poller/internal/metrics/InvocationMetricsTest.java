@@ -149,7 +149,8 @@ class InvocationMetricsTest {
             createdAt,
             0,
             0,
-            null);
+            null,
+            2);
     rows.put(row.id(), row);
     return row;
   }
