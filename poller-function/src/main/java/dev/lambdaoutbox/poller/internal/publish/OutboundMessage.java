@@ -128,9 +128,9 @@ public record OutboundMessage(
   /** Why it is too large, naming the limit; null when it is not. */
   public String tooLargeReason() {
     if (payloadOverOutboxLimit()) {
-      return "the payload has more than "
-          + MAX_PAYLOAD_BYTES
-          + " characters; the outbox carries payloads of at most "
+      return "the message has "
+          + row.payloadBytes()
+          + " bytes of payload; the outbox carries payloads of at most "
           + MAX_PAYLOAD_BYTES
           + " bytes (256 KiB) to any destination";
     }
@@ -149,9 +149,12 @@ public record OutboundMessage(
     return null;
   }
 
-  /** Whether the payload, as claimed, is longer than any the outbox carries. */
+  /**
+   * Whether the payload, as stored, is larger than any the outbox carries: so is every payload a
+   * claim returned cut, which is never sent.
+   */
   private boolean payloadOverOutboxLimit() {
-    return row.payload().length() > MAX_PAYLOAD_BYTES;
+    return row.payloadBytes() > MAX_PAYLOAD_BYTES;
   }
 
   /** Whether the payload is a JSON object, as an EventBridge entry's Detail must be. */
