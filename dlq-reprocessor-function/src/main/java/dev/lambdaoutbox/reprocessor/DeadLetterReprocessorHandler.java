@@ -210,7 +210,10 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
             .count("Replayed", outcome.replayed())
             .count("Discarded", outcome.discarded());
     try {
-      batch.count("DeadLetterBacklog", store.count());
+      long backlog = store.count();
+      batch
+          .count("DeadLetterBacklog", backlog)
+          .property("deadLetterBacklogCapped", backlog > DeadLetterStore.COUNT_CAP);
     } catch (RuntimeException e) {
       // The action's own outcome is already decided; a failed count must not hide it.
       log.warn(

@@ -75,7 +75,7 @@ public final class ReplayDestinations {
    * URL whose region neither its host nor the function's environment says.
    */
   public Optional<String> arnOf(String destination) {
-    if (Destinations.isSnsTopicArn(destination)) {
+    if (Destinations.isSnsTopicArn(destination) || Destinations.isEventBusArn(destination)) {
       return Optional.of(destination);
     }
     URI url = URI.create(destination);

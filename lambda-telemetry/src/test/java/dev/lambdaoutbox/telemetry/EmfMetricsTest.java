@@ -10,8 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class EmfMetricsTest {
@@ -69,6 +72,83 @@ class EmfMetricsTest {
   }
 
   @Test
+  void values_upToOneHundred_areOneArrayInTheLineBesideTheOtherMetrics() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    EmfMetrics metrics = new EmfMetrics("LambdaOutbox", "poller", print(bytes), Clock.systemUTC());
+
+    metrics
+        .batch()
+        .count("Published", 3)
+        .values("PublishLatencyMs", new long[] {5, 1200, 30}, MetricUnit.MILLISECONDS)
+        .property("requestId", "r-1")
+        .emit();
+
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(out.lines()).hasSize(1);
+    JsonNode line = new ObjectMapper().readTree(out);
+    assertThat(line.at("/_aws/CloudWatchMetrics/0/Metrics/1/Name").asText())
+        .isEqualTo("PublishLatencyMs");
+    assertThat(line.at("/_aws/CloudWatchMetrics/0/Metrics/1/Unit").asText())
+        .isEqualTo("Milliseconds");
+    assertThat(line.get("PublishLatencyMs").toString()).isEqualTo("[5,1200,30]");
+    assertThat(line.get("Published").asLong()).isEqualTo(3);
+  }
+
+  @Test
+  void values_overOneHundred_goOnInFurtherLinesOfAtMostOneHundred_everyValueOnce()
+      throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    EmfMetrics metrics = new EmfMetrics("LambdaOutbox", "poller", print(bytes), Clock.systemUTC());
+    long[] measured = new long[250];
+    for (int i = 0; i < measured.length; i++) {
+      measured[i] = i;
+    }
+
+    metrics
+        .batch()
+        .count("Published", 250)
+        .values("PublishLatencyMs", measured, MetricUnit.MILLISECONDS)
+        .property("requestId", "r-1")
+        .emit();
+
+    List<JsonNode> lines = new ArrayList<>();
+    for (String text : bytes.toString(StandardCharsets.UTF_8).lines().toList()) {
+      lines.add(new ObjectMapper().readTree(text));
+    }
+    assertThat(lines).hasSize(3);
+    assertThat(lines)
+        .extracting(l -> l.get("PublishLatencyMs").size())
+        .containsExactly(100, 100, 50);
+    List<Long> all = new ArrayList<>();
+    lines.forEach(l -> l.get("PublishLatencyMs").forEach(v -> all.add(v.asLong())));
+    assertThat(all).containsExactlyElementsOf(LongStream.range(0, 250).boxed().toList());
+    assertThat(lines.get(0).get("Published").asLong()).isEqualTo(250);
+    for (JsonNode more : lines.subList(1, 3)) {
+      // Counted once: a further line carries no other metric, so a sum over lines stays true.
+      assertThat(more.has("Published")).isFalse();
+      assertThat(more.at("/_aws/CloudWatchMetrics/0/Metrics")).hasSize(1);
+      assertThat(more.at("/_aws/CloudWatchMetrics/0/Dimensions/0/0").asText()).isEqualTo("Service");
+      assertThat(more.get("Service").asText()).isEqualTo("poller");
+      assertThat(more.get("requestId").asText()).isEqualTo("r-1");
+    }
+  }
+
+  @Test
+  void values_none_leaveTheMetricOut() {
+    EmfMetrics metrics = new EmfMetrics("LambdaOutbox", "poller", System.out, Clock.systemUTC());
+
+    List<String> lines =
+        metrics
+            .batch()
+            .count("Published", 0)
+            .values("PublishLatencyMs", new long[0], MetricUnit.MILLISECONDS)
+            .lines();
+
+    assertThat(lines).hasSize(1);
+    assertThat(lines.get(0)).doesNotContain("PublishLatencyMs").contains("\"Published\":0");
+  }
+
+  @Test
   void jsonLogger_writesTheLineJacksonWrote_fieldsNamedLikeStandardOnesReplaceThemInPlace() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05.120Z"), ZoneOffset.UTC);
@@ -106,6 +186,10 @@ class EmfMetricsTest {
     assertThat(line.get("eventId").asText()).isEqualTo("e-1");
     assertThat(line.get("attempts").asInt()).isEqualTo(3);
     assertThat(line.get("errorMessage").asText()).isEqualTo("boom");
+  }
+
+  private static PrintStream print(ByteArrayOutputStream to) {
+    return new PrintStream(to, true, StandardCharsets.UTF_8);
   }
 
   private static JsonLogger logger(

@@ -14,12 +14,15 @@ import java.util.UUID;
  * @param superseded older dead letters that unreadable rows replaced (their ids were reused)
  * @param parked with {@link Ordering#AGGREGATE}: per unreadable row that parked its aggregate (by
  *     its dead letter id), how many events behind it parked; empty otherwise
+ * @param stoppedAtBudget the claim ended at its result budget in bytes with due rows left: short as
+ *     it is, the backlog is not drained
  */
 public record Claim(
     List<OutboxMessage> messages,
     List<UnreadableRow> unreadable,
     List<SupersededDeadLetter> superseded,
-    Map<UUID, Integer> parked) {
+    Map<UUID, Integer> parked,
+    boolean stoppedAtBudget) {
 
   public Claim {
     messages = List.copyOf(messages);
@@ -30,7 +33,7 @@ public record Claim(
 
   /** A claim of readable rows only. */
   public static Claim of(List<OutboxMessage> messages) {
-    return new Claim(messages, List.of(), List.of(), Map.of());
+    return new Claim(messages, List.of(), List.of(), Map.of(), false);
   }
 
   /** Rows claimed, readable or not: fewer than the limit means none more were due. */
@@ -52,6 +55,11 @@ public record Claim(
     allSuperseded.addAll(more.superseded);
     Map<UUID, Integer> allParked = new HashMap<>(parked);
     allParked.putAll(more.parked);
-    return new Claim(allMessages, allUnreadable, allSuperseded, allParked);
+    return new Claim(
+        allMessages,
+        allUnreadable,
+        allSuperseded,
+        allParked,
+        stoppedAtBudget || more.stoppedAtBudget);
   }
 }

@@ -12,6 +12,9 @@ import java.util.UUID;
  * @param idempotencyKey null when the event has none
  * @param retryCount failed publish attempts so far
  * @param firstFailedAt when the first publish attempt failed, or null
+ * @param payloadBytes the UTF-8 bytes of the payload as stored: more than {@code payload}'s own
+ *     when a claim bounded by bytes returned it cut (a payload larger than any broker accepts), so
+ *     the row is dead-lettered as too large by its real size
  */
 public record OutboxMessage(
     UUID id,
@@ -26,7 +29,8 @@ public record OutboxMessage(
     Instant createdAt,
     int retryCount,
     int replayCount,
-    Instant firstFailedAt) {
+    Instant firstFailedAt,
+    long payloadBytes) {
 
   public OutboxMessage {
     headers = Map.copyOf(headers);

@@ -39,7 +39,8 @@ public final class SqlExecutors {
     if (settings instanceof DatabaseSettings jdbc) {
       return JdbcExecutor.of(
           JdbcConnectionProvider.create(
-              jdbc, CredentialsSource.from(jdbc, SqlExecutors::secretsManagerFor), limits));
+              jdbc, CredentialsSource.from(jdbc, SqlExecutors::secretsManagerFor), limits),
+          jdbc.resultBudgetBytes());
     }
     if (settings instanceof DataApiSettings dataApi) {
       return DataApiExecutor.builder(rdsDataClient(dataApi, limits), dataApi).build();

@@ -288,7 +288,9 @@ public final class OutboxEvent {
       return this;
     }
 
-    /** An SNS topic ARN or SQS queue URL for this event, overriding the poller's routing. */
+    /**
+     * An SNS topic ARN, SQS queue URL or EventBridge bus ARN for this event, overriding routing.
+     */
     public Builder destination(String destination) {
       this.destination = destination;
       return this;

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller;
 
+import dev.lambdaoutbox.poller.internal.publish.EventSource;
 import dev.lambdaoutbox.poller.internal.route.Routes;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
@@ -24,14 +25,15 @@ import java.util.Optional;
  * least its base, the longest probe interval at least the shortest, and the lease outlasts two
  * publish calls and the safety margin.
  *
- * <p>The SNS/SQS endpoint is the SDK's own business: it honours {@code AWS_ENDPOINT_URL} and {@code
- * AWS_REGION}.
+ * <p>The SNS/SQS/EventBridge endpoint is the SDK's own business: it honours {@code
+ * AWS_ENDPOINT_URL} and {@code AWS_REGION}.
  */
 public record PollerConfig(
     StoreSettings database,
     ConnectionLimits connectionLimits,
     Optional<String> defaultDestination,
     Map<String, String> routes,
+    String eventSource,
     Ordering ordering,
     int maxRetries,
     Duration backoffBase,
@@ -70,6 +72,10 @@ public record PollerConfig(
         d -> Routes.requireDestination(PollerVariables.DEFAULT_DESTINATION.name(), d, ""));
     Map<String, String> routes = Routes.parse(env.text(PollerVariables.ROUTES));
     Ordering ordering = Ordering.parse(env.choice(SharedVariables.ORDERING));
+    if (ordering == Ordering.AGGREGATE) {
+      Routes.requireOrderKept(routes, defaultDestination);
+    }
+    String eventSource = env.text(PollerVariables.EVENT_SOURCE, EventSource::problemWith);
     int maxRetries = env.integer(PollerVariables.MAX_RETRIES);
     Duration backoffBase = env.duration(PollerVariables.BACKOFF_BASE_MS);
     Duration backoffMax = env.duration(PollerVariables.BACKOFF_MAX_MS);
@@ -115,6 +121,7 @@ public record PollerConfig(
         connectionLimits,
         defaultDestination,
         routes,
+        eventSource,
         ordering,
         maxRetries,
         backoffBase,
@@ -147,6 +154,7 @@ public record PollerConfig(
         connectionLimits,
         defaultDestination,
         routes,
+        eventSource,
         ordering,
         maxRetries,
         backoffBase,

@@ -19,7 +19,10 @@ import java.util.List;
  */
 public final class PollerVariables {
   public static final Setting DEFAULT_DESTINATION =
-      Setting.text("OUTBOX_DEFAULT_DESTINATION", null, "an SNS topic ARN or SQS queue URL")
+      Setting.text(
+              "OUTBOX_DEFAULT_DESTINATION",
+              null,
+              "an SNS topic ARN, SQS queue URL or EventBridge event bus ARN")
           .parameter("DefaultDestination")
           .meaning(
               "where events without a destination of their own or a matching route go; empty:"
@@ -32,6 +35,13 @@ public final class PollerVariables {
               "event-type pattern to destination, e.g."
                   + " `{\"reservation.*\":\"arn:aws:sns:…:reservations\"}`"
                   + " ([where events go](#where-events-go))");
+
+  public static final Setting EVENT_SOURCE =
+      Setting.text("OUTBOX_EVENT_SOURCE", "lambda-outbox", "1 to 256 characters, not `aws.…`")
+          .parameter("EventSource")
+          .meaning(
+              "the `Source` of every event put on an EventBridge bus (its `DetailType` is the"
+                  + " event type); rules match on it ([delivery.md](delivery.md#eventbridge))");
 
   public static final Setting MAX_RETRIES =
       Setting.number("OUTBOX_MAX_RETRIES", INTEGER, 10, 0, 100)
@@ -171,6 +181,7 @@ public final class PollerVariables {
         List.of(
             DEFAULT_DESTINATION,
             ROUTES,
+            EVENT_SOURCE,
             MAX_RETRIES,
             BACKOFF_BASE_MS,
             BACKOFF_MAX_MS,

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class PollerConfigTest {
   private static final String TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
+  private static final String BUS = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
   private static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
 
   private static Map<String, String> minimal() {
@@ -165,7 +166,9 @@ class PollerConfigTest {
     assertRejected("OUTBOX_ROUTES", "{\"order.*\":42}", "not a destination");
     assertRejected("OUTBOX_ROUTES", "{\"order.*\":\"orders-topic\"}", "'orders-topic'");
     assertRejected("OUTBOX_ROUTES", "{\"*.created\":\"" + TOPIC + "\"}", "trailing wildcard");
-    assertRejected("OUTBOX_DEFAULT_DESTINATION", "arn:aws:sqs:eu-west-1:1:q", "neither");
+    assertRejected("OUTBOX_DEFAULT_DESTINATION", "arn:aws:sqs:eu-west-1:1:q", "none of");
+    assertRejected("OUTBOX_EVENT_SOURCE", "aws.orders", "'aws.'");
+    assertRejected("OUTBOX_EVENT_SOURCE", "s".repeat(257), "at most 256");
     assertRejected("OUTBOX_LOG_LEVEL", "LOUD", "not a log level");
     assertRejected("OUTBOX_LEASE_SECONDS", "20", "twice");
     assertRejected("OUTBOX_BACKOFF_MAX_MS", "500", "at least the base");
@@ -223,6 +226,43 @@ class PollerConfigTest {
               assertThat(s.database()).isEqualTo("orders");
               assertThat(s.dialect()).isEqualTo(SqlDialect.POSTGRESQL);
             });
+  }
+
+  @Test
+  void fromEnvironment_routeToAnEventBus_isAccepted_withTheDefaultSource() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_ROUTES", "{\"order.*\":\"" + BUS + "\"}");
+
+    PollerConfig config = PollerConfig.fromEnvironment(env);
+
+    assertThat(config.routes()).containsEntry("order.*", BUS);
+    assertThat(config.eventSource()).isEqualTo("lambda-outbox");
+  }
+
+  @Test
+  void fromEnvironment_orderedWithARouteToAnEventBus_isRefusedNamingTheRoute() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_ORDERING", "aggregate");
+    env.put("OUTBOX_ROUTES", "{\"audit.*\":\"" + TOPIC + "\",\"order.*\":\"" + BUS + "\"}");
+
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("OUTBOX_ROUTES:")
+        .hasMessageContaining("route 'order.*'")
+        .hasMessageContaining(BUS)
+        .hasMessageContaining("keeps no order");
+  }
+
+  @Test
+  void fromEnvironment_orderedWithAnEventBusAsDefault_isRefusedNamingTheVariable() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_ORDERING", "aggregate");
+    env.put("OUTBOX_DEFAULT_DESTINATION", BUS);
+
+    assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("OUTBOX_DEFAULT_DESTINATION:")
+        .hasMessageContaining("keeps no order");
   }
 
   private static void assertRejected(String variable, String value, String why) {

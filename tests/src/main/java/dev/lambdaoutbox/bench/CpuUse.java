@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -105,11 +106,16 @@ final class CpuUse {
     }
   }
 
-  /** The process holding the IPv4 socket listening on {@code port}, from /proc/net/tcp. */
+  /** The process holding the socket listening on {@code port}, from /proc/net/tcp and tcp6. */
   private static OptionalLong listenerPid(int port) {
     String inode = null;
     try {
-      for (String line : Files.readAllLines(Path.of("/proc/net/tcp"))) {
+      List<String> sockets = new ArrayList<>(Files.readAllLines(Path.of("/proc/net/tcp")));
+      Path tcp6 = Path.of("/proc/net/tcp6"); // a JVM's server socket is often a dual-stack one
+      if (Files.exists(tcp6)) {
+        sockets.addAll(Files.readAllLines(tcp6));
+      }
+      for (String line : sockets) {
         String[] f = line.trim().split("\\s+");
         if (f.length > 9
             && f[3].equals("0A") // LISTEN

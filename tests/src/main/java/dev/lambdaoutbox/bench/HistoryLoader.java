@@ -35,7 +35,7 @@ public final class HistoryLoader {
 
   /** {@code count} PENDING rows, the n-th due (and created) at {@code base} + n microseconds. */
   public int pending(int count, Instant base) throws SQLException {
-    return insertMessages(count, base, "PENDING", 1, 0);
+    return insertMessages(count, base, "PENDING", 1, "n");
   }
 
   /**
@@ -47,12 +47,97 @@ public final class HistoryLoader {
     if (keys < 1) {
       throw new IllegalArgumentException("keys must be positive, not " + keys);
     }
-    return insertMessages(count, base, "PENDING", 1, keys);
+    return insertMessages(count, base, "PENDING", 1, "(n % " + keys + ")");
+  }
+
+  /**
+   * {@code count} PENDING rows over {@code keys} aggregates whose sizes follow Zipf's law with
+   * exponent {@code s}: the aggregate of rank r ({@code o-r}, from {@code o-1}) gets a share
+   * proportional to r^-s, at least one row. Each aggregate's rows are inserted in turn, due (and
+   * created) spread evenly over {@code count} microseconds from {@code base}, so the aggregates
+   * interleave in time and each one's rows are due in the order they were inserted. Returns the
+   * rows per aggregate, largest first.
+   */
+  public long[] pendingZipf(int count, int keys, double s, Instant base) throws SQLException {
+    long[] sizes = zipfSizes(count, keys, s);
+    String keySizes = tables.prefix() + "zipf_keys";
+    String numbers = tables.prefix() + "zipf_numbers";
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE " + keySizes + " (k INT PRIMARY KEY, size INT NOT NULL)");
+      st.execute("CREATE TABLE " + numbers + " (n INT PRIMARY KEY)");
+    }
+    try {
+      try (PreparedStatement ps =
+          c.prepareStatement("INSERT INTO " + keySizes + " (k, size) VALUES (?, ?)")) {
+        for (int k = 0; k < keys; k++) {
+          ps.setInt(1, k + 1);
+          ps.setLong(2, sizes[k]);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      }
+      insert(numbers, "n", "n", (int) sizes[0], base);
+      // The n-th row of aggregate k is due n/size of the way through, so every aggregate's rows
+      // spread over the whole span and interleave with the others'.
+      String offset =
+          dialect == SqlDialect.POSTGRESQL
+              ? "(CAST(s.n AS bigint) * " + count + " / z.size)"
+              : "(s.n * " + count + " DIV z.size)";
+      String sql =
+          "INSERT INTO "
+              + tables.messages()
+              + " ("
+              + MESSAGE_COLUMNS
+              + ") SELECT "
+              + messageSelect("PENDING", time(offset), "z.k")
+              + " FROM (SELECT "
+              + (dialect == SqlDialect.POSTGRESQL
+                  ? "CAST(? AS timestamptz)"
+                  : "CAST(? AS DATETIME(6))")
+              + " AS base) b, "
+              + keySizes
+              + " z JOIN "
+              + numbers
+              + " s ON s.n <= z.size ORDER BY z.k, s.n";
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        JdbcValues.setInstant(ps, 1, base, dialect);
+        if (ps.executeUpdate() != count) {
+          throw new IllegalStateException("the Zipf load did not insert " + count + " rows");
+        }
+      }
+      commitIfNeeded();
+      return sizes;
+    } finally {
+      try (Statement st = c.createStatement()) {
+        st.execute("DROP TABLE " + keySizes);
+        st.execute("DROP TABLE " + numbers);
+      }
+      commitIfNeeded();
+    }
+  }
+
+  /** Zipf's law over {@code keys} ranks, scaled to {@code count} rows, each rank at least one. */
+  static long[] zipfSizes(int count, int keys, double s) {
+    if (keys < 1 || keys > count) {
+      throw new IllegalArgumentException("keys must be 1 to " + count + ", not " + keys);
+    }
+    double h = 0;
+    for (int r = 1; r <= keys; r++) {
+      h += Math.pow(r, -s);
+    }
+    long[] sizes = new long[keys];
+    long total = 0;
+    for (int r = 1; r <= keys; r++) {
+      sizes[r - 1] = Math.max(1, (long) Math.floor(count * Math.pow(r, -s) / h));
+      total += sizes[r - 1];
+    }
+    sizes[0] += count - total; // the remainder of the rounding goes to the largest
+    return sizes;
   }
 
   /** {@code count} SENT rows, sent (and created) before {@code base}, one a millisecond. */
   public int sent(int count, Instant base) throws SQLException {
-    return insertMessages(count, base, "SENT", -1000, 0);
+    return insertMessages(count, base, "SENT", -1000, "n");
   }
 
   /** {@code count} dead letters that died before {@code base}, one a millisecond. */
@@ -109,31 +194,40 @@ public final class HistoryLoader {
     }
   }
 
-  /** {@code keys} 0: every row an aggregate of its own. */
-  private int insertMessages(int count, Instant base, String status, int microsPerRow, int keys)
+  /** The n-th row's aggregate is {@code o-} and {@code aggregate}, an expression of n. */
+  private int insertMessages(
+      int count, Instant base, String status, int microsPerRow, String aggregate)
       throws SQLException {
-    String columns =
-        "id, aggregate_type, aggregate_id, event_type, payload, headers, destination,"
-            + " idempotency_key, occurred_at, created_at, status, next_attempt_at, sent_at";
-    String at = time("n * " + microsPerRow);
-    String select =
-        uuid()
-            + ", 'order', "
-            + concat("'o-'", keys == 0 ? "n" : "(n % " + keys + ")")
-            + ", 'order.created', "
-            + concat("'" + PAYLOAD_PREFIX + "'", "n", "'}'")
-            + ", '{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}',"
-            + " NULL, NULL, "
-            + at
-            + ", "
-            + at
-            + ", '"
-            + status
-            + "', "
-            + at
-            + ", "
-            + (status.equals("SENT") ? at : "NULL");
-    return insert(tables.messages(), columns, select, count, base);
+    return insert(
+        tables.messages(),
+        MESSAGE_COLUMNS,
+        messageSelect(status, time("n * " + microsPerRow), aggregate),
+        count,
+        base);
+  }
+
+  private static final String MESSAGE_COLUMNS =
+      "id, aggregate_type, aggregate_id, event_type, payload, headers, destination,"
+          + " idempotency_key, occurred_at, created_at, status, next_attempt_at, sent_at";
+
+  /** An outbox row of {@code status}, written {@code at}, of aggregate {@code o-<aggregate>}. */
+  private String messageSelect(String status, String at, String aggregate) {
+    return uuid()
+        + ", 'order', "
+        + concat("'o-'", aggregate)
+        + ", 'order.created', "
+        + concat("'" + PAYLOAD_PREFIX + "'", "n", "'}'")
+        + ", '{\"traceparent\":\"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01\"}',"
+        + " NULL, NULL, "
+        + at
+        + ", "
+        + at
+        + ", '"
+        + status
+        + "', "
+        + at
+        + ", "
+        + (status.equals("SENT") ? at : "NULL");
   }
 
   private int insert(String table, String columns, String select, int count, Instant base)

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  * scripts/run-main dev.lambdaoutbox.bench.LatencyBenchmark
  * JAVA_OPTS="-Dbench.rates=100,1000,5000 -Dbench.intervals=100,250
- *            -Dbench.brokers=localstack,elasticmq,counting -Dbench.mode=long|schedule
+ *            -Dbench.brokers=localstack,elasticmq,standin,counting -Dbench.mode=long|schedule
  *            -Dbench.seconds=30 -Dbench.warmup=5 -Dbench.writers=16 -Dbench.database=postgres|mariadb
  *            -Dbench.pollerEnv=OUTBOX_BATCH_SIZE=1000;OUTBOX_PUBLISH_CONCURRENCY=16"
  * </pre>
@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@code localstack}: the test bed's SQS (LocalStack's runtime, shared);
  *   <li>{@code elasticmq}: ElasticMQ in a child JVM on a free loopback port ({@link ElasticMq});
+ *   <li>{@code standin}: the {@link BrokerStandIn} in a child JVM, answering each call after 15-25
+ *       ms as SQS does;
  *   <li>{@code counting}: no broker; the poller's publish call is the end point ({@link
  *       CountingBroker}).
  * </ul>
@@ -129,9 +131,10 @@ public final class LatencyBenchmark {
         yield new SqsBroker("ElasticMQ 1.7.1 (child JVM)", server.endpoint(), server);
       }
       case "counting" -> new CountingBroker();
+      case "standin" -> BrokerStandInProcess.start(Duration.ofMillis(15), Duration.ofMillis(25));
       default ->
           throw new IllegalArgumentException(
-              "bench.brokers: '" + name + "' is none of localstack, elasticmq, counting");
+              "bench.brokers: '" + name + "' is none of localstack, elasticmq, standin, counting");
     };
   }
 
@@ -295,7 +298,7 @@ public final class LatencyBenchmark {
   }
 
   /** {@code NAME=value;NAME=value}: poller settings beyond its defaults. */
-  private static Map<String, String> settings(String pairs) {
+  static Map<String, String> settings(String pairs) {
     Map<String, String> settings = new LinkedHashMap<>();
     for (String pair : pairs.split(";")) {
       int eq = pair.indexOf('=');

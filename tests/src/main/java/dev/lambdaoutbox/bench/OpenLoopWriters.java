@@ -35,11 +35,23 @@ final class OpenLoopWriters implements AutoCloseable {
   private final OutboxWriter writer;
   private final EventTimes times;
   private final ExecutorService pool;
+  private final Runnable afterCommit;
 
   OpenLoopWriters(TestDatabase db, OutboxWriter writer, int threads, EventTimes times)
       throws SQLException {
+    this(db, writer, threads, times, () -> {});
+  }
+
+  /**
+   * @param afterCommit run after each commit, as an application calls {@code
+   *     PollerWaker.afterCommit()}
+   */
+  OpenLoopWriters(
+      TestDatabase db, OutboxWriter writer, int threads, EventTimes times, Runnable afterCommit)
+      throws SQLException {
     this.writer = writer;
     this.times = times;
+    this.afterCommit = afterCommit;
     for (int i = 0; i < threads; i++) {
       Connection c = db.open();
       c.setAutoCommit(false);
@@ -125,6 +137,7 @@ final class OpenLoopWriters implements AutoCloseable {
     c.commit();
     long committed = EventTimes.nowMicros();
     times.committed(ids, committed, committed - dueMicros);
+    afterCommit.run();
   }
 
   @Override

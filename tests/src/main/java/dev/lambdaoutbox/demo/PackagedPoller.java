@@ -114,12 +114,19 @@ final class PackagedPoller implements AutoCloseable {
     return fresh;
   }
 
-  /** The values of the last EMF line in {@code output}, by metric name; null when there is none. */
+  /**
+   * The values of the last invocation's EMF line in {@code output}, by metric name; null when there
+   * is none. That is the last line with the invocation's counts: the lines that carry the rest of
+   * the latencies of a run that published more than 100 rows carry nothing else.
+   */
   private static JsonNode lastMetrics(String output) throws IOException {
     JsonNode last = null;
     for (String line : output.lines().toList()) {
       if (line.startsWith("{") && line.contains("\"_aws\"")) {
-        last = JSON.readTree(line);
+        JsonNode metrics = JSON.readTree(line);
+        if (metrics.has("Claimed")) {
+          last = metrics;
+        }
       }
     }
     return last;

@@ -58,17 +58,21 @@ public record AwsEndpoint(URI endpoint, String region, String accessKeyId, Strin
    * attributes exactly as published.
    */
   public static void subscribeRaw(SnsClient sns, SqsClient sqs, String topicArn, String queueUrl) {
-    String queueArn =
-        sqs.getQueueAttributes(
-                r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
-            .attributes()
-            .get(QueueAttributeName.QUEUE_ARN);
+    String queueArn = queueArn(sqs, queueUrl);
     sns.subscribe(
         r ->
             r.topicArn(topicArn)
                 .protocol("sqs")
                 .endpoint(queueArn)
                 .attributes(Map.of("RawMessageDelivery", "true")));
+  }
+
+  /** The ARN of the queue at {@code queueUrl}, as SQS gives it. */
+  public static String queueArn(SqsClient sqs, String queueUrl) {
+    return sqs.getQueueAttributes(
+            r -> r.queueUrl(queueUrl).attributeNames(QueueAttributeName.QUEUE_ARN))
+        .attributes()
+        .get(QueueAttributeName.QUEUE_ARN);
   }
 
   /** An SQS client for this endpoint, on the URL-connection HTTP client the functions use. */

@@ -27,7 +27,7 @@ public final class CodeFacts {
 
   private static final Pattern VARIABLE = Pattern.compile("\"(OUTBOX_[A-Z0-9_]+)\"");
   private static final Pattern METRIC =
-      Pattern.compile("\\.(?:count|metric)\\(\\s*\"([A-Za-z]+)\"");
+      Pattern.compile("\\.(?:count|metric|values)\\(\\s*\"([A-Za-z]+)\"");
   private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   private CodeFacts() {}

@@ -36,6 +36,7 @@ class DocNamesTest {
    */
   static final Map<String, String> OUTSIDE =
       Map.ofEntries(
+          Map.entry("SecondsUntilAutoPause", "an Aurora Serverless v2 cluster setting"),
           Map.entry("sqlFile", "a Liquibase change type"),
           Map.entry("transaction_isolation", "a MySQL system variable"),
           Map.entry("fillfactor", "a PostgreSQL storage parameter"),
@@ -46,6 +47,7 @@ class DocNamesTest {
           Map.entry("cacerts", "the JDK's trust store file"),
           Map.entry("MAVEN_GPG_PASSPHRASE", "the variable maven-gpg-plugin reads"),
           Map.entry("eventName", "a field of a CloudTrail record"),
+          Map.entry("EventBusName", "a field of an EventBridge PutEvents entry"),
           Map.entry("userIdentity", "a field of a CloudTrail record"),
           Map.entry("principalId", "a field of a CloudTrail record"),
           Map.entry("sessionContext", "a field of a CloudTrail record"));

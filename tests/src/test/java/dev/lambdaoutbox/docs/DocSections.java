@@ -40,6 +40,8 @@ final class DocSections {
           DocSections::alarms,
           "cost",
           DocSections::cost,
+          "costByMode",
+          ModeCosts::table,
           "parameters",
           SettingsReference::parameters,
           "variables",
@@ -163,6 +165,7 @@ final class DocSections {
     int pollerMetrics = CodeFacts.emittedMetrics("poller-function").size();
     int reprocessorMetrics = CodeFacts.emittedMetrics("dlq-reprocessor-function").size();
     int alarms = TemplateFacts.alarms().size();
+    int dashboards = TemplateFacts.resourcesOfType("AWS::CloudWatch::Dashboard").size();
     String pollerLogGroup = logGroupOf("PollerFunction");
     int retentionDays =
         Integer.parseInt(number(TemplateFacts.properties(pollerLogGroup).get("RetentionInDays")));
@@ -172,12 +175,14 @@ final class DocSections {
     double duration = gbSeconds * Prices.LAMBDA_PER_GB_SECOND;
     double metrics = pollerMetrics * Prices.CUSTOM_METRIC_PER_MONTH;
     double alarmCost = alarms * Prices.STANDARD_ALARM_PER_MONTH;
+    double dashboardCost = dashboards * Prices.DASHBOARD_PER_MONTH;
     double logGb = runsPerMonth * LOG_BYTES_PER_RUN / 1e9;
     double ingestion = logGb * Prices.LOG_INGESTION_PER_GB;
     double storedGb = logGb * retentionDays / 30.0;
     double storage = storedGb * Prices.LOG_STORAGE_PER_GB_MONTH;
     double secret = Prices.SECRET_PER_MONTH;
-    double total = invocations + duration + metrics + alarmCost + ingestion + storage + secret;
+    double total =
+        invocations + duration + metrics + alarmCost + dashboardCost + ingestion + storage + secret;
 
     StringBuilder md = new StringBuilder();
     md.append("Prices of US East (N. Virginia), x86, from AWS's pages (")
@@ -197,7 +202,9 @@ final class DocSections {
         .append(money(Prices.CUSTOM_METRIC_PER_MONTH))
         .append(" each a month, standard alarms ")
         .append(money(Prices.STANDARD_ALARM_PER_MONTH))
-        .append(" each, log ingestion ")
+        .append(" each, a dashboard ")
+        .append(money(Prices.DASHBOARD_PER_MONTH))
+        .append(" a month, log ingestion ")
         .append(money(Prices.LOG_INGESTION_PER_GB))
         .append(" per GB and storage ")
         .append(money(Prices.LOG_STORAGE_PER_GB_MONTH))
@@ -260,6 +267,11 @@ final class DocSections {
             + " in a month it is invoked)",
         metrics);
     row(md, "alarms", alarms + " × " + money(Prices.STANDARD_ALARM_PER_MONTH), alarmCost);
+    row(
+        md,
+        "dashboard",
+        dashboards + " × " + money(Prices.DASHBOARD_PER_MONTH) + " (`Dashboard` `false`: none)",
+        dashboardCost);
     row(
         md,
         "log ingestion",

@@ -2,6 +2,8 @@ package dev.lambdaoutbox.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.docs.DocPages.Page;
 import dev.lambdaoutbox.template.TemplateFacts;
 import dev.lambdaoutbox.testing.PackagedFunction;
@@ -10,7 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,6 +34,27 @@ class PageFactsTest {
     assertThat(names(rows("| reprocessor metric | what it counts |")))
         .isEqualTo(new TreeSet<>(CodeFacts.emittedMetrics("dlq-reprocessor-function")));
     assertThat(CodeFacts.emittedMetrics("poller-function")).contains("DeadLettered");
+  }
+
+  @Test
+  void theDashboardTable_namesEachWidget_withExactlyTheMetricsItPlots() throws IOException {
+    Map<String, Set<String>> documented = new TreeMap<>();
+    for (List<String> row : rows("| widget | what it plots |")) {
+      Set<String> metrics = new TreeSet<>(DocPages.codeSpans(row.get(1)));
+      metrics.removeAll(TemplateFacts.allAlarms());
+      documented.put(row.get(0), metrics);
+    }
+    JsonNode body =
+        new ObjectMapper()
+            .readTree(
+                String.valueOf(TemplateFacts.properties("OutboxDashboard").get("DashboardBody")));
+    Map<String, Set<String>> plotted = new TreeMap<>();
+    for (JsonNode widget : body.get("widgets")) {
+      Set<String> metrics = new TreeSet<>();
+      widget.at("/properties/metrics").forEach(m -> metrics.add(m.get(1).asText()));
+      plotted.put(widget.at("/properties/title").asText(), metrics);
+    }
+    assertThat(documented).isEqualTo(plotted);
   }
 
   @Test
@@ -66,6 +91,10 @@ class PageFactsTest {
     assertThat(called).as("the functions call AWS services").contains("sns", "sqs");
     // The Data API is used with StoreMode data-api only, where the functions run outside any VPC.
     called.remove("rdsdata");
+    // The SDK's package is named for the product; the endpoint, for the service's own name.
+    if (called.remove("eventbridge")) {
+      called.add("events");
+    }
     String paragraph = paragraphWith("com.amazonaws.<region>.");
     Set<String> endpoints = new TreeSet<>();
     for (String span : DocPages.codeSpans(paragraph)) {

@@ -12,6 +12,7 @@ final class Prices {
   static final double SQS_FIFO_PER_MILLION_REQUESTS = 0.50;
   static final double CUSTOM_METRIC_PER_MONTH = 0.30;
   static final double STANDARD_ALARM_PER_MONTH = 0.10;
+  static final double DASHBOARD_PER_MONTH = 3.00;
   static final double LOG_INGESTION_PER_GB = 0.50;
   static final double LOG_STORAGE_PER_GB_MONTH = 0.03;
   static final double SECRET_PER_MONTH = 0.40;
@@ -30,7 +31,7 @@ final class Prices {
           + " [PrivateLink](https://aws.amazon.com/privatelink/pricing/)";
 
   static final String FREE_TIERS =
-      "1M Lambda requests and 400,000 GB-s a month, 1M SNS and 1M SQS requests";
+      "1M Lambda requests and 400,000 GB-s a month, 1M SNS and 1M SQS requests, three dashboards";
 
   /** Hours in AWS's billing month. */
   static final int HOURS_A_MONTH = 730;

@@ -59,7 +59,8 @@ public final class StackParameters {
             null,
             "the stack creates the outbox topic `<stack>-outbox` (or `<stack>-outbox.fifo`);"
                 + " `none` uses only existing destinations, which then need `DefaultDestination`"
-                + " and `PublishTopicArns`/`PublishQueueArns` (the stack refuses to deploy without"
+                + " and `PublishTopicArns`/`PublishQueueArns`/`PublishEventBusArns` (the stack refuses"
+                + " to deploy without"
                 + " them)"));
     all.put(
         "OutboxTopicKmsKey",
@@ -85,6 +86,13 @@ public final class StackParameters {
                 + " `https://sqs.eu-west-1.amazonaws.com/123456789012/orders`)",
             "OUTBOX_REPLAY_DESTINATIONS",
             "`ReplayDestinations`' default"));
+    all.put(
+        "PublishEventBusArns",
+        stack(
+            "comma-separated event bus ARNs",
+            "existing EventBridge event buses the poller may put events on"
+                + " (`arn:aws:events:eu-west-1:123456789012:event-bus/orders`): every bus"
+                + " `DefaultDestination` or `Routes` name ([delivery.md](delivery.md#eventbridge))"));
     all.put(
         "PublishKmsKeyArns",
         stack(
@@ -126,6 +134,12 @@ public final class StackParameters {
             null,
             "the threshold of `OldestUnpublishedAgeAlarm`"
                 + " ([operating.md](operating.md#the-alarms))"));
+    all.put(
+        "Dashboard",
+        stack(
+            null,
+            "the stack creates the CloudWatch dashboard `<stack>-outbox` (output `DashboardUrl`)"
+                + " ([operating.md](operating.md#the-dashboard))"));
     return Map.copyOf(all);
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -108,6 +109,8 @@ class PollerDeliveryTest {
     assertThat(line.at("/_aws/CloudWatchMetrics/0/Namespace").asText()).isEqualTo("LambdaOutbox");
     assertThat(line.get("Claimed").asInt()).isEqualTo(2);
     assertThat(line.get("Published").asInt()).isEqualTo(2);
+    assertThat(line.get("PublishLatencyMs")).as("written and published at T0").hasSize(2);
+    line.get("PublishLatencyMs").forEach(v -> assertThat(v.asLong()).isZero());
     assertThat(line.get("Retried").asInt()).isZero();
     assertThat(line.get("DeadLettered").asInt()).isZero();
     assertThat(line.get("Deferred").asInt()).isZero();
@@ -127,6 +130,7 @@ class PollerDeliveryTest {
         .containsExactly(
             "Claimed",
             "Published",
+            "PublishLatencyMs",
             "Retried",
             "DeadLettered",
             "Deferred",
@@ -143,6 +147,28 @@ class PollerDeliveryTest {
     assertThat(line.get("ParkedKeys").asInt()).isZero();
     assertThat(line.get("ParkedEvents").asInt()).isZero();
     assertThat(bed.logs("ERROR")).isEmpty();
+  }
+
+  /** On the real clock: a row written some time ago reports at least that long, and no longer. */
+  @Test
+  void publishLatency_onTheRealClock_isAtLeastTheRowsAge_andAtMostTheTimeSinceItWasWritten()
+      throws Exception {
+    String queue = bed.queue("latency");
+    long before = System.currentTimeMillis();
+    bed.append(
+        OutboxWriter.builder().tables(bed.tables).build(),
+        List.of(event("invoice.issued", "i-1").build()));
+    long written = System.currentTimeMillis();
+    Thread.sleep(300);
+
+    bed.invoke(bed.realTimeHandler(bed.config("OUTBOX_DEFAULT_DESTINATION", queue), bed.sqs));
+    long after = System.currentTimeMillis();
+
+    JsonNode latency = bed.metricLines().get(0).get("PublishLatencyMs");
+    assertThat(latency).hasSize(1);
+    // Stamped between before and written, published between written + 300 ms and after.
+    assertThat(latency.get(0).asLong()).isBetween(300L, after - before);
+    assertThat(bed.receive(queue, 1)).hasSize(1);
   }
 
   @Test

@@ -96,7 +96,7 @@ class PollerHandlerTest {
         Arguments.of("OUTBOX_MAX_RETRIES", "many", "not a whole number"),
         Arguments.of("OUTBOX_ROUTES", "{reservation.*: topic}", "not valid JSON"),
         Arguments.of("OUTBOX_ROUTES", "{\"a.*\":\"arn:aws:sns:us-east-1:1:t\"}", "route 'a.*'"),
-        Arguments.of("OUTBOX_DEFAULT_DESTINATION", "my-queue", "neither an SNS topic ARN"),
+        Arguments.of("OUTBOX_DEFAULT_DESTINATION", "my-queue", "none of an SNS topic ARN"),
         Arguments.of("OUTBOX_LEASE_SECONDS", "11", "twice"),
         Arguments.of("OUTBOX_POLL_INTERVAL_MS", "-5", "out of range"),
         Arguments.of("OUTBOX_PROBE_INTERVAL_MIN_MS", "500", "out of range"),

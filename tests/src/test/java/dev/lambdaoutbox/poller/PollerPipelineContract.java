@@ -5,6 +5,7 @@ import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -108,6 +110,35 @@ abstract class PollerPipelineContract {
     assertThat(copies.keySet())
         .containsExactlyInAnyOrderElementsOf(ids.stream().map(UUID::toString).toList());
     assertThat(copies.values()).allSatisfy(n -> assertThat(n).isEqualTo(1));
+  }
+
+  /**
+   * Each published row's commit-to-publish latency reaches the metrics lines, however many batches
+   * recorded it on the second connection: 150 rows, so past the 100 values one EMF line may carry.
+   */
+  @Test
+  void eachPublishedRowsLatency_fromItsCreatedAt_isInTheMetricsLines_once() {
+    String queue = bed.queue("latency");
+    append(120);
+    bed.clock.advance(Duration.ofSeconds(30));
+    append(30);
+    bed.clock.advance(Duration.ofMillis(60_250));
+
+    PollSummary summary =
+        bed.invoke(
+            bed.handler(
+                bed.config("OUTBOX_DEFAULT_DESTINATION", queue, "OUTBOX_BATCH_SIZE", "40")));
+
+    assertThat(summary.published()).isEqualTo(150);
+    List<JsonNode> lines = bed.metricLines();
+    assertThat(lines).as("the invocation's line, and one for the values past 100").hasSize(2);
+    assertThat(lines.get(0).get("Published").asInt()).isEqualTo(150);
+    Map<Long, Integer> latencies = new TreeMap<>();
+    lines.forEach(
+        l -> l.get("PublishLatencyMs").forEach(v -> latencies.merge(v.asLong(), 1, Integer::sum)));
+    // Written at T0 and T0+30s, published at T0+90.25s on the poller's clock.
+    assertThat(latencies).isEqualTo(Map.of(90_250L, 120, 60_250L, 30));
+    bed.receive(queue, 150);
   }
 
   @Test

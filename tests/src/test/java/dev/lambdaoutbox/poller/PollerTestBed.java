@@ -8,6 +8,7 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.AwsEndpoint;
@@ -149,14 +150,16 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   /**
-   * The real JDBC store on its own connection, as the poller's wiring builds it: with a second
-   * connection for completions when the poller pipelines.
+   * The real JDBC store on its own connection, as the poller's wiring builds it: its results
+   * bounded by the function's memory, with a second connection for completions when the poller
+   * pipelines.
    */
   OutboxStore store(PollerConfig config) {
     JdbcConnectionProvider connections = Stores.connections(db, tables, config.connectionLimits());
     resources.add(connections);
+    long budget = ((DatabaseSettings) config.database()).resultBudgetBytes();
     OutboxStore.Builder store =
-        OutboxStore.builder(JdbcExecutor.of(connections))
+        OutboxStore.builder(JdbcExecutor.of(connections, budget))
             .tables(tables)
             .retention(config.retention())
             .ordering(config.ordering())

@@ -23,6 +23,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.dialect.AuditDetails;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.sql.Connection;
@@ -123,6 +124,80 @@ abstract class DeadLetterStoreContract {
         .clock(Clock.fixed(NOW, ZoneOffset.UTC))
         .batchSize(batchSize)
         .build();
+  }
+
+  @Test
+  final void countsAndSummaries_stopJustPastTheCap_andSaySo() {
+    List<DeadLetter> many = new ArrayList<>();
+    for (int i = 0; i < DeadLetterStore.COUNT_CAP + 5; i++) {
+      many.add(deadLetter().deadAt(T0.plusMillis(i)).build());
+    }
+    rows.seed(many.toArray(DeadLetter[]::new));
+
+    DeadLetterSummary all = store.summarize(DeadLetterFilter.all());
+    DeadLetterSummary newest =
+        store.summarize(
+            DeadLetterFilter.builder().deadFrom(T0.plusMillis(DeadLetterStore.COUNT_CAP)).build());
+
+    assertThat(store.count()).isEqualTo(DeadLetterStore.COUNT_CAP + 1);
+    assertThat(all.total()).isEqualTo(DeadLetterStore.COUNT_CAP + 1);
+    assertThat(all.totalCapped()).isTrue();
+    assertThat(all.groups())
+        .singleElement()
+        .satisfies(g -> assertThat(g.oldestDeadAt()).isEqualTo(T0));
+    assertThat(newest.total()).isEqualTo(5);
+    assertThat(newest.totalCapped()).isFalse();
+  }
+
+  @Test
+  final void list_ofADeadLetterOverEveryLimit_showsItsPreview_andItsWholeLength() {
+    // 1.5 MiB of 4-byte characters: more than one Data API response holds; hand SQL can write it.
+    String payload = "{\"blob\":\"" + "\uD83D\uDE00".repeat(3 * 128 * 1024) + "\"}";
+    DeadLetter huge = deadLetter().payload(payload).build();
+    DeadLetter small = deadLetter().deadAt(T0.plusSeconds(1)).build();
+    rows.seed(huge, small);
+
+    DeadLetterPage page = store.list(DeadLetterFilter.all(), null, 10, 1_000);
+
+    assertThat(page.entries())
+        .extracting(e -> e.deadLetter().id())
+        .containsExactly(huge.id(), small.id());
+    DeadLetterPage.Entry entry = page.entries().get(0);
+    assertThat(entry.payloadLength()).isEqualTo(payload.codePointCount(0, payload.length()));
+    assertThat(payload).startsWith(entry.deadLetter().payload());
+    assertThat(
+            entry.deadLetter().payload().codePointCount(0, entry.deadLetter().payload().length()))
+        .isEqualTo(1_000);
+  }
+
+  @Test
+  final void deadLettersOverEveryLimit_areReplayedAndDiscarded_theirPayloadsCopiedWholeInSql() {
+    String payload = "{\"blob\":\"" + "\uD83D\uDE00".repeat(3 * 128 * 1024) + "\"}";
+    DeadLetter replayed = deadLetter().payload(payload).build();
+    DeadLetter discarded = deadLetter().deadAt(T0.plusSeconds(1)).payload(payload).build();
+    rows.seed(replayed, discarded);
+
+    DeadLetterActionResult replay = store.replay(List.of(replayed.id()), null, false, OPERATOR);
+    DeadLetterActionResult discard = store.discard(List.of(discarded.id()), false, OPERATOR);
+
+    assertThat(replay.applied()).containsExactly(replayed.id());
+    assertThat(discard.applied()).containsExactly(discarded.id());
+    assertThat(rows.deadIds()).isEmpty();
+    assertThat(rows.outboxRows())
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.id()).isEqualTo(replayed.id());
+              assertThat(r.payload()).isEqualTo(payload);
+              assertThat(r.replayCount()).isEqualTo(replayed.replayCount() + 1);
+              assertThat(r.destination()).isEqualTo(replayed.destination());
+            });
+    for (DeadLetter d : List.of(replayed, discarded)) {
+      String action = d == replayed ? AuditEntry.REPLAY : AuditEntry.DISCARD;
+      assertThat(AuditDetails.snapshot(rows.auditDetails(d.id(), action)))
+          .as("the %s audit's snapshot", action)
+          .isEqualTo(d);
+    }
   }
 
   @Test

@@ -141,6 +141,27 @@ final class DeadLetterTables {
     return count(tables.deadLetterAudit());
   }
 
+  /** The details JSON of the audit row {@code action} wrote for dead letter {@code id}. */
+  String auditDetails(UUID id, String action) {
+    String sql =
+        "SELECT details FROM "
+            + tables.deadLetterAudit()
+            + " WHERE dead_letter_id = ? AND action = ?";
+    try (Connection c = db.open();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      JdbcValues.setUuid(ps, 1, id, dialect);
+      ps.setString(2, action);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalStateException("no " + action + " audit row for " + id);
+        }
+        return rs.getString(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read the audit of " + id, e);
+    }
+  }
+
   List<OutboxRow> outboxRows() {
     List<OutboxRow> rows = new ArrayList<>();
     try (Connection c = db.open();

@@ -112,6 +112,20 @@ abstract class DestinationOverrideContract {
   }
 
   @Test
+  final void replay_toAnEventBus_isRefusedSayingEventsGoThereByRouteOnly_andNothingChanges() {
+    DeadLetter dead = seeded();
+    String before = rows.snapshot();
+    String bus = "arn:aws:events:us-east-1:000000000000:event-bus/orders";
+
+    assertRefused(
+        "{\"action\":\"replay\",\"ids\":[\"" + dead.id() + "\"],\"destination\":\"" + bus + "\"}",
+        bus,
+        "OUTBOX_ROUTES");
+
+    assertThat(rows.snapshot()).isEqualTo(before);
+  }
+
+  @Test
   final void replayByFilter_toAnAllowedTopicThatDoesNotExist_isRefused_andNothingChanges() {
     seeded();
     seeded();

@@ -4,16 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.bench.Stores;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
+import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -33,6 +38,64 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
   @Override
   SqlExecutor newExecutor() {
     return jdbcExecutor();
+  }
+
+  // ---- the result budget
+
+  @Test
+  final void claim_withASmallFunctionsBudget_takesNoMoreRowBytesThanItAllows_andReachesEveryRow() {
+    long budget = DatabaseSettings.resultBudget(128); // 4 MiB
+    List<UUID> written = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String payload = "{\"blob\":\"" + "x".repeat(200 * 1024) + "\",\"n\":" + i + "}";
+      written.addAll(
+          append(T0.plusSeconds(i), event("big-" + i).toBuilder().payload(payload).build()));
+    }
+    OutboxStore store =
+        OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults()), budget))
+            .tables(tables)
+            .build();
+
+    List<UUID> claimed = new ArrayList<>();
+    List<Integer> batches = new ArrayList<>();
+    for (int round = 0; round < 10; round++) {
+      Claim batch = store.claim("a", 1_000, T0.plusSeconds(60), LEASE);
+      if (batch.messages().isEmpty()) {
+        break;
+      }
+      assertThat(batch.messages().stream().mapToLong(OutboxMessage::payloadBytes).sum())
+          .isLessThanOrEqualTo(budget);
+      batches.add(batch.messages().size());
+      claimed.addAll(ids(batch));
+      assertThat(batch.stoppedAtBudget())
+          .as("the claim says whether it stopped at its budget with due rows left")
+          .isEqualTo(claimed.size() < written.size());
+    }
+
+    assertThat(claimed).containsExactlyElementsOf(written);
+    assertThat(batches.get(0)).as("rows in the first claim").isBetween(10, 20);
+  }
+
+  @Test
+  final void claim_ofOneRowLargerThanTheBudget_takesItAlone_thenTheRest() {
+    OutboxEvent huge = event("huge");
+    append(T0, huge);
+    List<UUID> rest = append(T0.plusSeconds(1), event("a1"), event("a2"));
+    writeHugePayload(tables.messages(), huge.id());
+    OutboxStore store =
+        OutboxStore.builder(JdbcExecutor.of(connections(ConnectionLimits.defaults()), 1024 * 1024))
+            .tables(tables)
+            .build();
+
+    Claim first = store.claim("a", 10, T0.plusSeconds(1), LEASE);
+    Claim second = store.claim("a", 10, T0.plusSeconds(1), LEASE);
+
+    assertThat(ids(first)).containsExactly(huge.id());
+    assertThat(first.stoppedAtBudget()).isTrue();
+    assertThat(second.stoppedAtBudget()).isFalse();
+    assertThat(first.messages().get(0).payloadBytes()).isEqualTo(4L * HUGE_CHARS + 11);
+    assertThat(Utf8.length(first.messages().get(0).payload())).isLessThanOrEqualTo(256 * 1024);
+    assertThat(ids(second)).containsExactlyElementsOf(rest);
   }
 
   // ---- the connection

@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
@@ -201,33 +202,53 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(claimed).containsExactlyElementsOf(written);
   }
 
-  @Test
-  final void claim_ofAPayloadNoBrokerAccepts_returnsItStillTooLarge_andItsDeadLetterKeepsItWhole() {
-    // The writer refuses such a payload; a row written around it can still hold one.
-    String payload = "{\"blob\":\"" + "y".repeat(300 * 1024) + "\"}";
-    OutboxEvent event = event("huge");
-    append(T0, event);
+  /** A payload of this many 4-byte characters (1.5 MiB) is over every limit: broker, response. */
+  static final int HUGE_CHARS = 3 * 128 * 1024;
+
+  /**
+   * Writes, by hand SQL (the writer refuses it), a payload of {@link #HUGE_CHARS} 4-byte characters
+   * into row {@code id} of {@code table}; returns the payload.
+   */
+  String writeHugePayload(String table, UUID id) {
     rows.execute(
         "UPDATE "
-            + tables.messages()
-            + " SET payload = '"
-            + payload
-            + "' WHERE id = '"
-            + event.id()
+            + table
+            + " SET payload = CONCAT('{\"blob\":\"', REPEAT('\uD83D\uDE00', "
+            + HUGE_CHARS
+            + "), '\"}') WHERE id = '"
+            + id
             + "'");
-    OutboxStore store = store();
+    return "{\"blob\":\"" + "\uD83D\uDE00".repeat(HUGE_CHARS) + "\"}";
+  }
 
-    Claim claim = store.claim("a", 10, T0, LEASE);
+  @Test
+  final void claim_ofARowOverEveryLimit_neverFails_saysItsStoredSize_andTheRowsBehindItFlow() {
+    OutboxEvent huge = event("huge");
+    OutboxEvent next = event("next");
+    append(T0, huge);
+    append(T0.plusSeconds(1), next);
+    String payload = writeHugePayload(tables.messages(), huge.id());
+    SqlExecutor executor = newExecutor();
+    long budget = executor.inTransaction("read the result budget", SqlSession::maxResultBytes);
+    OutboxStore store = OutboxStore.builder(executor).tables(tables).build();
 
-    // Either the payload as written or, where one result is bounded, a prefix: both more than
-    // the 256 KiB SNS and SQS accept, so the poller dead-letters the row as too large (a cut
-    // payload is not JSON, but not taken for an unreadable row).
-    assertThat(ids(claim)).containsExactly(event.id());
-    OutboxMessage claimed = claim.messages().get(0);
-    assertThat(claimed.payload().length()).isGreaterThan(256 * 1024);
-    assertThat(payload).startsWith(claimed.payload());
-    store.complete("a", List.of(new DeadLetter(event.id(), "TooLarge", "300 KiB")), T0);
-    assertThat(rows.deadLetter(event.id()).get("payload")).isEqualTo(payload);
+    List<OutboxMessage> claimed = new ArrayList<>();
+    for (int round = 0; round < 3 && claimed.size() < 2; round++) {
+      claimed.addAll(store.claim("a", 10, T0.plusSeconds(1), LEASE).messages());
+    }
+
+    // The row comes back with its stored size, so the poller dead-letters it as too large; where
+    // one result is bounded, its payload is a prefix of at most 256 KiB, cut between characters.
+    assertThat(claimed).extracting(OutboxMessage::id).containsExactly(huge.id(), next.id());
+    OutboxMessage claimedHuge = claimed.get(0);
+    assertThat(claimedHuge.payloadBytes()).isEqualTo(4L * HUGE_CHARS + 11);
+    assertThat(payload).startsWith(claimedHuge.payload());
+    if (budget != Long.MAX_VALUE) {
+      assertThat(Utf8.length(claimedHuge.payload())).isLessThanOrEqualTo(256 * 1024);
+    }
+    assertThat(claimed.get(1).payloadBytes()).isEqualTo(Utf8.length(claimed.get(1).payload()));
+    store.complete("a", List.of(new DeadLetter(huge.id(), "TooLarge", "1.5 MiB")), T0);
+    assertThat(rows.deadLetter(huge.id()).get("payload")).isEqualTo(payload);
   }
 
   // ---- complete: published

@@ -34,13 +34,14 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * The stack's alarms against what the functions really emit, in both store modes. Both packaged
- * jars run once per mode, as Lambda runs them (their own JVM, the runtime interface client), with
- * exactly the environment template.yaml gives them on its default parameters: over JDBC with the
- * database login in a Secrets Manager secret, over the Data API (the test bed's emulator) with the
- * emulator's cluster; the created topic stands in for the stack's own. Their EMF lines are then the
- * reference every alarm's namespace, metric and dimensions must match: renaming a metric in the
- * code or in the template without the other fails here.
+ * The stack's alarms and dashboard against what the functions really emit, in both store modes.
+ * Both packaged jars run once per mode, as Lambda runs them (their own JVM, the runtime interface
+ * client), with exactly the environment template.yaml gives them on its default parameters: over
+ * JDBC with the database login in a Secrets Manager secret, over the Data API (the test bed's
+ * emulator) with the emulator's cluster; the created topic stands in for the stack's own. Their EMF
+ * lines are then the reference every alarm's and every dashboard widget's namespace, metric and
+ * dimensions must match: renaming a metric in the code or in the template without the other fails
+ * here.
  */
 class TemplateAlarmsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -319,28 +320,93 @@ class TemplateAlarmsTest {
               assertThat(p)
                   .as(name + " uses one metric, not metric math")
                   .containsKey("MetricName");
-              String namespace = String.valueOf(p.get("Namespace"));
-              Map<String, String> dimensions = dimensions(p.get("Dimensions"));
-              if (namespace.equals("AWS/Lambda")) {
-                // Lambda's own metrics: the dimension must name one of the stack's functions.
-                assertThat(dimensions).as(name).containsOnlyKeys("FunctionName");
-                assertThat(resolved.resourcesOfType("AWS::Serverless::Function").keySet())
-                    .as(name)
-                    .contains(dimensions.get("FunctionName").replace("arn-of-", ""));
-                return;
-              }
-              assertThat(
-                      emitted.stream()
-                          .filter(
-                              line ->
-                                  emits(line, namespace, String.valueOf(p.get("MetricName")))
-                                      && lineDimensions(line).equals(dimensions))
-                          .toList())
-                  .as(
-                      "%s watches %s %s %s; the functions emitted %s",
-                      name, namespace, p.get("MetricName"), dimensions, describe(emitted))
-                  .isNotEmpty();
+              assertEmitted(
+                  name,
+                  String.valueOf(p.get("Namespace")),
+                  String.valueOf(p.get("MetricName")),
+                  dimensions(p.get("Dimensions")),
+                  emitted);
             });
+  }
+
+  @ParameterizedTest
+  @EnumSource(StoreMode.class)
+  void everyDashboardMetric_isOneTheFunctionsEmit_withExactlyItsDimensions(StoreMode mode)
+      throws Exception {
+    List<JsonNode> emitted = TemplateAlarmsTest.emitted.get(mode);
+    List<JsonNode> metrics = dashboardMetrics(mode == StoreMode.JDBC ? resolved : resolvedDataApi);
+    assertThat(metrics).hasSizeGreaterThanOrEqualTo(10);
+    for (JsonNode metric : metrics) {
+      String namespace = metric.get(0).asText();
+      String name = metric.get(1).asText();
+      Map<String, String> dimensions = new TreeMap<>();
+      for (int i = 2; i + 1 < metric.size() && metric.get(i).isTextual(); i += 2) {
+        dimensions.put(metric.get(i).asText(), metric.get(i + 1).asText());
+      }
+      assertEmitted("the dashboard", namespace, name, dimensions, emitted);
+    }
+  }
+
+  /**
+   * {@code who} reads a metric the functions emitted, with exactly these dimensions; for Lambda's
+   * own metrics (AWS/Lambda), the dimension names one of the stack's functions.
+   */
+  private static void assertEmitted(
+      String who,
+      String namespace,
+      String metric,
+      Map<String, String> dimensions,
+      List<JsonNode> emitted) {
+    if (namespace.equals("AWS/Lambda")) {
+      assertThat(dimensions).as(who).containsOnlyKeys("FunctionName");
+      assertThat(resolved.resourcesOfType("AWS::Serverless::Function").keySet())
+          .as(who)
+          .contains(dimensions.get("FunctionName").replace("arn-of-", ""));
+      return;
+    }
+    assertThat(
+            emitted.stream()
+                .filter(line -> emits(line, namespace, metric))
+                .filter(line -> lineDimensions(line).equals(dimensions))
+                .toList())
+        .as(
+            "%s reads %s %s %s; the functions emitted %s",
+            who, namespace, metric, dimensions, describe(emitted))
+        .isNotEmpty();
+  }
+
+  @Test
+  void theDashboard_showsEveryAlarmsMetric_theLatencyPercentiles_andBothFunctionsErrors()
+      throws Exception {
+    List<String> shown = new ArrayList<>();
+    for (JsonNode metric : dashboardMetrics(resolved)) {
+      String stat = metric.get(metric.size() - 1).path("stat").asText();
+      shown.add(metric.get(1).asText() + " " + stat + " " + metric.get(3).asText());
+    }
+    resolved
+        .resourcesOfType("AWS::CloudWatch::Alarm")
+        .forEach(
+            (name, alarm) -> {
+              Map<String, Object> p = SamTemplate.map(alarm.get("Properties"));
+              String dimension = dimensions(p.get("Dimensions")).values().iterator().next();
+              assertThat(shown)
+                  .as(name)
+                  .contains(p.get("MetricName") + " " + p.get("Statistic") + " " + dimension);
+            });
+    assertThat(shown)
+        .contains(
+            "PublishLatencyMs p50 " + stack + "-poller",
+            "PublishLatencyMs p99 " + stack + "-poller",
+            "Published Sum " + stack + "-poller",
+            "Invocations Sum arn-of-PollerFunction",
+            "Errors Sum arn-of-DlqReprocessorFunction");
+    assertThat(resolved.properties("OutboxDashboard"))
+        .containsEntry("DashboardName", stack + "-outbox");
+    assertThat(resolved.outputs()).containsKey("DashboardUrl");
+    SamTemplate.Resolved without =
+        TEMPLATE.resolve(SamTemplate.requiredParameters("Dashboard", "false"), stack, Map.of());
+    assertThat(without.resources()).doesNotContainKey("OutboxDashboard");
+    assertThat(without.outputs()).doesNotContainKey("DashboardUrl");
   }
 
   @Test
@@ -398,6 +464,22 @@ class TemplateAlarmsTest {
         .aggregateId("r-" + UUID.randomUUID())
         .eventType(type)
         .payload("{\"ok\":true}");
+  }
+
+  // ---- the dashboard
+
+  /**
+   * Every metric of every widget of the dashboard, as written: namespace, name, dimensions,
+   * options.
+   */
+  private static List<JsonNode> dashboardMetrics(SamTemplate.Resolved template) throws Exception {
+    JsonNode body =
+        JSON.readTree(String.valueOf(template.properties("OutboxDashboard").get("DashboardBody")));
+    List<JsonNode> metrics = new ArrayList<>();
+    for (JsonNode widget : body.get("widgets")) {
+      widget.at("/properties/metrics").forEach(metrics::add);
+    }
+    return metrics;
   }
 
   // ---- EMF

@@ -27,6 +27,8 @@ class TemplatePermissionsTest {
   private static final String ORDERS = "arn:aws:sns:us-east-1:123456789012:orders";
   private static final String PAYMENTS = "arn:aws:sns:us-east-1:123456789012:payments";
   private static final String AUDIT_QUEUE = "arn:aws:sqs:us-east-1:123456789012:audit";
+  private static final String ORDERS_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
+  private static final String AUDIT_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/audit";
   private static final String LOGS =
       "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
   private static final String VPC_NETWORKING =
@@ -64,6 +66,15 @@ class TemplatePermissionsTest {
             "PublishTopicArns", ORDERS + "," + PAYMENTS,
             "PublishQueueArns", AUDIT_QUEUE,
             "PublishKmsKeyArns", KEY
+          },
+          "event buses",
+          new String[] {
+            "OutboxTopicType",
+            "none",
+            "DefaultDestination",
+            ORDERS_BUS,
+            "PublishEventBusArns",
+            ORDERS_BUS + "," + AUDIT_BUS
           });
 
   static Stream<Arguments> destinations() {
@@ -248,6 +259,40 @@ class TemplatePermissionsTest {
   }
 
   @Test
+  void eventBuses_mayBePutOn_onlyThoseListed_andNothingElseIsPublishedTo() {
+    SamTemplate.Resolved stack =
+        resolve(
+            required(
+                "OutboxTopicType",
+                "none",
+                "DefaultDestination",
+                ORDERS_BUS,
+                "Routes",
+                "{\"audit.*\":\"" + AUDIT_BUS + "\"}",
+                "EventSource",
+                "com.example.orders",
+                "PublishEventBusArns",
+                ORDERS_BUS + "," + AUDIT_BUS));
+
+    assertThat(stack.ruleFailures()).as("a bus alone is a destination enough").isEmpty();
+    Map<String, List<String>> actions = actions(stack, "PollerFunction");
+    assertThat(actions.get("events:PutEvents")).containsExactlyInAnyOrder(ORDERS_BUS, AUDIT_BUS);
+    assertThat(actions.get("events:DescribeEventBus"))
+        .as("PutEvents drops events for a missing bus: the poller looks each one up first")
+        .containsExactlyInAnyOrder(ORDERS_BUS, AUDIT_BUS);
+    assertThat(actions).doesNotContainKeys("sns:Publish", "sqs:SendMessage");
+    assertThat(stack.environment("PollerFunction"))
+        .containsEntry("OUTBOX_DEFAULT_DESTINATION", ORDERS_BUS)
+        .containsEntry("OUTBOX_EVENT_SOURCE", "com.example.orders");
+    assertThat(actions(resolve(required()), "PollerFunction"))
+        .as("no bus listed, no events:PutEvents")
+        .doesNotContainKey("events:PutEvents");
+    assertThat(actions(stack, "DlqReprocessorFunction"))
+        .as("a bus is no replay destination: the reprocessor reads nothing of it")
+        .doesNotContainKeys("events:PutEvents", "events:DescribeEventBus");
+  }
+
+  @Test
   void aWildcardTheUserTypes_isTakenAsTyped() {
     String pattern = "arn:aws:sns:us-east-1:123456789012:orders-*";
     SamTemplate.Resolved stack =
@@ -265,7 +310,10 @@ class TemplatePermissionsTest {
     assertThat(resolve(required("OutboxTopicType", "none")).ruleFailures())
         .hasSize(2)
         .anySatisfy(f -> assertThat(f).contains("DefaultDestination", "NO_DESTINATION"))
-        .anySatisfy(f -> assertThat(f).contains("PublishTopicArns", "PublishQueueArns"));
+        .anySatisfy(
+            f ->
+                assertThat(f)
+                    .contains("PublishTopicArns", "PublishQueueArns", "PublishEventBusArns"));
     assertThat(
             resolve(
                     required(

@@ -21,10 +21,22 @@ public record DatabaseSettings(
     Optional<String> user,
     Optional<String> password,
     OutboxTables tables,
-    DatabaseTls tls)
+    DatabaseTls tls,
+    long resultBudgetBytes)
     implements StoreSettings {
 
-  /** With the default TLS ({@link DatabaseTls#defaults()}). */
+  /**
+   * How much of the function's memory the row data of one statement may take: a thirty-second. The
+   * poller holds up to four batches at once (one publishing, one claimed ahead, two being
+   * recorded), and a row's text takes up to twice its UTF-8 bytes in the JVM, so the batches' rows
+   * stay within a quarter of the memory.
+   */
+  public static final int MEMORY_SHARE_PER_RESULT = 32;
+
+  /**
+   * With the default TLS ({@link DatabaseTls#defaults()}) and the result budget of the default
+   * memory ({@link DatabaseVariables#FUNCTION_MEMORY}).
+   */
   public DatabaseSettings(
       String jdbcUrl,
       SqlDialect dialect,
@@ -32,7 +44,15 @@ public record DatabaseSettings(
       Optional<String> user,
       Optional<String> password,
       OutboxTables tables) {
-    this(jdbcUrl, dialect, secretArn, user, password, tables, DatabaseTls.defaults());
+    this(
+        jdbcUrl,
+        dialect,
+        secretArn,
+        user,
+        password,
+        tables,
+        DatabaseTls.defaults(),
+        resultBudget(Integer.parseInt(DatabaseVariables.FUNCTION_MEMORY.defaultValue())));
   }
 
   /** The variables' names, for messages, as {@link DatabaseVariables} declares them. */
@@ -104,7 +124,13 @@ public record DatabaseSettings(
         user,
         password,
         StoreSettings.tables(env),
-        DatabaseTls.fromEnvironment(env));
+        DatabaseTls.fromEnvironment(env),
+        resultBudget(env.integer(DatabaseVariables.FUNCTION_MEMORY)));
+  }
+
+  /** The result budget of a function with {@code memoryMb} MB: {@link #MEMORY_SHARE_PER_RESULT}. */
+  public static long resultBudget(int memoryMb) {
+    return memoryMb * 1024L * 1024L / MEMORY_SHARE_PER_RESULT;
   }
 
   @Override
@@ -120,6 +146,8 @@ public record DatabaseSettings(
         + "*, tls="
         + tls.mode().text()
         + tls.caFile().map(f -> " trusting " + f).orElse("")
+        + ", resultBudgetBytes="
+        + resultBudgetBytes
         + "]";
   }
 }

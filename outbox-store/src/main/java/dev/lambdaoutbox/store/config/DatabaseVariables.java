@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.config;
 
+import static dev.lambdaoutbox.store.config.Setting.Type.INTEGER;
 import static dev.lambdaoutbox.store.config.Setting.Type.MILLISECONDS;
 
 import java.util.List;
@@ -142,6 +143,13 @@ public final class DatabaseVariables {
       Setting.number("OUTBOX_DB_VALIDATION_INTERVAL_MS", MILLISECONDS, 30_000, 0, 3_600_000)
           .meaning("`jdbc`: how long the reused connection may sit unused before it is checked");
 
+  public static final Setting FUNCTION_MEMORY =
+      Setting.number("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", INTEGER, 1_024, 128, 10_240)
+          .meaning(
+              "set by Lambda: the function's memory in MB. `jdbc`: one claim or dead-letter read"
+                  + " returns at most a thirty-second of it in row bytes (32 MiB at 1,024 MB); a"
+                  + " single larger row is still read alone");
+
   private DatabaseVariables() {}
 
   /** Every database variable, in the order the reference lists them. */
@@ -164,6 +172,7 @@ public final class DatabaseVariables {
         SOCKET_TIMEOUT,
         STATEMENT_TIMEOUT,
         IDLE_IN_TRANSACTION_TIMEOUT,
-        VALIDATION_INTERVAL);
+        VALIDATION_INTERVAL,
+        FUNCTION_MEMORY);
   }
 }

@@ -39,7 +39,14 @@ public interface DeadLetterStore {
   /** Counts of the rows {@code filter} matches, by error code and event type. */
   DeadLetterSummary summarize(DeadLetterFilter filter);
 
-  /** Rows in the dead-letter table. */
+  /**
+   * Most rows {@link #count()}, {@link #summarize} and {@link ParkedKeys#total()} count; beyond it
+   * they stop (one more row says there are more), so that an operator's read costs the same at a
+   * million dead letters as at ten thousand.
+   */
+  int COUNT_CAP = 10_000;
+
+  /** Rows in the dead-letter table, counted up to {@link #COUNT_CAP} + 1 (then there are more). */
   long count();
 
   /**
@@ -50,11 +57,16 @@ public interface DeadLetterStore {
 
   /**
    * @param keys up to the limit asked for, longest parked first
-   * @param total every parked key
+   * @param total the parked keys, counted up to {@link #COUNT_CAP} + 1
    */
   record ParkedKeys(List<ParkedKey> keys, long total) {
     public ParkedKeys {
       keys = List.copyOf(keys);
+    }
+
+    /** Whether there are more than {@link #COUNT_CAP} parked keys (then {@code total} stopped). */
+    public boolean totalCapped() {
+      return total > COUNT_CAP;
     }
   }
 

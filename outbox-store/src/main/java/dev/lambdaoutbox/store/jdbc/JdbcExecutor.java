@@ -27,14 +27,29 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class JdbcExecutor implements SqlExecutor {
   private final JdbcConnectionProvider connections;
   private final JdbcBinder binder;
+  private final long maxResultBytes;
 
-  private JdbcExecutor(JdbcConnectionProvider connections) {
+  private JdbcExecutor(JdbcConnectionProvider connections, long maxResultBytes) {
     this.connections = Objects.requireNonNull(connections, "connections");
     this.binder = new JdbcBinder(connections.dialect());
+    if (maxResultBytes < 1) {
+      throw new IllegalArgumentException("maxResultBytes must be positive, not " + maxResultBytes);
+    }
+    this.maxResultBytes = maxResultBytes;
   }
 
+  /** An executor whose statements' results are not bounded. */
   public static JdbcExecutor of(JdbcConnectionProvider connections) {
-    return new JdbcExecutor(connections);
+    return new JdbcExecutor(connections, Long.MAX_VALUE);
+  }
+
+  /**
+   * An executor whose sessions report {@code maxResultBytes} ({@link
+   * dev.lambdaoutbox.store.sql.SqlSession#maxResultBytes()}): claims and dead-letter reads size
+   * themselves to it, so a function's memory bounds what they hold.
+   */
+  public static JdbcExecutor of(JdbcConnectionProvider connections, long maxResultBytes) {
+    return new JdbcExecutor(connections, maxResultBytes);
   }
 
   /**
@@ -60,7 +75,7 @@ public final class JdbcExecutor implements SqlExecutor {
    */
   @Override
   public SqlExecutor secondConnection() {
-    return new JdbcExecutor(connections.sibling());
+    return new JdbcExecutor(connections.sibling(), maxResultBytes);
   }
 
   /** The provider this executor runs on. */
@@ -88,7 +103,7 @@ public final class JdbcExecutor implements SqlExecutor {
         return connections.inTransaction(
             what,
             c -> {
-              session[0] = new JdbcSession(c, binder);
+              session[0] = new JdbcSession(c, binder, maxResultBytes);
               try {
                 return work.run(session[0]);
               } catch (StatementException e) {

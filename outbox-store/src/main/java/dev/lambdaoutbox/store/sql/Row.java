@@ -24,6 +24,11 @@ public final class Row {
     this.values = values;
   }
 
+  /** Whether the result has this column. */
+  public boolean has(String column) {
+    return columns.index.containsKey(column.toLowerCase(Locale.ROOT));
+  }
+
   /** The raw text of a column; null for SQL NULL. */
   public String text(String column) {
     return values[columns.index(column)];

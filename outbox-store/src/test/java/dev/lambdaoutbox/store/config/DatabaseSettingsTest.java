@@ -55,4 +55,37 @@ class DatabaseSettingsTest {
         .contains("jdbc:postgresql://db/app?user=app&password=***")
         .doesNotContain("Zk3Pq9Vw");
   }
+
+  private static DatabaseSettings withMemory(String megabytes) {
+    return DatabaseSettings.fromEnvironment(
+        new EnvironmentReader(
+            Map.of(
+                DatabaseSettings.JDBC_URL,
+                "jdbc:postgresql://db:5432/app",
+                DatabaseSettings.USER,
+                "outbox",
+                DatabaseSettings.PASSWORD,
+                "secret",
+                "AWS_LAMBDA_FUNCTION_MEMORY_SIZE",
+                megabytes)));
+  }
+
+  @Test
+  void resultBudget_isAThirtySecondOfTheFunctionsMemory_1024MbWhenLambdaDoesNotSay() {
+    assertThat(withMemory("1024").resultBudgetBytes()).isEqualTo(32L * 1024 * 1024);
+    assertThat(withMemory("128").resultBudgetBytes()).isEqualTo(4L * 1024 * 1024);
+    assertThat(withMemory("10240").resultBudgetBytes()).isEqualTo(320L * 1024 * 1024);
+    assertThat(read("jdbc:postgresql://db:5432/app").resultBudgetBytes())
+        .isEqualTo(32L * 1024 * 1024);
+  }
+
+  @Test
+  void aMemorySizeLambdaCannotHave_isRefusedAtStartUp_namingTheVariable() {
+    assertThatThrownBy(() -> withMemory("64"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("AWS_LAMBDA_FUNCTION_MEMORY_SIZE: ");
+    assertThatThrownBy(() -> withMemory("lots"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("AWS_LAMBDA_FUNCTION_MEMORY_SIZE: ");
+  }
 }

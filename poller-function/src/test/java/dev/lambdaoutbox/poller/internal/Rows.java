@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller.internal;
 
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.store.OutboxMessage;
 import java.time.Instant;
@@ -38,7 +39,8 @@ public final class Rows {
         OCCURRED,
         retryCount,
         0,
-        null);
+        null,
+        Utf8.length(payload));
   }
 
   public static OutboundMessage message(String destination, int payloadChars) {

@@ -55,6 +55,15 @@ public final class DestinationCheck {
     if (problem != null) {
       throw new InvalidRequestException(field, problem);
     }
+    if (Destinations.isEventBusArn(destination)) {
+      throw new InvalidRequestException(
+          field,
+          "'"
+              + destination
+              + "' is an EventBridge event bus; events are sent by hand to SNS topics and SQS"
+              + " queues only. Route the event type to the bus (OUTBOX_ROUTES) and replay the"
+              + " dead letter to its own destination instead");
+    }
     String arn =
         allowed
             .arnOf(destination)

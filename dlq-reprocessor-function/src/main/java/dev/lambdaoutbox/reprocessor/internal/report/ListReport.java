@@ -40,6 +40,7 @@ public final class ListReport {
     report.put("nextCursor", page.next() == null ? null : page.next().encode());
     ObjectNode s = report.putObject("summary");
     s.put("total", summary.total());
+    s.put("totalCapped", summary.totalCapped());
     ArrayNode groups = s.putArray("byErrorCodeAndEventType");
     for (DeadLetterSummary.Group g : summary.groups()) {
       groups
@@ -52,6 +53,7 @@ public final class ListReport {
     }
     ObjectNode p = report.putObject("parkedKeys");
     p.put("total", parked.total());
+    p.put("totalCapped", parked.totalCapped());
     p.put("parkedEvents", parked.keys().stream().mapToLong(ParkedKey::waitingEvents).sum());
     ArrayNode keys = p.putArray("keys");
     parked.keys().forEach(k -> keys.add(ReportJson.parkedKey(k)));

@@ -22,5 +22,10 @@ final class MysqlAudit {
           .strip()
           .replaceAll("\\s*\\n\\s*", " ");
 
+  /** The JSON {@code details} with the snapshot's payload set to the dead letter's, as a string. */
+  static String withPayloadOfTheRow(String details) {
+    return "JSON_SET(" + details + ", '$.deadLetter.payload', d.payload)";
+  }
+
   private MysqlAudit() {}
 }

@@ -45,7 +45,10 @@ final class MysqlClaims {
       ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED
       """;
 
-  /** The rows that fit, by id; a payload too long for any broker cut. */
+  /**
+   * The rows that fit, by id; a payload too long for any broker cut, by bytes; with how many rows
+   * were locked ({@code due_rows}), so a claim cut by bytes is not taken for a drained backlog.
+   */
   private static final String CLAIMED_ROWS = "SELECT {columns} FROM {messages} WHERE id IN ";
 
   /**
@@ -205,11 +208,9 @@ final class MysqlClaims {
             CLAIMED_ROWS,
             "columns",
             MysqlSyntax.SYNTAX
-                .selectList("", MessageRows.COLUMNS)
-                .replace(
-                    "payload,",
-                    "CASE WHEN octet_length(payload) > :payloadCap THEN LEFT(payload, :payloadCap)"
-                        + " ELSE payload END AS payload,"));
+                    .selectList("", MessageRows.COLUMNS)
+                    .replace("payload,", ResultBudget.cutPayload("") + ",")
+                + ", :dueRows AS due_rows");
     this.lease = sql.fill(LEASE);
     this.holdBehind = sql.fill(HOLD_BEHIND);
     this.holdBehindWaitingSql =
@@ -267,7 +268,7 @@ final class MysqlClaims {
     Map<String, Row> byId = new HashMap<>();
     List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
     for (List<String> chunk : InLists.chunks(ids)) {
-      Params params = Params.of().integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS);
+      Params params = Params.of().integer("dueRows", sizes.size());
       for (Row row : s.query(claimedRows + " " + InLists.texts("id", chunk, params), params)) {
         byId.put(row.text("id"), row);
       }

@@ -39,24 +39,12 @@ final class MysqlDeadLetters {
   private static final String MOVE =
       "INSERT INTO {deadLetters} ({columns}) SELECT {values} FROM {messages} WHERE id = :id";
 
-  /** A replay: a duplicate-key error says the id or the idempotency key is taken. */
-  private static final String REINSERT =
-      """
-      INSERT INTO {messages}
-        (id, aggregate_type, aggregate_id, event_type, payload, headers, destination,
-         idempotency_key, occurred_at, created_at, status, retry_count, replay_count,
-         next_attempt_at, locked_by, locked_until, last_error_code, last_error_reason,
-         first_failed_at, sent_at)
-      VALUES (:id, :aggregateType, :aggregateId, :eventType, :payload, :headers, :destination,
-        :idempotencyKey, :occurredAt, :now, 'PENDING', 0, :replayCount, :now,
-        NULL, NULL, NULL, NULL, NULL, NULL)
-      """;
-
   private final OutboxTables tables;
   private final PortableDeadLetters reads;
   private final PortableAudit audit;
   private final String move;
   private final String reinsert;
+  private final String reinsertTo;
   private final String inOutbox;
   private final String keyHolders;
 
@@ -70,7 +58,10 @@ final class MysqlDeadLetters {
             ":deadId", ":tries", ":code", ":reason", ":now", MysqlSyntax::readable);
     this.move =
         sql.fill(MOVE, "columns", String.join(", ", DeadLetterRows.COLUMNS), "values", values);
-    this.reinsert = sql.fill(REINSERT);
+    // A replay (DeadLetterRows.REINSERT): a duplicate-key error says the id or the idempotency
+    // key is taken.
+    this.reinsert = sql.fill(DeadLetterRows.REINSERT, "destination", "destination");
+    this.reinsertTo = sql.fill(DeadLetterRows.REINSERT, "destination", ":destination");
     this.inOutbox = sql.fill("SELECT id FROM {messages} WHERE id IN");
     this.keyHolders =
         sql.fill("SELECT id, idempotency_key FROM {messages} WHERE idempotency_key IN");
@@ -134,7 +125,9 @@ final class MysqlDeadLetters {
    */
   SkipReason reinsert(SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
     try {
-      s.update(reinsert, DeadLetterRows.reinsertParams(row, destinationOverride, now));
+      s.update(
+          destinationOverride == null ? reinsert : reinsertTo,
+          DeadLetterRows.reinsertParams(row, destinationOverride, now));
       return null;
     } catch (DuplicateKeyException e) {
       return String.valueOf(e.getMessage()).contains(tables.messages() + "_idem_uq")

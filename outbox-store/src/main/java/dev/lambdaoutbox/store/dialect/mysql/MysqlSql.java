@@ -48,7 +48,11 @@ public final class MysqlSql extends PortableSql {
   }
 
   private MysqlSql(SqlTemplate sql, OutboxTables tables) {
-    super(sql, MysqlDeadLetters.byIds(sql), MysqlAudit.DETAILS_PREVIEW);
+    super(
+        sql,
+        MysqlDeadLetters.byIds(sql),
+        MysqlAudit.DETAILS_PREVIEW,
+        MysqlAudit::withPayloadOfTheRow);
     this.locks = new MysqlLocks(sql);
     this.claims = new MysqlClaims(sql);
     this.completions = new MysqlCompletions(sql, locks);

@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The audit table's statements, the same in every dialect apart from how a time and a JSON value
@@ -26,6 +27,7 @@ import java.util.function.BiConsumer;
 public final class PortableAudit {
   private final SqlTemplate sql;
   private final String insert;
+  private final String insertSnapshot;
   private final String trail;
   private final String entries;
 
@@ -33,8 +35,11 @@ public final class PortableAudit {
    * @param detailsPreview the select-list items {@code details} and {@code payload_length}: the
    *     details JSON with the snapshot's payload cut to its first {@code :preview} characters, and
    *     that payload's recorded length (NULL when the details hold no payload)
+   * @param snapshotPayload the {@code details} parameter's JSON with the snapshot's payload set to
+   *     the dead letter's own, {@code d.payload}, given that parameter as the dialect reads JSON
    */
-  public PortableAudit(SqlTemplate sql, String detailsPreview) {
+  public PortableAudit(
+      SqlTemplate sql, String detailsPreview, UnaryOperator<String> snapshotPayload) {
     this.sql = sql;
     List<String> values = new ArrayList<>();
     for (String column : AuditRows.INSERTED) {
@@ -46,6 +51,18 @@ public final class PortableAudit {
     this.insert =
         sql.fill(
             "INSERT INTO {deadLetterAudit} ({columns}) VALUES (" + String.join(", ", values) + ")",
+            "columns",
+            String.join(", ", AuditRows.INSERTED));
+    // A dead letter's snapshot takes its payload, of any size, from the row in SQL: the function
+    // never reads it whole (a claim or a read of a dead letter returns a large payload cut).
+    List<String> snapshot = new ArrayList<>(values);
+    String details = "{json:" + AuditRows.DETAILS + "}";
+    snapshot.set(snapshot.indexOf(details), snapshotPayload.apply(details));
+    this.insertSnapshot =
+        sql.fill(
+            "INSERT INTO {deadLetterAudit} ({columns}) SELECT "
+                + String.join(", ", snapshot)
+                + " FROM {deadLetters} d WHERE d.id = :dead_letter_id",
             "columns",
             String.join(", ", AuditRows.INSERTED));
     this.trail =
@@ -62,7 +79,10 @@ public final class PortableAudit {
             .replace(AuditRows.DETAILS + ",", detailsPreview + ",");
   }
 
-  /** One audit row per dead letter, each with a snapshot of the row. */
+  /**
+   * One audit row per dead letter, each with a snapshot of the row, its payload copied from the
+   * dead-letter table: the rows must still be there.
+   */
   public void record(
       SqlSession s,
       String action,
@@ -71,7 +91,7 @@ public final class PortableAudit {
       AuditInfo audit,
       Instant now) {
     if (!rows.isEmpty()) {
-      s.batch(insert, AuditRows.parameters(action, rows, destinationOverride, audit, now));
+      s.batch(insertSnapshot, AuditRows.parameters(action, rows, destinationOverride, audit, now));
     }
   }
 

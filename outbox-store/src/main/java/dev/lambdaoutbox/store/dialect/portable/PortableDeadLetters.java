@@ -4,6 +4,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.dialect.rows.DeadLetterRows;
 import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
@@ -42,13 +43,25 @@ public final class PortableDeadLetters {
   public PortableDeadLetters(SqlTemplate sql, ByIds byIds) {
     this.sql = sql;
     this.byIds = byIds;
-    this.columns = sql.syntax().selectList("", DeadLetterRows.COLUMNS);
-    this.count = sql.fill("SELECT count(*) AS row_count FROM {deadLetters}");
+    this.columns = columns("");
+    this.count =
+        sql.fill(
+            "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {deadLetters} LIMIT {cap})"
+                + " capped",
+            "cap",
+            DeadLetterStore.COUNT_CAP + 1);
   }
 
-  /** Every dead-letter column qualified by {@code alias}, times as UTC text. */
+  /**
+   * Every dead-letter column qualified by {@code alias} ("" for none), times as UTC text, a payload
+   * over 256 KiB cut ({@link ResultBudget#cutPayloadOnly}): a dead letter of any size can be read,
+   * and nothing writes a payload read here (a replay and an audit snapshot copy it in SQL).
+   */
   public String columns(String alias) {
-    return sql.syntax().selectList(alias, DeadLetterRows.COLUMNS);
+    String payload = alias.isEmpty() ? "payload" : alias + ".payload";
+    return sql.syntax()
+        .selectList(alias, DeadLetterRows.COLUMNS)
+        .replace(payload + ",", ResultBudget.cutPayloadOnly(payload) + " AS payload,");
   }
 
   /**
@@ -91,7 +104,11 @@ public final class PortableDeadLetters {
       SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
     Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
     String where = sql.syntax().conditions(params).matching(filter).after(after).where();
-    String select = select(DeadLetterRows.previewList(columns), where, "");
+    String select =
+        select(
+            DeadLetterRows.previewList(sql.syntax().selectList("", DeadLetterRows.COLUMNS)),
+            where,
+            "");
     return s.query(select, params).stream().map(DeadLetterRows::readPreview).toList();
   }
 
@@ -107,15 +124,19 @@ public final class PortableDeadLetters {
         locking);
   }
 
-  /** Counts of the rows {@code filter} matches, by error code and event type. */
+  /**
+   * Counts of the rows {@code filter} matches, by error code and event type: of the {@link
+   * DeadLetterStore#COUNT_CAP} + 1 oldest deaths at most, walked along the (dead_at, id) index.
+   */
   public DeadLetterSummary summarize(SqlSession s, DeadLetterFilter filter) {
-    Params params = Params.of();
+    Params params = Params.of().integer("cap", DeadLetterStore.COUNT_CAP + 1);
     String summary =
         sql.fill(
             """
             SELECT error_code, event_type, count(*) AS row_count,
               {utc:min(dead_at)} AS oldest_dead_at, {utc:max(dead_at)} AS newest_dead_at
-            FROM {deadLetters}{where}
+            FROM (SELECT error_code, event_type, dead_at FROM {deadLetters}{where}
+              ORDER BY dead_at, id LIMIT :cap) capped
             GROUP BY error_code, event_type ORDER BY row_count DESC, error_code, event_type
             """,
             "where",

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.portable;
 
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
@@ -45,7 +46,12 @@ public final class PortableParking {
     this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id");
     this.list =
         sql.fill(select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit");
-    this.count = sql.fill("SELECT count(*) AS row_count FROM {parkedKeys}");
+    this.count =
+        sql.fill(
+            "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {parkedKeys} LIMIT {cap})"
+                + " capped",
+            "cap",
+            DeadLetterStore.COUNT_CAP + 1);
     this.restoreHead =
         sql.fill("UPDATE {messages} SET seq = :seq WHERE id = :id AND status = 'PENDING'");
     this.unpark =

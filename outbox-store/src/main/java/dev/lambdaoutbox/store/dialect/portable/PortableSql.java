@@ -32,6 +32,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * A dialect's home of every statement, each client's interface implemented over the statement files
@@ -51,14 +52,18 @@ public abstract class PortableSql
   private final PortableDeadLetters deadLetters;
   private final PortableAudit audit;
 
-  protected PortableSql(SqlTemplate sql, PortableDeadLetters.ByIds byIds, String detailsPreview) {
+  protected PortableSql(
+      SqlTemplate sql,
+      PortableDeadLetters.ByIds byIds,
+      String detailsPreview,
+      UnaryOperator<String> snapshotPayload) {
     this.sql = sql;
     this.backlog = new PortableBacklog(sql);
     this.health = new PortableHealth(sql);
     this.parking = new PortableParking(sql);
     this.waiting = new PortableWaiting(sql);
     this.deadLetters = new PortableDeadLetters(sql, byIds);
-    this.audit = new PortableAudit(sql, detailsPreview);
+    this.audit = new PortableAudit(sql, detailsPreview, snapshotPayload);
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -86,12 +91,13 @@ public abstract class PortableSql
   protected final Claim claimed(
       SqlSession s, String owner, Instant now, MessageRows.Read read, boolean ordered) {
     if (read.unreadable().isEmpty()) {
-      return Claim.of(read.messages());
+      return new Claim(read.messages(), List.of(), List.of(), Map.of(), read.stoppedAtBudget());
     }
     Map<UUID, Integer> parked =
         ordered ? parkUnreadable(s, owner, read.unreadable(), now) : Map.of();
     Moved moved = moveUnreadable(s, owner, read.unreadable(), now);
-    return new Claim(read.messages(), read.unreadable(), moved.superseded(), parked);
+    return new Claim(
+        read.messages(), read.unreadable(), moved.superseded(), parked, read.stoppedAtBudget());
   }
 
   /**

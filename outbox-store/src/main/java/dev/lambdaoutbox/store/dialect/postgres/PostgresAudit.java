@@ -21,5 +21,10 @@ final class PostgresAudit {
           .strip()
           .replaceAll("\\s*\\n\\s*", " ");
 
+  /** The JSON {@code details} with the snapshot's payload set to the dead letter's, as a string. */
+  static String withPayloadOfTheRow(String details) {
+    return "jsonb_set(" + details + ", '{deadLetter,payload}', to_jsonb(d.payload))";
+  }
+
   private PostgresAudit() {}
 }

@@ -45,7 +45,8 @@ final class PostgresClaims {
   /**
    * The claim sized to a result budget: {@code {due}} also gives each row's {@code bytes}; of the
    * rows it locked, the fit CTE keeps the first ones whose running size stays within :maxBytes
-   * (always the first); the rest stay due and are released at commit.
+   * (always the first); the rest stay due and are released at commit. Each row says how many were
+   * locked ({@code due_rows}), so a claim cut by bytes is not taken for a drained backlog.
    */
   private static final String CLAIM_SIZED =
       """
@@ -60,7 +61,8 @@ final class PostgresClaims {
         SET next_attempt_at = {at:leaseEnd}, locked_until = {at:leaseEnd}, locked_by = :owner
         WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM fit))
         RETURNING {returning})
-      SELECT claimed.* FROM claimed JOIN fit USING (id) ORDER BY fit.next_attempt_at, fit.id
+      SELECT claimed.*, (SELECT count(*) FROM due) AS due_rows
+      FROM claimed JOIN fit USING (id) ORDER BY fit.next_attempt_at, fit.id
       """;
 
   /** The due rows, along the partial due index (WHERE status = 'PENDING'), locked as taken. */
@@ -206,13 +208,8 @@ final class PostgresClaims {
 
   PostgresClaims(SqlTemplate sql) {
     String returning = PostgresSyntax.SYNTAX.selectList("m", MessageRows.COLUMNS);
-    // Sized to a result budget, a payload too long for any broker comes back cut (see
-    // ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS).
-    String sizedReturning =
-        returning.replace(
-            "m.payload,",
-            "CASE WHEN octet_length(m.payload) > :payloadCap"
-                + " THEN left(m.payload, :payloadCap) ELSE m.payload END AS payload,");
+    // Sized to a result budget, a payload too long for any broker comes back cut, by bytes.
+    String sizedReturning = returning.replace("m.payload,", ResultBudget.cutPayload("m") + ",");
     String window = sql.fill(WINDOW);
     String due = sql.fill(DUE, "bytes", "");
     String dueSized = sql.fill(DUE, "bytes", ", " + ResultBudget.MESSAGE_BYTES + " AS bytes");
@@ -282,10 +279,6 @@ final class PostgresClaims {
     if (ResultBudget.unbounded(s)) {
       return s.query(sql, params);
     }
-    return s.query(
-        sizedSql,
-        params
-            .integer("maxBytes", ResultBudget.asParameter(s))
-            .integer("payloadCap", ResultBudget.MAX_CLAIMED_PAYLOAD_CHARS));
+    return s.query(sizedSql, params.integer("maxBytes", ResultBudget.asParameter(s)));
   }
 }

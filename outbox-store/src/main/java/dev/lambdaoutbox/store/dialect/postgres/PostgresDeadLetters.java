@@ -52,24 +52,17 @@ final class PostgresDeadLetters {
       WHERE d.id = ANY({idArray}) AND m.locked_by = :owner AND m.status = 'PENDING' FOR UPDATE
       """;
 
-  /** A replay: ON CONFLICT DO NOTHING skips a row whose id or idempotency key is taken. */
-  private static final String REINSERT =
-      """
-      INSERT INTO {messages}
-        (id, aggregate_type, aggregate_id, event_type, payload, headers, destination,
-         idempotency_key, occurred_at, created_at, status, retry_count, replay_count,
-         next_attempt_at, locked_by, locked_until, last_error_code, last_error_reason,
-         first_failed_at, sent_at)
-      VALUES (:id, :aggregateType, :aggregateId, :eventType, :payload, :headers, :destination,
-        :idempotencyKey, {at:occurredAt}, {at:now}, 'PENDING', 0, :replayCount, {at:now},
-        NULL, NULL, NULL, NULL, NULL, NULL)
-      ON CONFLICT DO NOTHING
-      """;
+  /**
+   * A replay ({@link DeadLetterRows#REINSERT}): ON CONFLICT DO NOTHING skips a row whose id or
+   * idempotency key is taken.
+   */
+  private static final String REINSERT = DeadLetterRows.REINSERT + " ON CONFLICT DO NOTHING";
 
   private final PortableAudit audit;
   private final String move;
   private final String owned;
   private final String reinsert;
+  private final String reinsertTo;
   private final String delete;
   private final String inOutbox;
   private final String keyHolders;
@@ -87,7 +80,8 @@ final class PostgresDeadLetters {
     this.move =
         sql.fill(MOVE, "columns", String.join(", ", DeadLetterRows.COLUMNS), "values", values);
     this.owned = sql.fill(OWNED, "columns", reads.columns("d"), "idArray", PostgresSyntax.ID_ARRAY);
-    this.reinsert = sql.fill(REINSERT);
+    this.reinsert = sql.fill(REINSERT, "destination", "destination");
+    this.reinsertTo = sql.fill(REINSERT, "destination", ":destination");
     this.delete =
         sql.fill(
             "DELETE FROM {deadLetters} WHERE id = ANY({idArray})",
@@ -156,7 +150,8 @@ final class PostgresDeadLetters {
    * transaction usable; a look-up then says which.
    */
   SkipReason reinsert(SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
-    if (s.update(reinsert, DeadLetterRows.reinsertParams(row, destinationOverride, now)) == 1) {
+    String insert = destinationOverride == null ? reinsert : reinsertTo;
+    if (s.update(insert, DeadLetterRows.reinsertParams(row, destinationOverride, now)) == 1) {
       return null;
     }
     return idsInOutbox(s, List.of(row.id())).isEmpty()

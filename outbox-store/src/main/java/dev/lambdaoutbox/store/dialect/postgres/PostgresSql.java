@@ -44,7 +44,11 @@ public final class PostgresSql extends PortableSql {
   }
 
   private PostgresSql(SqlTemplate sql) {
-    super(sql, PostgresDeadLetters.byIds(sql), PostgresAudit.DETAILS_PREVIEW);
+    super(
+        sql,
+        PostgresDeadLetters.byIds(sql),
+        PostgresAudit.DETAILS_PREVIEW,
+        PostgresAudit::withPayloadOfTheRow);
     this.claims = new PostgresClaims(sql);
     this.completions = new PostgresCompletions(sql);
     this.parking = new PostgresParking(sql);

@@ -104,24 +104,28 @@ public final class DeadLetterRows {
   }
 
   /**
-   * The parameters of a replay's INSERT: the row's event ({@code id}, {@code aggregateType}, {@code
-   * aggregateId}, {@code eventType}, {@code payload}, {@code headers}, {@code idempotencyKey},
-   * {@code occurredAt}), its {@code destination} (or the override), {@code replayCount} one higher
-   * and {@code now}.
+   * A replay's INSERT, copied in SQL from the dead letter {@code :id} (its payload, of any size,
+   * never read by the function): the same event, {@code {destination}} (the column, or the override
+   * {@code :destination}), retry count 0, replay count one higher, created and due {@code :now}.
+   * Each dialect says how a clash is told.
    */
+  public static final String REINSERT =
+      """
+      INSERT INTO {messages}
+        (id, aggregate_type, aggregate_id, event_type, payload, headers, destination,
+         idempotency_key, occurred_at, created_at, status, retry_count, replay_count,
+         next_attempt_at, locked_by, locked_until, last_error_code, last_error_reason,
+         first_failed_at, sent_at)
+      SELECT id, aggregate_type, aggregate_id, event_type, payload, headers, {destination},
+        idempotency_key, occurred_at, {at:now}, 'PENDING', 0, replay_count + 1, {at:now},
+        NULL, NULL, NULL, NULL, NULL, NULL
+      FROM {deadLetters} WHERE id = :id
+      """;
+
+  /** The parameters of {@link #REINSERT}: the dead letter's id, {@code now}, the override. */
   public static Params reinsertParams(DeadLetter row, String destinationOverride, Instant now) {
-    return Params.of()
-        .uuid("id", row.id())
-        .text("aggregateType", row.aggregateType())
-        .text("aggregateId", row.aggregateId())
-        .text("eventType", row.eventType())
-        .text("payload", row.payload())
-        .text("headers", row.headers())
-        .text("destination", destinationOverride != null ? destinationOverride : row.destination())
-        .text("idempotencyKey", row.idempotencyKey())
-        .timestamp("occurredAt", row.occurredAt())
-        .integer("replayCount", row.replayCount() + 1)
-        .timestamp("now", now);
+    Params params = Params.of().uuid("id", row.id()).timestamp("now", now);
+    return destinationOverride == null ? params : params.text("destination", destinationOverride);
   }
 
   public static DeadLetterPage.Entry readPreview(Row row) {

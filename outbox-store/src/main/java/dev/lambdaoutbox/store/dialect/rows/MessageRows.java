@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store.dialect.rows;
 import dev.lambdaoutbox.core.EventRules;
 import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.UnreadableRow;
@@ -44,10 +45,20 @@ public final class MessageRows {
 
   private MessageRows() {}
 
-  /** The rows of one claim, each read on its own. */
-  public record Read(List<OutboxMessage> messages, List<UnreadableRow> unreadable) {}
+  /**
+   * The rows of one claim, each read on its own.
+   *
+   * @param stoppedAtBudget a claim bounded by bytes locked more due rows ({@code due_rows}, a
+   *     column of its rows) than it returned
+   */
+  public record Read(
+      List<OutboxMessage> messages, List<UnreadableRow> unreadable, boolean stoppedAtBudget) {}
 
   public static Read readAll(List<Row> rows) {
+    boolean stoppedAtBudget =
+        !rows.isEmpty()
+            && rows.get(0).has("due_rows")
+            && rows.get(0).longValue("due_rows") > rows.size();
     List<OutboxMessage> messages = new ArrayList<>(rows.size());
     List<UnreadableRow> unreadable = new ArrayList<>(0);
     for (Row row : rows) {
@@ -57,7 +68,7 @@ public final class MessageRows {
         unreadable.add(e.row);
       }
     }
-    return new Read(messages, unreadable);
+    return new Read(messages, unreadable, stoppedAtBudget);
   }
 
   /** The row as a message; an {@link Unreadable} naming the first column that is not fit. */
@@ -75,12 +86,16 @@ public final class MessageRows {
     String aggregateId = name(row, id, "aggregate_id");
     String eventType = name(row, id, "event_type");
     String payload = row.text("payload");
-    // A payload longer than any message SNS and SQS accept (a sized claim may have cut it) is not
-    // parsed: the poller dead-letters the row as too large, its stored payload copied whole.
+    // A claim bounded by bytes says how large the payload is as stored (it returns a payload too
+    // large for any broker cut, see ResultBudget.cutPayload); the whole payload is its own size.
+    long payloadBytes =
+        row.has("payload_bytes") && row.text("payload_bytes") != null
+            ? row.longValue("payload_bytes")
+            : Utf8.length(payload == null ? "" : payload);
+    // A payload larger than any message SNS and SQS accept is not parsed: the poller dead-letters
+    // the row as too large, its stored payload copied whole.
     String payloadProblem =
-        payload != null && payload.length() > MessageSize.MAX_BYTES
-            ? null
-            : EventRules.problemWithPayload(payload);
+        payloadBytes > MessageSize.MAX_BYTES ? null : EventRules.problemWithPayload(payload);
     if (payloadProblem != null) {
       throw new Unreadable(rawId, id, "payload", payloadProblem);
     }
@@ -98,7 +113,8 @@ public final class MessageRows {
         time(row, id, "created_at"),
         row.integer("retry_count"),
         row.integer("replay_count"),
-        time(row, id, "first_failed_at"));
+        time(row, id, "first_failed_at"),
+        payloadBytes);
   }
 
   /** The id, when {@code text} is a UUID written out in full; null otherwise. */

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.rows;
 
+import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.util.ArrayList;
@@ -34,12 +35,45 @@ public final class ResultBudget {
       MESSAGE_BYTES + " + octet_length(error_code) + COALESCE(octet_length(error_reason), 0)";
 
   /**
-   * A payload longer than this many characters comes back cut to this length from a claim with a
-   * budget. It then holds more than the 256 KiB SNS and SQS accept, so the poller dead-letters the
-   * row as too large, and the dead letter, copied in SQL, keeps the whole payload; the claim never
-   * fails on one huge row.
+   * A payload of more UTF-8 bytes than this comes back cut from a claim with a budget: more than
+   * the 256 KiB SNS and SQS accept, it can never be published.
    */
-  public static final int MAX_CLAIMED_PAYLOAD_CHARS = 256 * 1024 + 1;
+  public static final int PAYLOAD_CUT_ABOVE_BYTES = MessageSize.MAX_BYTES;
+
+  /**
+   * How many characters of a cut payload a claim returns: a quarter of {@link
+   * #PAYLOAD_CUT_ABOVE_BYTES}, so at most 256 KiB whatever the characters (UTF-8 takes at most four
+   * bytes for one). The cut is by characters, so it never splits one.
+   */
+  public static final int PAYLOAD_CUT_CHARS = PAYLOAD_CUT_ABOVE_BYTES / 4;
+
+  /**
+   * The payload column of a claim with a budget, for the table under {@code alias} ("" for none):
+   * the payload, or its first {@link #PAYLOAD_CUT_CHARS} characters when it holds more than {@link
+   * #PAYLOAD_CUT_ABOVE_BYTES} bytes, and its stored size as {@code payload_bytes}. The poller sees
+   * the size, so dead-letters the row as too large, and the dead letter, copied in SQL, keeps the
+   * whole payload; the claim never fails on one huge row. Both dialects run it ({@code left} counts
+   * characters in each).
+   */
+  public static String cutPayload(String alias) {
+    String payload = alias.isEmpty() ? "payload" : alias + ".payload";
+    return cutPayloadOnly(payload) + " AS payload, octet_length(" + payload + ") AS payload_bytes";
+  }
+
+  /** The {@code payload} column (qualified as needed) cut as {@link #cutPayload} cuts it. */
+  public static String cutPayloadOnly(String payload) {
+    return "CASE WHEN octet_length("
+        + payload
+        + ") > "
+        + PAYLOAD_CUT_ABOVE_BYTES
+        + " THEN left("
+        + payload
+        + ", "
+        + PAYLOAD_CUT_CHARS
+        + ") ELSE "
+        + payload
+        + " END";
+  }
 
   private ResultBudget() {}
 

@@ -23,11 +23,18 @@ import java.util.List;
 public final class JdbcSession implements SqlSession {
   private final Connection connection;
   private final JdbcBinder binder;
+  private final long maxResultBytes;
   private int statementsRun;
 
-  public JdbcSession(Connection connection, JdbcBinder binder) {
+  public JdbcSession(Connection connection, JdbcBinder binder, long maxResultBytes) {
     this.connection = connection;
     this.binder = binder;
+    this.maxResultBytes = maxResultBytes;
+  }
+
+  @Override
+  public long maxResultBytes() {
+    return maxResultBytes;
   }
 
   /** Whether a statement of this session has run to completion (and so may have changed rows). */

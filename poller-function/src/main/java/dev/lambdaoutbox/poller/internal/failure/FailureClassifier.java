@@ -15,9 +15,9 @@ import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
- * Decides whose failure a failed publish is ({@link Failure.Scope}), from the error code SNS or SQS
- * gave (for a whole call or one batch entry) or from the exception a call threw. The code table
- * below and the rules here are the whole policy:
+ * Decides whose failure a failed publish is ({@link Failure.Scope}), from the error code SNS, SQS
+ * or EventBridge gave (for a whole call or one batch entry) or from the exception a call threw. The
+ * code table below and the rules here are the whole policy:
  *
  * <ul>
  *   <li>A whole call that threw: a code of {@link Kind#DESTINATION} names the destination
@@ -111,6 +111,11 @@ public final class FailureClassifier {
           Map.entry("KMSOptInRequiredException", Kind.DESTINATION),
           Map.entry("KmsOptInRequired", Kind.DESTINATION),
           Map.entry("KmsInvalidKeyUsage", Kind.DESTINATION),
+          // EventBridge: the bus does not exist, is another account's, or its policy refuses.
+          Map.entry("ResourceNotFoundException", Kind.DESTINATION),
+          Map.entry("InvalidAccountIdException", Kind.DESTINATION),
+          Map.entry("NotAuthorizedForSourceException", Kind.DESTINATION),
+          Map.entry("NotAuthorizedForDetailTypeException", Kind.DESTINATION),
           // The message itself is unacceptable.
           Map.entry("InvalidParameter", Kind.MESSAGE),
           Map.entry("InvalidParameterException", Kind.MESSAGE),
@@ -124,6 +129,11 @@ public final class FailureClassifier {
           Map.entry("BatchEntryTooLong", Kind.MESSAGE),
           Map.entry("BatchRequestTooLong", Kind.MESSAGE),
           Map.entry("UnsupportedOperation", Kind.MESSAGE),
+          // EventBridge: the entry's JSON or one of its fields.
+          Map.entry("MalformedDetail", Kind.MESSAGE),
+          Map.entry("InvalidArgument", Kind.MESSAGE),
+          Map.entry("ValidationException", Kind.MESSAGE),
+          Map.entry(Codes.DETAIL_NOT_A_JSON_OBJECT, Kind.MESSAGE),
           Map.entry(Codes.MESSAGE_TOO_LARGE, Kind.MESSAGE),
           Map.entry(Codes.NO_DESTINATION, Kind.MESSAGE),
           Map.entry(Codes.INVALID_DESTINATION, Kind.MESSAGE));
@@ -220,7 +230,11 @@ public final class FailureClassifier {
    */
   private static boolean namesTheDestination(String message) {
     String m = message.toLowerCase(Locale.ROOT);
-    return m.contains("topicarn") || m.contains("queueurl") || m.contains("queue url");
+    return m.contains("topicarn")
+        || m.contains("queueurl")
+        || m.contains("queue url")
+        || m.contains("eventbusname")
+        || m.contains("event bus");
   }
 
   /** True when a cause in the chain says the endpoint could not be reached or did not answer. */

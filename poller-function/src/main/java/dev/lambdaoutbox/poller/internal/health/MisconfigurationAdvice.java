@@ -9,7 +9,8 @@ final class MisconfigurationAdvice {
   /** The fix for {@code code} at {@code destination}, in one sentence. */
   static String fix(String destination, String code) {
     boolean topic = Destinations.isSnsTopicArn(destination);
-    String what = topic ? "topic" : "queue";
+    boolean bus = Destinations.isEventBusArn(destination);
+    String what = topic ? "topic" : bus ? "event bus" : "queue";
     if (code.toUpperCase(java.util.Locale.ROOT).startsWith("KMS")) {
       return "enable the KMS key that encrypts the "
           + what
@@ -19,7 +20,11 @@ final class MisconfigurationAdvice {
           + " (template parameters OutboxTopicKmsKey / PublishKmsKeyArns)";
     }
     return switch (code) {
-      case "NotFound", "NotFoundException", "NonExistentQueue", "QueueDoesNotExist" ->
+      case "NotFound",
+          "NotFoundException",
+          "NonExistentQueue",
+          "QueueDoesNotExist",
+          "ResourceNotFoundException" ->
           "create the "
               + what
               + " "
@@ -32,10 +37,19 @@ final class MisconfigurationAdvice {
           "AccessDeniedException",
           "InvalidSecurity" ->
           "grant the poller's role "
-              + (topic ? "sns:Publish" : "sqs:SendMessage")
+              + (topic
+                  ? "sns:Publish"
+                  : bus ? "events:PutEvents and events:DescribeEventBus" : "sqs:SendMessage")
               + " on "
               + destination
-              + (topic ? " (template parameter PublishTopicArns)" : " (PublishQueueArns)");
+              + (topic
+                  ? " (template parameter PublishTopicArns)"
+                  : bus ? " (PublishEventBusArns)" : " (PublishQueueArns)");
+      case "NotAuthorizedForSourceException", "NotAuthorizedForDetailTypeException" ->
+          "let the event bus "
+              + destination
+              + "'s resource policy accept the poller's events (Source OUTBOX_EVENT_SOURCE,"
+              + " DetailType the event type)";
       case "InvalidClientTokenId",
           "UnrecognizedClientException",
           "SignatureDoesNotMatch",

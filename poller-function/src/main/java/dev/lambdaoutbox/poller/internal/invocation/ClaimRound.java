@@ -6,9 +6,11 @@ import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
 import dev.lambdaoutbox.poller.internal.log.CompletionLog;
 import dev.lambdaoutbox.poller.internal.log.LogFields;
+import dev.lambdaoutbox.poller.internal.metrics.PublishLatencies;
 import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
 import dev.lambdaoutbox.poller.internal.publish.BatchPlanner;
 import dev.lambdaoutbox.poller.internal.publish.Delivery;
+import dev.lambdaoutbox.poller.internal.publish.DestinationKind;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.publish.PublishGate;
@@ -37,8 +39,9 @@ import java.util.UUID;
  * What the poller does with the rows of one claim:
  *
  * <ol>
- *   <li>routes each row and checks it can be sent at all (a destination, a valid one, a size SNS
- *       and SQS accept); a row that cannot is its own problem and is dead-lettered;
+ *   <li>routes each row and checks it can be sent at all (a destination, a valid one, a size its
+ *       destination accepts, a JSON object for an EventBridge bus); a row that cannot is its own
+ *       problem and is dead-lettered;
  *   <li>reads the destination health table once, and per destination ({@link DestinationGuard}):
  *       sends the rows of a healthy one; leaves those of a down one waiting; or, when its probe is
  *       due and this poller wins it, sends one small batch first and the rest only if it went
@@ -52,6 +55,7 @@ import java.util.UUID;
  */
 public final class ClaimRound {
   private final DestinationRouter router;
+  private final String eventSource;
   private final DestinationGuard guard;
   private final MessagePublisher publisher;
   private final OutcomePolicy policy;
@@ -60,8 +64,13 @@ public final class ClaimRound {
   private final CompletionLog completionLog;
   private final JsonLogger log;
 
+  /**
+   * @param eventSource the Source of the events put on an EventBridge bus ({@code
+   *     OUTBOX_EVENT_SOURCE})
+   */
   public ClaimRound(
       DestinationRouter router,
+      String eventSource,
       DestinationGuard guard,
       MessagePublisher publisher,
       OutcomePolicy policy,
@@ -70,6 +79,7 @@ public final class ClaimRound {
       Clock clock,
       JsonLogger log) {
     this.router = Objects.requireNonNull(router, "router");
+    this.eventSource = Objects.requireNonNull(eventSource, "eventSource");
     this.guard = Objects.requireNonNull(guard, "guard");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -79,8 +89,11 @@ public final class ClaimRound {
     this.log = log.forClass(ClaimRound.class);
   }
 
-  /** What one round did: the store's report, and the rows held back (no outcome). */
-  public record Result(CompletionReport report, int heldBack) {}
+  /**
+   * What one round did: the store's report, the rows held back (no outcome), and the latency of
+   * each row recorded as published ({@link PublishLatencies}).
+   */
+  public record Result(CompletionReport report, int heldBack, long[] publishLatencyMs) {}
 
   /**
    * A round published and decided, its outcomes not yet recorded ({@link #record}).
@@ -150,7 +163,8 @@ public final class ClaimRound {
             : store.complete(owner, round.outcomes(), round.decidedAt());
     completionLog.log(round.rows(), round.destinations(), report);
     logWaiting(report, round.destinations(), round.down());
-    return new Result(report, round.heldBack());
+    return new Result(
+        report, round.heldBack(), PublishLatencies.of(round.rows(), report, round.decidedAt()));
   }
 
   /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */
@@ -175,17 +189,22 @@ public final class ClaimRound {
               row.id(), Failure.permanent(Codes.INVALID_DESTINATION, "destination " + problem)));
       return Optional.empty();
     }
-    OutboundMessage message = OutboundMessage.of(row, destination.get());
+    OutboundMessage message = OutboundMessage.of(row, destination.get(), eventSource);
     if (message.tooLarge()) {
+      deliveries.add(
+          new Delivery.Failed(
+              row.id(), Failure.permanent(Codes.MESSAGE_TOO_LARGE, message.tooLargeReason())));
+      return Optional.empty();
+    }
+    if (message.kind() == DestinationKind.EVENT_BUS && !message.payloadIsJsonObject()) {
       deliveries.add(
           new Delivery.Failed(
               row.id(),
               Failure.permanent(
-                  Codes.MESSAGE_TOO_LARGE,
-                  "the message has "
-                      + message.sizeBytes()
-                      + " bytes (payload and attributes); SNS and SQS accept at most "
-                      + OutboundMessage.MAX_BYTES)));
+                  Codes.DETAIL_NOT_A_JSON_OBJECT,
+                  "the payload is not a JSON object, and an EventBridge event's Detail must be"
+                      + " one; route this event type to an SNS topic or SQS queue, or write its"
+                      + " payload as an object")));
       return Optional.empty();
     }
     return Optional.of(message);

@@ -133,12 +133,13 @@ public final class OutboxPoller implements AutoCloseable {
     InvocationTotals totals = new InvocationTotals();
     Pipeline pipeline =
         threads == null
-            ? Pipeline.sequential(round, owner, r -> totals.add(r.report(), r.heldBack()))
+            ? Pipeline.sequential(
+                round, owner, r -> totals.add(r.report(), r.heldBack(), r.publishLatencyMs()))
             : Pipeline.on(
                 threads,
                 round,
                 owner,
-                r -> totals.add(r.report(), r.heldBack()),
+                r -> totals.add(r.report(), r.heldBack(), r.publishLatencyMs()),
                 batch -> release(owner, batch, totals));
     String stoppedBecause = null;
     OutboxStore.Backlog backlog = null;
@@ -191,9 +192,10 @@ public final class OutboxPoller implements AutoCloseable {
       }
       totals.countRound();
       totals.unreadable(deadLetterReports.unreadable(batch.claim()));
-      // Another claim may find rows: the batch was full, or, ordered, the claim found any (it
-      // takes one event per aggregate; their successors are due once these are recorded).
-      boolean full = batch.claim().size() >= config.batchSize();
+      // Another claim may find rows: the batch was full (in rows, or in bytes: it stopped at its
+      // result budget), or, ordered, the claim found any (it takes one event per aggregate; their
+      // successors are due once these are recorded).
+      boolean full = batch.claim().size() >= config.batchSize() || batch.claim().stoppedAtBudget();
       boolean more = full || (ordered && !batch.claim().isEmpty());
       if (full && pipeline.claimsAhead() && budget.mayClaimAhead()) {
         pipeline.claimAhead(() -> claim(owner, budget, true));
@@ -251,7 +253,7 @@ public final class OutboxPoller implements AutoCloseable {
     List<DeliveryOutcome> releases = new ArrayList<>(claimed.size());
     claimed.forEach(m -> releases.add(new DeliveryOutcome.Release(m.id())));
     CompletionReport report = store.complete(owner, releases, clock.instant());
-    totals.add(report, 0);
+    totals.add(report, 0, new long[0]);
     log.info(
         "released rows claimed ahead: the invocation stops on a failure",
         Map.of("released", report.completions().stream().filter(Completion::applied).count()));

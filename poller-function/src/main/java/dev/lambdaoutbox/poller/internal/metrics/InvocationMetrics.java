@@ -6,9 +6,11 @@ import dev.lambdaoutbox.telemetry.MetricUnit;
 import java.util.Objects;
 
 /**
- * The one EMF metrics line each invocation writes: what it did to the rows ({@link
- * InvocationTotals}), the backlog it left (the gauges the alarms watch, each capped as the store
- * counts it), how long it took and why it stopped.
+ * The EMF metrics line each invocation writes: what it did to the rows ({@link InvocationTotals}),
+ * each published row's latency ({@link PublishLatencies}), the backlog it left (the gauges the
+ * alarms watch, each capped as the store counts it), how long it took and why it stopped. An
+ * invocation that published more than {@link EmfMetrics#MAX_VALUES_PER_LINE} rows writes the other
+ * latencies in further lines that carry nothing else.
  */
 public final class InvocationMetrics {
   private final EmfMetrics metrics;
@@ -34,6 +36,7 @@ public final class InvocationMetrics {
             .batch()
             .count("Claimed", totals.claimed)
             .count("Published", totals.published)
+            .values("PublishLatencyMs", totals.publishLatencies.values(), MetricUnit.MILLISECONDS)
             .count("Retried", totals.retried)
             .count("DeadLettered", totals.deadLettered)
             .count("Deferred", totals.deferred)

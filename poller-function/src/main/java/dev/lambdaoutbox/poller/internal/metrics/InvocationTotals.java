@@ -19,6 +19,7 @@ public final class InvocationTotals {
   int released;
   int heldBack;
   int leaseLost;
+  final PublishLatencies publishLatencies = new PublishLatencies();
   private int rounds;
 
   /** A claim was taken (with or without rows). */
@@ -42,8 +43,12 @@ public final class InvocationTotals {
     deadLettered += rows;
   }
 
-  /** What one recording applied, and the rows its round held back (no outcome). */
-  public void add(CompletionReport report, int heldBackRows) {
+  /**
+   * What one recording applied, the rows its round held back (no outcome), and the latency of each
+   * row it published ({@link PublishLatencies#of}).
+   */
+  public void add(CompletionReport report, int heldBackRows, long[] publishLatencyMs) {
+    publishLatencies.add(publishLatencyMs);
     for (Completion c : report.completions()) {
       switch (c.result()) {
         case PUBLISHED -> published++;

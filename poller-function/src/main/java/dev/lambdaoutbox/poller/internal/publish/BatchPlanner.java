@@ -6,12 +6,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Cuts messages into SNS/SQS batches: one destination per batch, at most {@value #MAX_ENTRIES}
- * entries and at most {@link OutboundMessage#MAX_BYTES} bytes in all, in the order given (claim
- * order, which FIFO destinations rely on).
+ * Cuts messages into batches: one destination per batch, at most {@value #MAX_ENTRIES} entries and
+ * at most the destination's limit in bytes in all ({@link DestinationKind#maxBytes()}: 256 KiB for
+ * SNS, 1 MiB for SQS and EventBridge), in the order given (claim order, which FIFO destinations
+ * rely on).
  */
 public final class BatchPlanner {
-  /** PublishBatch and SendMessageBatch take at most ten entries. */
+  /** PublishBatch, SendMessageBatch and PutEvents take at most ten entries. */
   public static final int MAX_ENTRIES = 10;
 
   private BatchPlanner() {}
@@ -53,7 +54,7 @@ public final class BatchPlanner {
         throw new IllegalArgumentException(
             "message " + m.id() + " has " + m.sizeBytes() + " bytes; it cannot be batched");
       }
-      if (bytes + m.sizeBytes() > OutboundMessage.MAX_BYTES) {
+      if (bytes + m.sizeBytes() > m.maxBytes()) {
         break;
       }
       bytes += m.sizeBytes();

@@ -15,10 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 
 /**
- * Publishes messages in SNS/SQS batches: each destination's messages cut into batches of at most
- * ten entries and 256 KiB ({@link BatchPlanner}), the batches of different destinations sent
- * concurrently on a bounded pool, every entry of every response reconciled ({@link
- * BatchReconciler}).
+ * Publishes messages in SNS, SQS and EventBridge batches: each destination's messages cut into
+ * batches of at most ten entries and the destination's byte limit ({@link BatchPlanner}), the
+ * batches of different destinations sent concurrently on a bounded pool, every entry of every
+ * response reconciled ({@link BatchReconciler}).
  *
  * <p>A FIFO destination's batches go out one after another in claim order when two of its messages
  * share a message group, and once a message of a group fails, the group's later messages are held
@@ -31,15 +31,18 @@ import java.util.concurrent.Future;
 public final class BatchPublisher implements MessagePublisher {
   private final BatchSender sns;
   private final BatchSender sqs;
+  private final BatchSender events;
   private final ExecutorService executor;
 
   /**
    * @param executor runs batch calls; its size bounds the calls in flight. Shut down by {@link
    *     #close()}.
    */
-  public BatchPublisher(BatchSender sns, BatchSender sqs, ExecutorService executor) {
+  public BatchPublisher(
+      BatchSender sns, BatchSender sqs, BatchSender events, ExecutorService executor) {
     this.sns = Objects.requireNonNull(sns, "sns");
     this.sqs = Objects.requireNonNull(sqs, "sqs");
+    this.events = Objects.requireNonNull(events, "events");
     this.executor = Objects.requireNonNull(executor, "executor");
   }
 
@@ -119,7 +122,12 @@ public final class BatchPublisher implements MessagePublisher {
     if (refusal != null) {
       return batch.stream().<Delivery>map(m -> refusal.of(m.id())).toList();
     }
-    BatchSender sender = Destinations.isSnsTopicArn(destination) ? sns : sqs;
+    BatchSender sender =
+        switch (DestinationKind.of(destination)) {
+          case SNS_TOPIC -> sns;
+          case SQS_QUEUE -> sqs;
+          case EVENT_BUS -> events;
+        };
     List<Delivery> deliveries;
     try {
       deliveries = BatchReconciler.reconcile(batch, sender.send(destination, batch));

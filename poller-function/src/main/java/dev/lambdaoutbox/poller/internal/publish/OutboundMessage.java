@@ -3,6 +3,7 @@ package dev.lambdaoutbox.poller.internal.publish;
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxMessageAttributes;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.OutboxMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,17 +17,33 @@ import java.util.regex.Pattern;
 
 /**
  * A claimed row ready to send: its destination, its body (the payload exactly as written) and its
- * String message attributes (the outbox's own five, then the row's headers).
+ * String message attributes (the outbox's own five, then the row's headers); for an EventBridge
+ * bus, the entry's Source ({@code eventSource}), DetailType (the event type), Detail (the payload)
+ * and Time (when the event occurred).
  *
- * @param sizeBytes what SNS and SQS count against their 256 KiB limit ({@link MessageSize}, the
- *     rule the writer refuses events by): the body's UTF-8 bytes plus, for each attribute, its
- *     name, its data type ({@code String}) and its value
+ * @param sizeBytes what its destination counts against its limit ({@link DestinationKind}): for SNS
+ *     and SQS ({@link MessageSize}, the rule the writer refuses events by) the body's UTF-8 bytes
+ *     plus, for each attribute, its name, its data type ({@code String}) and its value; for
+ *     EventBridge the UTF-8 bytes of Source, DetailType and Detail, plus 14 for Time
  */
 public record OutboundMessage(
-    OutboxMessage row, String destination, Map<String, String> attributes, int sizeBytes) {
+    OutboxMessage row,
+    String destination,
+    Map<String, String> attributes,
+    String eventSource,
+    int sizeBytes) {
 
-  /** SNS and SQS accept at most 256 KiB per message and per batch. */
-  public static final int MAX_BYTES = MessageSize.MAX_BYTES;
+  /**
+   * The largest payload the outbox carries, whatever the destination: the writer refuses more, and
+   * a claim cuts a longer payload (written by SQL) just past it, so such a row is never sent.
+   */
+  public static final int MAX_PAYLOAD_BYTES = MessageSize.MAX_BYTES;
+
+  /** The header whose value becomes an EventBridge entry's TraceHeader (an X-Ray trace header). */
+  public static final String TRACE_HEADER = "X-Amzn-Trace-Id";
+
+  /** What EventBridge counts for an entry's Time. */
+  static final int TIME_BYTES = 14;
 
   /** What FIFO accepts as a message group id: 1 to 128 printable ASCII characters, no space. */
   private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
@@ -35,7 +52,15 @@ public record OutboundMessage(
     attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
   }
 
+  /**
+   * The message for {@code row} at {@code destination}, events on a bus with the default source.
+   */
   public static OutboundMessage of(OutboxMessage row, String destination) {
+    return of(row, destination, EventSource.DEFAULT);
+  }
+
+  /** The message for {@code row} at {@code destination}; {@code eventSource} for a bus. */
+  public static OutboundMessage of(OutboxMessage row, String destination, String eventSource) {
     Map<String, String> attributes =
         OutboxMessageAttributes.of(
             row.id(),
@@ -44,9 +69,26 @@ public record OutboundMessage(
             row.aggregateId(),
             row.occurredAt(),
             row.headers());
-    long size = MessageSize.of(row.payload(), attributes);
+    // A payload a claim returned cut counts at its stored size, so the row is refused as too large.
+    long payloadBytes = row.payloadBytes();
+    long size =
+        DestinationKind.of(destination) == DestinationKind.EVENT_BUS
+            ? (long) Utf8.length(eventSource)
+                + Utf8.length(row.eventType())
+                + payloadBytes
+                + TIME_BYTES
+            : MessageSize.of(row.payload(), attributes) - Utf8.length(row.payload()) + payloadBytes;
     return new OutboundMessage(
-        row, destination, attributes, (int) Math.min(size, Integer.MAX_VALUE));
+        row, destination, attributes, eventSource, (int) Math.min(size, Integer.MAX_VALUE));
+  }
+
+  public DestinationKind kind() {
+    return DestinationKind.of(destination);
+  }
+
+  /** The largest entry its destination accepts. */
+  public int maxBytes() {
+    return kind().maxBytes();
   }
 
   public UUID id() {
@@ -78,8 +120,58 @@ public record OutboundMessage(
     return row.id().toString();
   }
 
+  /** Over its destination's limit, or its payload over the outbox's own (cut by the claim). */
   public boolean tooLarge() {
-    return sizeBytes > MAX_BYTES;
+    return sizeBytes > maxBytes() || payloadOverOutboxLimit();
+  }
+
+  /** Why it is too large, naming the limit; null when it is not. */
+  public String tooLargeReason() {
+    if (payloadOverOutboxLimit()) {
+      return "the message has "
+          + row.payloadBytes()
+          + " bytes of payload; the outbox carries payloads of at most "
+          + MAX_PAYLOAD_BYTES
+          + " bytes (256 KiB) to any destination";
+    }
+    if (sizeBytes > maxBytes()) {
+      return "the message has "
+          + sizeBytes
+          + " bytes ("
+          + (kind() == DestinationKind.EVENT_BUS
+              ? "Source, DetailType, Detail and Time"
+              : "payload and attributes")
+          + "); "
+          + kind().service()
+          + " accepts at most "
+          + maxBytes();
+    }
+    return null;
+  }
+
+  /**
+   * Whether the payload, as stored, is larger than any the outbox carries: so is every payload a
+   * claim returned cut, which is never sent.
+   */
+  private boolean payloadOverOutboxLimit() {
+    return row.payloadBytes() > MAX_PAYLOAD_BYTES;
+  }
+
+  /** Whether the payload is a JSON object, as an EventBridge entry's Detail must be. */
+  public boolean payloadIsJsonObject() {
+    String payload = row.payload();
+    for (int i = 0; i < payload.length(); i++) {
+      char c = payload.charAt(i);
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        return c == '{';
+      }
+    }
+    return false;
+  }
+
+  /** The row's X-Ray trace header ({@value #TRACE_HEADER}), or null. */
+  public String traceHeader() {
+    return row.headers().get(TRACE_HEADER);
   }
 
   private static String sha256(String text) {

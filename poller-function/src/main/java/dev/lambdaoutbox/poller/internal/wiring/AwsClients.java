@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal.wiring;
 
 import java.time.Duration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sns.SnsClientBuilder;
@@ -15,7 +16,10 @@ import software.amazon.awssdk.services.sqs.SqsClientBuilder;
  * AWS_ENDPOINT_URL}) come from the SDK's own default chains.
  */
 public final class AwsClients {
-  /** Opening a connection to SNS/SQS/Lambda; a broker that does not answer this fast is down. */
+  /**
+   * Opening a connection to SNS/SQS/EventBridge/Lambda; a broker that does not answer this fast is
+   * down.
+   */
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
   private AwsClients() {}
@@ -26,6 +30,14 @@ public final class AwsClients {
 
   public static SqsClient sqs(Duration publishTimeout) {
     return sqsBuilder(publishTimeout).build();
+  }
+
+  /** The EventBridge client routes to an event bus are published with. */
+  public static EventBridgeClient events(Duration publishTimeout) {
+    return EventBridgeClient.builder()
+        .httpClientBuilder(httpClient(publishTimeout))
+        .overrideConfiguration(o -> o.apiCallTimeout(publishTimeout))
+        .build();
   }
 
   /** The Lambda client a fan-out starts invocations with. */

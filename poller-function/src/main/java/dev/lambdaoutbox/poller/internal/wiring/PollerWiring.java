@@ -16,6 +16,7 @@ import dev.lambdaoutbox.poller.internal.outcome.Backoff;
 import dev.lambdaoutbox.poller.internal.outcome.FreshRandom;
 import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
 import dev.lambdaoutbox.poller.internal.publish.BatchPublisher;
+import dev.lambdaoutbox.poller.internal.publish.EventBridgeBatchSender;
 import dev.lambdaoutbox.poller.internal.publish.LazyPublisher;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.publish.SnsBatchSender;
@@ -31,7 +32,9 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -141,6 +144,7 @@ public final class PollerWiring {
     ClaimRound round =
         new ClaimRound(
             new DestinationRouter(config.routes(), config.defaultDestination()),
+            config.eventSource(),
             new DestinationGuard(
                 store.destinationHealth(),
                 new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),
@@ -182,11 +186,25 @@ public final class PollerWiring {
     return store.build();
   }
 
-  /** The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads. */
+  /**
+   * The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads; its
+   * EventBridge client is built from the SDK's defaults when a bus is first published to.
+   */
   public static BatchPublisher publisher(PollerConfig config, SnsClient sns, SqsClient sqs) {
+    Duration timeout = config.publishTimeout();
+    return publisher(config, sns, sqs, () -> AwsClients.events(timeout));
+  }
+
+  /** The batch publisher, its EventBridge client from {@code events} on first use. */
+  public static BatchPublisher publisher(
+      PollerConfig config,
+      SnsClient sns,
+      SqsClient sqs,
+      Supplier<? extends EventBridgeClient> events) {
     return new BatchPublisher(
         new SnsBatchSender(sns),
         new SqsBatchSender(sqs),
+        new EventBridgeBatchSender(events),
         Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
   }
 

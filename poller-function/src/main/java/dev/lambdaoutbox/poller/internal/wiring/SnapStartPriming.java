@@ -150,13 +150,14 @@ public final class SnapStartPriming implements Resource {
 
   private static OutboundMessage message(String destination) {
     Instant now = Instant.now();
+    String payload = "{\"priming\":true}";
     OutboxMessage row =
         new OutboxMessage(
             UUID.randomUUID(),
             "priming",
             "priming",
             "priming",
-            "{\"priming\":true}",
+            payload,
             Map.of("traceparent", "00-00000000000000000000000000000001-0000000000000001-00"),
             destination,
             null,
@@ -164,7 +165,8 @@ public final class SnapStartPriming implements Resource {
             now,
             0,
             0,
-            null);
+            null,
+            payload.length());
     return OutboundMessage.of(row, destination);
   }
 

@@ -60,6 +60,32 @@ class FailureClassifierTest {
     assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
   }
 
+  /** PutEvents' entry codes: retryable ones transient, its own, the bus's misconfiguration. */
+  @Test
+  void eventBridgeEntryCodes_areJudgedAsItsDocumentationSays() {
+    assertThat(FailureClassifier.entry("InternalFailure", "later", null).permanent()).isFalse();
+    assertThat(FailureClassifier.entry("ThrottlingException", "later", null).permanent()).isFalse();
+    for (String own :
+        new String[] {"MalformedDetail", "InvalidArgument", "DETAIL_NOT_A_JSON_OBJECT"}) {
+      assertThat(FailureClassifier.isMessageLevel(own)).as(own).isTrue();
+      assertThat(FailureClassifier.entry(own, "no", null).permanent()).as(own).isTrue();
+    }
+    for (String bus :
+        new String[] {
+          "AccessDeniedException",
+          "NotAuthorizedForSourceException",
+          "NotAuthorizedForDetailTypeException",
+          "ResourceNotFoundException"
+        }) {
+      assertThat(FailureClassifier.isMessageLevel(bus)).as(bus).isFalse();
+      assertThat(
+              FailureClassifier.noneWentThrough(
+                  java.util.List.of(FailureClassifier.entry(bus, "no", null))))
+          .as(bus)
+          .isEqualTo(Failure.Scope.DESTINATION_MISCONFIGURED);
+    }
+  }
+
   @Test
   void entry_unknownCode_isRetried_whoeverIsAtFault() {
     assertThat(FailureClassifier.entry("SomethingNew", "?", true).permanent()).isFalse();

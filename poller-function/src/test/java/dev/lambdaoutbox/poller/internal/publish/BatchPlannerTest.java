@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 class BatchPlannerTest {
   private static final String TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
   private static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
+  private static final String BUS = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
+  private static final int SNS_LIMIT = 256 * 1024;
+  private static final int MIB = 1024 * 1024;
 
   @Test
   void batches_ofTwentyFiveSmallMessages_areTenTenFiveInOrder() {
@@ -38,7 +41,7 @@ class BatchPlannerTest {
     assertThat(batches).extracting(List::size).containsExactly(4, 4, 2);
     for (List<OutboundMessage> batch : batches) {
       assertThat(batch.stream().mapToInt(OutboundMessage::sizeBytes).sum())
-          .isLessThanOrEqualTo(OutboundMessage.MAX_BYTES);
+          .isLessThanOrEqualTo(SNS_LIMIT);
     }
   }
 
@@ -47,8 +50,8 @@ class BatchPlannerTest {
     OutboundMessage small = Rows.message(TOPIC, 10);
     OutboundMessage probe = Rows.message(TOPIC, 1000);
     int overhead = probe.sizeBytes() - 1000;
-    OutboundMessage full = Rows.message(TOPIC, OutboundMessage.MAX_BYTES - overhead);
-    assertThat(full.sizeBytes()).isEqualTo(OutboundMessage.MAX_BYTES);
+    OutboundMessage full = Rows.message(TOPIC, SNS_LIMIT - overhead);
+    assertThat(full.sizeBytes()).isEqualTo(SNS_LIMIT);
     assertThat(full.tooLarge()).isFalse();
 
     assertThat(BatchPlanner.batches(List.of(small, full, small)))
@@ -58,12 +61,57 @@ class BatchPlannerTest {
 
   @Test
   void batches_refuseAMessageOverTheLimit() {
-    OutboundMessage huge = Rows.message(TOPIC, OutboundMessage.MAX_BYTES);
+    OutboundMessage huge = Rows.message(TOPIC, SNS_LIMIT);
     assertThat(huge.tooLarge()).isTrue();
 
     assertThatThrownBy(() -> BatchPlanner.batches(List.of(huge)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(huge.id().toString());
+  }
+
+  @Test
+  void batches_toAQueue_areCutAt1MiB_whereATopicsAreCutAt256KiB() {
+    List<OutboundMessage> queued = new ArrayList<>();
+    List<OutboundMessage> topical = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      queued.add(Rows.message(QUEUE, 200_000));
+      topical.add(Rows.message(TOPIC, 200_000));
+    }
+
+    assertThat(BatchPlanner.batches(queued)).extracting(List::size).containsExactly(5, 5);
+    assertThat(BatchPlanner.batches(topical)).extracting(List::size).hasSize(10).containsOnly(1);
+    for (List<OutboundMessage> batch : BatchPlanner.batches(queued)) {
+      assertThat(batch.stream().mapToInt(OutboundMessage::sizeBytes).sum())
+          .isLessThanOrEqualTo(MIB);
+    }
+  }
+
+  @Test
+  void eventBusEntry_isMeasuredAsEventBridgeCountsIt_sourceDetailTypeDetailAndTime() {
+    OutboundMessage m = Rows.message(BUS, 1000);
+    String source = EventSource.DEFAULT;
+
+    assertThat(m.kind()).isEqualTo(DestinationKind.EVENT_BUS);
+    assertThat(m.sizeBytes()).isEqualTo(source.length() + "order.created".length() + 1000 + 14);
+    assertThat(m.maxBytes()).isEqualTo(MIB);
+  }
+
+  @Test
+  void aPayloadLongerThanTheOutboxCarries_isTooLarge_evenForAQueueThatWouldTakeIt() {
+    OutboundMessage cut = Rows.message(QUEUE, SNS_LIMIT + 1);
+
+    assertThat(cut.sizeBytes()).isLessThan(MIB);
+    assertThat(cut.tooLarge()).isTrue();
+    assertThat(cut.tooLargeReason()).contains("262144");
+  }
+
+  @Test
+  void tooLargeReason_namesTheDestinationsLimit() {
+    OutboundMessage overTopic = Rows.message(TOPIC, 262_000);
+
+    assertThat(overTopic.tooLarge()).isTrue();
+    assertThat(overTopic.tooLargeReason()).contains("SNS accepts at most 262144");
+    assertThat(Rows.message(QUEUE, 262_000).tooLarge()).isFalse();
   }
 
   @Test

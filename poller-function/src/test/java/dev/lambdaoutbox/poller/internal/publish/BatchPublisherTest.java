@@ -26,18 +26,39 @@ import software.amazon.awssdk.services.sqs.model.SqsException;
 
 /**
  * The publisher's own logic (which batches go where, in what order, when it stops), over a
- * recording {@link BatchSender}. Real SNS/SQS behaviour is covered in the tests module.
+ * recording {@link BatchSender}. Real SNS/SQS/EventBridge behaviour is covered in the tests module.
  */
 class BatchPublisherTest {
   private static final String TOPIC = "arn:aws:sns:us-east-1:123456789012:orders";
   private static final String QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/audit";
   private static final String FIFO = "https://sqs.us-east-1.amazonaws.com/123456789012/o.fifo";
+  private static final String BUS = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
 
   private final List<BatchPublisher> publishers = new ArrayList<>();
 
   @AfterEach
   void close() {
     publishers.forEach(BatchPublisher::close);
+  }
+
+  @Test
+  void publish_sendsBusesToEventBridge_inBatchesCutAtItsLimit() {
+    RecordingSender sns = new RecordingSender(batch -> allOk(batch));
+    RecordingSender sqs = new RecordingSender(batch -> allOk(batch));
+    RecordingSender events = new RecordingSender(batch -> allOk(batch));
+    List<OutboundMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      messages.add(Rows.message(BUS, 200_000)); // five fit in 1 MiB, six do not
+    }
+
+    List<Delivery> deliveries =
+        publisher(sns, sqs, events, 2).publish(messages, PublishGate.open());
+
+    assertThat(deliveries).hasSize(6).allMatch(d -> d instanceof Delivery.Sent);
+    assertThat(events.destinations).containsOnly(BUS);
+    assertThat(events.batches).extracting(List::size).containsExactlyInAnyOrder(5, 1);
+    assertThat(sns.batches).isEmpty();
+    assertThat(sqs.batches).isEmpty();
   }
 
   @Test
@@ -317,7 +338,13 @@ class BatchPublisherTest {
   }
 
   private BatchPublisher publisher(BatchSender sns, BatchSender sqs, int threads) {
-    BatchPublisher publisher = new BatchPublisher(sns, sqs, Executors.newFixedThreadPool(threads));
+    return publisher(sns, sqs, new RecordingSender(batch -> allOk(batch)), threads);
+  }
+
+  private BatchPublisher publisher(
+      BatchSender sns, BatchSender sqs, BatchSender events, int threads) {
+    BatchPublisher publisher =
+        new BatchPublisher(sns, sqs, events, Executors.newFixedThreadPool(threads));
     publishers.add(publisher);
     return publisher;
   }

@@ -1,0 +1,307 @@
+package dev.lambdaoutbox.bench;
+
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.EmbeddedPoller;
+import dev.lambdaoutbox.poller.PollSummary;
+import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PollerVariables;
+import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
+import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.telemetry.EmfMetrics;
+import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * The poller's throughput against a broker as slow as AWS's: N real pollers ({@link
+ * EmbeddedPoller}, JDBC store, the SDK's SQS client) drain a backlog into the {@link
+ * BrokerStandIn}, in a child JVM, answering each call after 15-25 ms. Its ceiling is what the calls
+ * in flight allow: pollers x {@code OUTBOX_PUBLISH_CONCURRENCY} x 10 entries a call / the mean call
+ * latency the stand-in applied. Prints, per case, events/s and its share of that ceiling, the
+ * pollers' CPU time per 1,000 events (this JVM, which runs nothing else while it drains), and where
+ * the time went (claims, completions, the rest publishing); asserts nothing.
+ *
+ * <pre>
+ * scripts/run-main dev.lambdaoutbox.bench.BrokerLatencyThroughputBenchmark [ROWS]   default 20000
+ * JAVA_OPTS="-Dbench.cases=1x8,1x32,1x8/1000,2x8/1000 -Dbench.delayMs=15-25
+ *            -Dbench.database=postgres|mariadb -Dbench.pollerEnv=OUTBOX_PIPELINE=false"
+ * </pre>
+ *
+ * A case {@code PxC/B} is P pollers with {@code OUTBOX_PUBLISH_CONCURRENCY=C} and {@code
+ * OUTBOX_BATCH_SIZE=B} (default 100). The poller pipelines by default ({@code OUTBOX_PIPELINE}
+ * auto): it claims its next batch while it publishes one.
+ */
+public final class BrokerLatencyThroughputBenchmark {
+  private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
+  private static final int WARM_UP_ROWS = 10_000;
+
+  private BrokerLatencyThroughputBenchmark() {}
+
+  /** P pollers, C calls in flight each, and a batch size (0: the default). */
+  private record Case(int pollers, int concurrency, int batch) {
+    /** {@code PxC} or {@code PxC/B}. */
+    static Case parse(String spec) {
+      String[] sizes = spec.strip().split("/");
+      String[] pc = sizes[0].split("x");
+      return new Case(
+          Integer.parseInt(pc[0]),
+          Integer.parseInt(pc[1]),
+          sizes.length > 1 ? Integer.parseInt(sizes[1]) : 0);
+    }
+
+    String batchName() {
+      return batch == 0 ? "100 (default)" : Integer.toString(batch);
+    }
+  }
+
+  private record Result(
+      Case c,
+      long published,
+      double seconds,
+      double meanCallMs,
+      double entriesPerCall,
+      double cpuMsPer1000,
+      double claimShare,
+      double completeShare,
+      double rowsPerClaim,
+      String load) {
+    double perSecond() {
+      return published / seconds;
+    }
+
+    /** Calls in flight x 10 entries a call / the mean call latency the stand-in applied. */
+    double ceiling() {
+      return c.pollers() * c.concurrency() * 10 / (meanCallMs / 1000);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Locale.setDefault(Locale.ROOT);
+    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
+    List<Case> cases = new ArrayList<>();
+    for (String c :
+        System.getProperty("bench.cases", "1x8,1x32,1x8/1000,1x32/1000,2x8/1000,4x8/1000")
+            .split(",")) {
+      cases.add(Case.parse(c));
+    }
+    String[] delay = System.getProperty("bench.delayMs", "15-25").split("-");
+    Map<String, String> settings =
+        LatencyBenchmark.settings(System.getProperty("bench.pollerEnv", ""));
+    TestDatabase db =
+        System.getProperty("bench.database", "postgres").startsWith("maria")
+            ? TestEndpoints.mysql()
+            : TestEndpoints.postgres();
+    List<Result> results = new ArrayList<>();
+    try (BrokerStandInProcess broker =
+        BrokerStandInProcess.start(
+            Duration.ofMillis(Long.parseLong(delay[0])),
+            Duration.ofMillis(Long.parseLong(delay[delay.length - 1])))) {
+      System.out.printf(
+          "%s at %s; %s; %d CPUs; %,d rows a case; poller settings beyond the defaults: %s%n",
+          db.name(),
+          db.jdbcUrl(),
+          broker.describe(),
+          Runtime.getRuntime().availableProcessors(),
+          rows,
+          settings.isEmpty() ? "none" : settings);
+      CpuUse cpu = CpuUse.withServerOn(broker.port().orElseThrow());
+      for (Case c : cases) {
+        Result r = measure(db, broker, cpu, c, rows, settings);
+        System.out.printf(
+            "  %d poller(s) x %2d calls in flight, batch %s: %,d events in %.2f s = %,.0f/s, %.2f of the"
+                + " ceiling %,.0f/s (call %.1f ms, %.1f entries a call); CPU %.0f ms per 1,000"
+                + " events; claims %.0f%%, completions %.0f%% of the pollers' time; %.0f rows a"
+                + " claim; %s%n",
+            c.pollers(),
+            c.concurrency(),
+            c.batchName(),
+            r.published(),
+            r.seconds(),
+            r.perSecond(),
+            r.perSecond() / r.ceiling(),
+            r.ceiling(),
+            r.meanCallMs(),
+            r.entriesPerCall(),
+            r.cpuMsPer1000(),
+            r.claimShare() * 100,
+            r.completeShare() * 100,
+            r.rowsPerClaim(),
+            r.load());
+        results.add(r);
+      }
+    }
+    System.out.printf(
+        "%n| pollers | calls in flight | batch | events/s | ceiling events/s | share of ceiling |"
+            + " call ms | entries a call | poller CPU ms / 1,000 events | claims | completions |%n"
+            + "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
+    for (Result r : results) {
+      System.out.printf(
+          "| %d | %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.0f | %.0f%% | %.0f%% |%n",
+          r.c().pollers(),
+          r.c().concurrency(),
+          r.c().batchName(),
+          r.perSecond(),
+          r.ceiling(),
+          r.perSecond() / r.ceiling(),
+          r.meanCallMs(),
+          r.entriesPerCall(),
+          r.cpuMsPer1000(),
+          r.claimShare() * 100,
+          r.completeShare() * 100);
+    }
+  }
+
+  private static Result measure(
+      TestDatabase db,
+      BrokerStandInProcess broker,
+      CpuUse cpu,
+      Case c,
+      int rows,
+      Map<String, String> settings)
+      throws Exception {
+    OutboxTables tables = db.createTables("tput");
+    List<JdbcConnectionProvider> connections = new ArrayList<>();
+    List<EmbeddedPoller> pollers = new ArrayList<>();
+    List<TimedStore> stores = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(c.pollers());
+    try (SqsClient sqs = broker.aws().sqs();
+        SnsClient sns = broker.aws().sns()) {
+      Map<String, String> env = new HashMap<>();
+      env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
+      env.put("OUTBOX_DB_USER", db.user());
+      env.put("OUTBOX_DB_PASSWORD", db.password());
+      env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+      env.put(PollerVariables.DEFAULT_DESTINATION.name(), broker.newDestination());
+      env.put(PollerVariables.PUBLISH_CONCURRENCY.name(), Integer.toString(c.concurrency()));
+      env.putAll(settings);
+      if (c.batch() > 0) {
+        env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(c.batch()));
+      }
+      PollerConfig config = PollerConfig.fromEnvironment(env);
+      Clock clock = Clock.systemUTC();
+      for (int i = 0; i < c.pollers(); i++) {
+        JdbcConnectionProvider provider = Stores.connections(db, tables);
+        connections.add(provider);
+        OutboxStore.Builder store = OutboxStore.builder(JdbcExecutor.of(provider)).tables(tables);
+        if (config.pipeline()) {
+          store.completionsOnSecondConnection(); // as PollerWiring builds it
+        }
+        TimedStore timed = new TimedStore(store.build());
+        stores.add(timed);
+        pollers.add(
+            EmbeddedPoller.builder(config, timed)
+                .brokers(sns, sqs)
+                .clock(clock)
+                .random(new SplittableRandom(i))
+                .logger(
+                    new JsonLogger(
+                        "tput",
+                        BrokerLatencyThroughputBenchmark.class,
+                        JsonLogger.Level.WARN,
+                        System.err,
+                        clock))
+                .metrics(new EmfMetrics("Bench", "tput", DISCARD, clock))
+                .build());
+      }
+      // Warm-up: every poller has claimed and published (JIT, connections, the SDK's clients).
+      load(db, tables, WARM_UP_ROWS * c.pollers());
+      drain(pollers, pool, WARM_UP_ROWS * c.pollers());
+      stores.forEach(
+          s -> {
+            s.claimNanos.set(0);
+            s.completeNanos.set(0);
+            s.claims.set(0);
+          });
+      load(db, tables, rows);
+      BrokerStandInProcess.Stats before = broker.stats();
+      CpuUse.Sample from = cpu.sample();
+      long start = System.nanoTime();
+      List<PollSummary> summaries = drain(pollers, pool, rows);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      CpuUse.Sample to = cpu.sample();
+      BrokerStandInProcess.Stats calls = broker.stats().since(before);
+      long published = published(summaries);
+      if (published != rows) {
+        throw new IllegalStateException(
+            "published " + published + " of " + rows + ": " + summaries);
+      }
+      double pollerNanos = seconds * 1e9 * c.pollers();
+      long claims = stores.stream().mapToLong(s -> s.claims.get()).sum();
+      return new Result(
+          c,
+          published,
+          seconds,
+          calls.meanCallMillis(),
+          calls.messages() / (double) Math.max(1, calls.calls()),
+          (to.jvmNanos() - from.jvmNanos()) / 1e6 / published * 1000,
+          stores.stream().mapToLong(s -> s.claimNanos.get()).sum() / pollerNanos,
+          stores.stream().mapToLong(s -> s.completeNanos.get()).sum() / pollerNanos,
+          published / (double) Math.max(1, claims),
+          cpu.describe(from, to));
+    } finally {
+      pool.shutdownNow();
+      pollers.forEach(EmbeddedPoller::close);
+      connections.forEach(JdbcConnectionProvider::close);
+      db.dropTables(tables);
+    }
+  }
+
+  private static long published(List<PollSummary> summaries) {
+    return summaries.stream().mapToLong(PollSummary::published).sum();
+  }
+
+  private static void load(TestDatabase db, OutboxTables tables, int rows) throws Exception {
+    try (Connection c = db.open()) {
+      c.setAutoCommit(true);
+      HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
+      loader.pending(rows, Instant.now().minus(Duration.ofDays(1)));
+      loader.analyze();
+    }
+  }
+
+  /**
+   * Runs every poller, side by side, until {@code rows} are published: a poller short beside
+   * another's locks stops as drained, and the next invocations take the rest.
+   */
+  private static List<PollSummary> drain(
+      List<EmbeddedPoller> pollers, ExecutorService pool, int rows) throws Exception {
+    List<PollSummary> summaries = new ArrayList<>();
+    for (int round = 0; round < 10 && published(summaries) < rows; round++) {
+      summaries.addAll(invokeAll(pollers, pool));
+    }
+    return summaries;
+  }
+
+  private static List<PollSummary> invokeAll(List<EmbeddedPoller> pollers, ExecutorService pool)
+      throws Exception {
+    List<Future<PollSummary>> running = new ArrayList<>();
+    for (int i = 0; i < pollers.size(); i++) {
+      EmbeddedPoller poller = pollers.get(i);
+      String id = "tput-" + i + "-" + System.nanoTime();
+      running.add(pool.submit(() -> poller.run(() -> 15 * 60 * 1000L, id)));
+    }
+    List<PollSummary> summaries = new ArrayList<>();
+    for (Future<PollSummary> f : running) {
+      summaries.add(f.get());
+    }
+    return summaries;
+  }
+}

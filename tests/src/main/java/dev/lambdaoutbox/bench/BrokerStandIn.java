@@ -1,0 +1,157 @@
+package dev.lambdaoutbox.bench;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A broker with AWS's latency and none of its work: an HTTP server on loopback that answers SQS
+ * {@code SendMessage}/{@code SendMessageBatch} and SNS {@code Publish}/{@code PublishBatch} as the
+ * services do ({@link BrokerCalls}), each call after a delay drawn uniformly from a range (default
+ * 15-25 ms, about what SQS and SNS take in one region), accepting every message. It records, per
+ * message with an {@code eventId} attribute, the moment it answered (wall clock, microseconds): the
+ * time the publisher learns the broker has the message. The poller's SDK clients reach it through
+ * the endpoint override ({@code AWS_ENDPOINT_URL}, or {@link #endpoint()}).
+ *
+ * <p>Run it in a process of its own ({@link BrokerStandInProcess}, {@link #main}) when the
+ * publisher's CPU time is measured; its records are read over HTTP: {@code GET
+ * /_standin/accepted?from=N} gives lines {@code eventId micros} from the N-th on, {@code GET
+ * /_standin/stats} gives {@code calls messages callMicros}.
+ *
+ * <pre>
+ * java -cp ... dev.lambdaoutbox.bench.BrokerStandIn [MIN_MS MAX_MS [PORT]]   default 15 25 0
+ * </pre>
+ */
+public final class BrokerStandIn implements AutoCloseable {
+  private final HttpServer server;
+  private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+  private final long minMicros;
+  private final long maxMicros;
+  private final List<String> accepted = new ArrayList<>();
+  private final AtomicLong calls = new AtomicLong();
+  private final AtomicLong messages = new AtomicLong();
+  private final AtomicLong callMicros = new AtomicLong();
+
+  /** Listens on 127.0.0.1:{@code port} (0: a free one), answering after min..max of delay. */
+  public BrokerStandIn(Duration min, Duration max, int port) throws IOException {
+    if (min.isNegative() || max.compareTo(min) < 0) {
+      throw new IllegalArgumentException(
+          "delay: need 0 <= min <= max, got min " + min + ", max " + max);
+    }
+    this.minMicros = min.toNanos() / 1000;
+    this.maxMicros = max.toNanos() / 1000;
+    this.server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1024);
+    server.setExecutor(handlers);
+    server.createContext("/_standin/accepted", this::readAccepted);
+    server.createContext("/_standin/stats", this::readStats);
+    server.createContext("/", this::publish);
+    server.start();
+  }
+
+  public static void main(String[] args) throws Exception {
+    long min = args.length > 0 ? Long.parseLong(args[0]) : 15;
+    long max = args.length > 1 ? Long.parseLong(args[1]) : 25;
+    int port = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+    BrokerStandIn broker = new BrokerStandIn(Duration.ofMillis(min), Duration.ofMillis(max), port);
+    // The parent process reads this line for the port.
+    System.out.println("listening on " + broker.endpoint());
+    System.out.flush();
+    Thread.currentThread().join();
+  }
+
+  /** Where SDK clients send: {@code http://127.0.0.1:PORT}. */
+  public URI endpoint() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+  }
+
+  /** A queue URL on this broker (any name is accepted). */
+  public static String queueUrl(URI endpoint, String name) {
+    return endpoint + "/000000000000/" + name;
+  }
+
+  private void publish(HttpExchange exchange) throws IOException {
+    long received = EventTimes.nowMicros();
+    try (exchange) {
+      byte[] body = exchange.getRequestBody().readAllBytes();
+      String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+      BrokerCalls.Call call = BrokerCalls.parse(target, body);
+      if (call == null) {
+        byte[] error =
+            BrokerCalls.unknownAction(
+                target != null ? target : new String(body, StandardCharsets.UTF_8));
+        exchange.getResponseHeaders().set("Content-Type", "application/x-amz-json-1.0");
+        exchange.sendResponseHeaders(400, error.length);
+        exchange.getResponseBody().write(error);
+        return;
+      }
+      long delay = ThreadLocalRandom.current().nextLong(minMicros, maxMicros + 1);
+      long wait = received + delay - EventTimes.nowMicros();
+      if (wait > 0) {
+        Thread.sleep(Duration.ofNanos(wait * 1000));
+      }
+      long answered = EventTimes.nowMicros();
+      synchronized (accepted) {
+        for (BrokerCalls.Entry e : call.entries()) {
+          if (e.eventId() != null) {
+            accepted.add(e.eventId() + " " + answered);
+          }
+        }
+      }
+      calls.incrementAndGet();
+      messages.addAndGet(call.entries().size());
+      callMicros.addAndGet(answered - received);
+      exchange.getResponseHeaders().set("Content-Type", call.contentType());
+      exchange.getResponseHeaders().set("x-amzn-RequestId", "standin-" + calls.get());
+      exchange.sendResponseHeaders(200, call.answer().length);
+      exchange.getResponseBody().write(call.answer());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void readAccepted(HttpExchange exchange) throws IOException {
+    String query = exchange.getRequestURI().getQuery();
+    int from =
+        query != null && query.startsWith("from=") ? Integer.parseInt(query.substring(5)) : 0;
+    StringBuilder out = new StringBuilder();
+    synchronized (accepted) {
+      for (int i = from; i < accepted.size(); i++) {
+        out.append(accepted.get(i)).append('\n');
+      }
+    }
+    text(exchange, out.toString());
+  }
+
+  private void readStats(HttpExchange exchange) throws IOException {
+    text(exchange, calls.get() + " " + messages.get() + " " + callMicros.get() + "\n");
+  }
+
+  private static void text(HttpExchange exchange, String text) throws IOException {
+    try (exchange;
+        OutputStream out = exchange.getResponseBody()) {
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", "text/plain");
+      exchange.sendResponseHeaders(200, bytes.length);
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    handlers.shutdownNow();
+  }
+}
