@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034
 # LocalStack's runtime (localstack-core from PyPI) on the host, without Docker
-# and without an auth token: SNS, SQS, Secrets Manager and EventBridge on one port,
+# and without an auth token: SNS, SQS, Secrets Manager, EventBridge and S3 on one port,
 # 127.0.0.1 only. State is in memory only.
 #
 # What it needs here, each found by a failure:
@@ -35,7 +35,7 @@ LOCALSTACK_REQUIREMENTS="$LIB_DIR/localstack-requirements.txt"
 # The launcher is copied into the state folder, so that the running service
 # depends on no clone's files and every clone recognises it by its path.
 LOCALSTACK_MAIN="$LOCALSTACK_DIR/loopback_main.py"
-LOCALSTACK_SERVICES=sns,sqs,secretsmanager,events
+LOCALSTACK_SERVICES=sns,sqs,secretsmanager,events,s3
 
 # localstack_python: prints a Python 3.12+ interpreter, or fails naming what
 # to install. Looks at OUTBOX_TESTBED_PYTHON, then python3.N and python3 on
@@ -103,7 +103,7 @@ localstack_install() {
 localstack_pid() { service_pid localstack "$LOCALSTACK_MAIN"; }
 
 # localstack_healthy PORT [SERVICES]: LocalStack answers on PORT with
-# SERVICES (comma-separated; default SNS, SQS, Secrets Manager and EventBridge) running.
+# SERVICES (comma-separated; default SNS, SQS, Secrets Manager, EventBridge and S3) running.
 localstack_healthy() {
   local health svc services=${2:-$LOCALSTACK_SERVICES}
   health="$(curl -sf --max-time 5 "http://$LOOPBACK:$1/_localstack/health" 2>/dev/null)" || return 1
