@@ -38,11 +38,12 @@ public interface OutboxSql {
 
   /**
    * The ordered claim's key walk ({@link dev.lambdaoutbox.store.Ordering#AGGREGATE}): the next
-   * {@code keys} aggregates with a PENDING row, in key order (aggregate_type, aggregate_id), after
-   * {@code after} (from the first key when null) and up to {@code upTo} (inclusive; to the last key
-   * when null), each with its head, the first PENDING row in seq order. A loose scan of the key
-   * index: one probe per aggregate visited, whatever the number of events behind each head. Reads
-   * without locking; fewer than {@code keys} means the range ended.
+   * {@code keys} aggregates in key order (aggregate_type, aggregate_id), after {@code after} (from
+   * the first key when null) and up to {@code upTo} (inclusive; to the last key when null), each
+   * with its head, the first PENDING row in seq order (none where it has no PENDING row now: on
+   * MySQL the walk also visits aggregates that hold only retained SENT rows). Along the key index,
+   * whatever the number of events behind each head. Reads without locking; fewer than {@code keys}
+   * means the range ended.
    */
   List<KeyHead> walkKeys(SqlSession s, KeyHead.Key after, KeyHead.Key upTo, int keys, Instant now);
 
