@@ -109,14 +109,16 @@ abstract class WriterLimitsContract {
     try (PollerRunner poller = poller(Map.of())) {
       int deadLetteredRows = 0;
       int deferredRows = 0;
-      while (deadLetteredRows + deferredRows < again.size()) {
+      // The one waiting for its queue may be claimed, and deferred, again meanwhile: over the Data
+      // API the unrouted ones take several runs.
+      while (deadLetteredRows < again.size() - 1 || deferredRows == 0) {
         PollSummary run = poller.poll();
         assertThat(run.claimed()).as("every row is claimed in the end").isPositive();
         deadLetteredRows += run.deadLettered();
         deferredRows += run.deferred();
       }
       assertThat(deadLetteredRows).as("no destination").isEqualTo(again.size() - 1);
-      assertThat(deferredRows).as("its queue does not exist").isEqualTo(1);
+      assertThat(deferredRows).as("its queue does not exist").isPositive();
     }
     JsonNode deadLettered =
         reprocessor.invoke(
