@@ -43,8 +43,8 @@ import java.util.UUID;
  *   <li>routes each row and checks it can be sent at all (a destination, a valid one, a size its
  *       destination accepts, a JSON object for an EventBridge bus); a row that cannot is its own
  *       problem and is dead-lettered. With a claim-check bucket, a payload too large for its
- *       destination (or over the threshold) is stored in S3 first and the message carries a
- *       pointer ({@link PayloadOffloader}); a row whose payload could not be stored waits;
+ *       destination (or over the threshold) is stored in S3 first and the message carries a pointer
+ *       ({@link PayloadOffloader}); a row whose payload could not be stored waits;
  *   <li>reads the destination health table once, and per destination ({@link DestinationGuard}):
  *       sends the rows of a healthy one; leaves those of a down one waiting; or, when its probe is
  *       due and this poller wins it, sends one small batch first and the rest only if it went
@@ -366,8 +366,12 @@ public final class ClaimRound {
       Map<String, DestinationHealth> down) {
     Map<String, Integer> waiting = new LinkedHashMap<>();
     for (Completion c : report.completions()) {
-      if (c.applied() && c.outcome() instanceof DeliveryOutcome.Defer) {
-        waiting.merge(destinations.get(c.outcome().id()), 1, Integer::sum);
+      String destination = destinations.get(c.outcome().id());
+      // A row waiting for the claim-check bucket, not its destination, was logged when it failed.
+      if (c.applied()
+          && c.outcome() instanceof DeliveryOutcome.Defer
+          && down.containsKey(destination)) {
+        waiting.merge(destination, 1, Integer::sum);
       }
     }
     waiting.forEach(
