@@ -50,4 +50,14 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   public int countDue(Instant now, int limit) {
     return delegate.countDue(now, limit);
   }
+
+  @Override
+  public boolean holdLease(String name, String owner, Instant now, Instant until) {
+    return delegate.holdLease(name, owner, now, until);
+  }
+
+  @Override
+  public boolean releaseLease(String name, String owner, Instant now) {
+    return delegate.releaseLease(name, owner, now);
+  }
 }

@@ -139,4 +139,13 @@ public interface OutboxSql {
    * after another, as their heads are published.
    */
   int countDue(SqlSession s, Instant now, int limit, boolean ordered);
+
+  /**
+   * Takes or renews poller lease {@code name} for {@code owner} until {@code until}, if it has run
+   * out at {@code now} or is the owner's already; returns whether the owner holds it.
+   */
+  boolean holdLease(SqlSession s, String name, String owner, Instant now, Instant until);
+
+  /** Gives poller lease {@code name} back at {@code now} if {@code owner} holds it. */
+  boolean releaseLease(SqlSession s, String name, String owner, Instant now);
 }

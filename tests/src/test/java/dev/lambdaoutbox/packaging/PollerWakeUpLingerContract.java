@@ -1,0 +1,298 @@
+package dev.lambdaoutbox.packaging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.testing.AwsEndpoint;
+import dev.lambdaoutbox.testing.LambdaInvokeStandIn;
+import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
+import dev.lambdaoutbox.testing.OutboxFunction;
+import dev.lambdaoutbox.testing.PackagedFunction;
+import dev.lambdaoutbox.testing.QueueDrainer;
+import dev.lambdaoutbox.testing.TestDatabase;
+import dev.lambdaoutbox.testing.TestEndpoints;
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import dev.lambdaoutbox.writer.PollerWaker;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Jdbi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+/**
+ * Overlapping wake-ups, end to end: the packaged poller jar in {@link #ENVIRONMENTS} execution
+ * environments (JVMs taking invocations from one queue, as Lambda's do) on the Runtime API
+ * emulator, woken by the application's {@link PollerWaker} after each commit, publishing to SQS on
+ * the test bed. No scheduled invocation is ever made, so whatever is published was published by a
+ * woken run.
+ *
+ * <ul>
+ *   <li>A sustained 50 commits a second: one woken run lingers through the burst; the wake-ups that
+ *       reach the other environments meanwhile publish what is due once and stop ({@code
+ *       anotherLingers}) instead of lingering beside it.
+ *   <li>The race at a lingering run's stop: a commit made around the moment the lingering run finds
+ *       it has found nothing for its linger, and stops, is published by a woken run all the same,
+ *       never left for the schedule.
+ * </ul>
+ *
+ * One subclass per database.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class PollerWakeUpLingerContract {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int ENVIRONMENTS = 3;
+  private static final Duration LINGER = Duration.ofSeconds(2);
+
+  abstract TestDatabase database();
+
+  private TestDatabase db;
+  private OutboxTables tables;
+  private AwsEndpoint aws;
+  private String queue;
+  private QueueDrainer drainer;
+  private LambdaRuntimeEmulator runtime;
+  private final List<PackagedFunction> pollers = new ArrayList<>();
+  private LambdaClient lambda;
+  private PollerWaker waker;
+  private Jdbi jdbi;
+  private OutboxWriter writer;
+
+  @BeforeAll
+  void start() throws Exception {
+    db = database();
+    tables = db.createTables("linger");
+    aws = TestEndpoints.aws();
+    try (SqsClient sqs = aws.sqs()) {
+      queue = sqs.createQueue(r -> r.queueName("linger-" + UUID.randomUUID())).queueUrl();
+    }
+    drainer = new QueueDrainer(aws, queue, 2);
+    Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, aws);
+    env.put("OUTBOX_DEFAULT_DESTINATION", queue);
+    env.put("OUTBOX_WAKE_LINGER_MS", Long.toString(LINGER.toMillis()));
+    env.put("OUTBOX_LOG_LEVEL", "WARN");
+    runtime = new LambdaRuntimeEmulator(Duration.ofSeconds(60));
+    for (int i = 0; i < ENVIRONMENTS; i++) {
+      pollers.add(
+          PackagedFunction.start(
+              OutboxFunction.POLLER.module(), OutboxFunction.POLLER.handler(), env, runtime));
+    }
+    lambda = LambdaInvokeStandIn.client(URI.create(runtime.invokeEndpoint()));
+    waker = PollerWaker.builder().functionName("outbox-poller:live").lambdaClient(lambda).build();
+    jdbi = db.jdbi();
+    writer = OutboxWriter.builder().tables(tables).build();
+    // Warm environments, as earlier runs leave them: every one publishes once. Cold starts are not
+    // under test here, so a cold start that fails (a connection timing out on a loaded machine) is
+    // only warming too; the rows it left are published by the next round.
+    for (int round = 0; round < 3; round++) {
+      List<CompletableFuture<LambdaRuntimeEmulator.Result>> warm = new ArrayList<>();
+      for (int i = 0; i < ENVIRONMENTS; i++) {
+        commit();
+        warm.add(runtime.submit("{\"outboxWakeUp\":true}", Duration.ofSeconds(60)));
+      }
+      for (CompletableFuture<LambdaRuntimeEmulator.Result> f : warm) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @AfterAll
+  void stop() throws Exception {
+    if (waker != null) {
+      waker.close();
+    }
+    if (lambda != null) {
+      lambda.close();
+    }
+    for (PackagedFunction p : pollers) {
+      p.close();
+    }
+    if (runtime != null) {
+      runtime.close();
+    }
+    if (drainer != null) {
+      drainer.close();
+    }
+    if (queue != null) {
+      try (SqsClient sqs = aws.sqs()) {
+        sqs.deleteQueue(r -> r.queueUrl(queue));
+      }
+    }
+    if (tables != null) {
+      db.dropTables(tables);
+    }
+  }
+
+  @Test
+  void aSustainedFiftyCommitsASecond_keepsOneWokenRunLingering_theOtherWakeUpsDrainOnceAndStop()
+      throws Exception {
+    int before = runtime.invokedByFunctions().size();
+    List<String> ids = new ArrayList<>();
+    long start = System.nanoTime();
+    long burst = TimeUnit.SECONDS.toNanos(5);
+    for (long next = start; next < start + burst; next += TimeUnit.MILLISECONDS.toNanos(20)) {
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
+      ids.add(commitAndWake());
+    }
+    long burstEnd = System.nanoTime();
+    assertThat(drainer.awaitEvents(ids, Duration.ofSeconds(30)))
+        .as("every commit published by a woken run; missing %s", drainer.missing(ids))
+        .isTrue();
+    long publishedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - burstEnd);
+    List<JsonNode> runs = wokenSince(before);
+
+    Map<String, Integer> byReason = new TreeMap<>();
+    List<JsonNode> lingered = new ArrayList<>();
+    long busyMs = 0;
+    int published = 0;
+    for (JsonNode run : runs) {
+      String reason = run.get("stoppedBecause").asText();
+      byReason.merge(reason, 1, Integer::sum);
+      busyMs += run.get("durationMs").asLong();
+      published += run.get("published").asInt();
+      if (reason.equals("lingered")) {
+        lingered.add(run);
+      } else {
+        assertThat(run.get("durationMs").asLong())
+            .as("a run that did not linger took less than the linger: %s", run)
+            .isLessThan(LINGER.toMillis());
+      }
+    }
+    // The commits are paced at 50 a second; on a loaded machine they take longer.
+    double burstSeconds = (burstEnd - start) / 1e9;
+    System.out.printf(
+        "%s: %d commits in %.1f s, %d wake-ups, runs by why they stopped %s; the lingering run"
+            + " %s; woken runs busy %.2f s per second of burst; last event %d ms after the"
+            + " burst%n",
+        db.name(),
+        ids.size(),
+        burstSeconds,
+        runs.size(),
+        byReason,
+        lingered,
+        busyMs / 1000.0 / burstSeconds,
+        publishedMs);
+    assertThat(published).as("each commit published once").isEqualTo(ids.size());
+    assertThat(lingered).as("one woken run lingered for the burst").hasSize(1);
+    assertThat(byReason.getOrDefault("anotherLingers", 0))
+        .as("wake-ups that found rows while the run lingered drained them once and stopped")
+        .isPositive();
+    assertThat(drainer.duplicates()).isEmpty();
+  }
+
+  @Test
+  void aCommitAsTheLingeringRunStops_isPublishedByItsOwnWakeUp_notLeftForTheSchedule()
+      throws Exception {
+    Map<String, Integer> secondRunStopped = new TreeMap<>();
+    // Around the lingering run's stop: it claims every 100 ms and stops once it has found nothing
+    // for the linger, counted from the claim that found the first event.
+    long[] offsetsMs = {-120, -60, -20, 0, 20, 40, 60, 80, 100, 140, 200};
+    for (long offsetMs : offsetsMs) {
+      int before = runtime.invokedByFunctions().size();
+      String first = commitAndWake();
+      awaitGone(first);
+      long foundAt = System.nanoTime();
+      long at = foundAt + LINGER.toNanos() + TimeUnit.MILLISECONDS.toNanos(offsetMs);
+      long wait = at - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
+      String second = commitAndWake();
+      assertThat(drainer.awaitEvents(List.of(first, second), Duration.ofSeconds(10)))
+          .as("offset %d ms: both published by woken runs, no schedule", offsetMs)
+          .isTrue();
+      List<JsonNode> runs = wokenSince(before);
+      assertThat(runs).as("one wake-up per commit, 100 ms apart or more").hasSize(2);
+      assertThat(runs.stream().mapToInt(r -> r.get("published").asInt()).sum()).isEqualTo(2);
+      secondRunStopped.merge(
+          offsetMs + " ms: " + runs.get(1).get("stoppedBecause").asText(), 1, Integer::sum);
+    }
+    System.out.printf(
+        "%s: the second commit's wake-up, by its offset from the lingering run's stop: %s%n",
+        db.name(), secondRunStopped);
+    assertThat(drainer.duplicates()).isEmpty();
+  }
+
+  /** Commits one event without waking anything; returns its id. */
+  private String commit() {
+    return jdbi.inTransaction(handle -> append(handle));
+  }
+
+  /** Commits one event and wakes the poller after it; returns its id. */
+  private String commitAndWake() {
+    return jdbi.inTransaction(
+        handle -> {
+          String id = append(handle);
+          waker.afterCommit(handle);
+          return id;
+        });
+  }
+
+  private String append(org.jdbi.v3.core.Handle handle) {
+    OutboxEvent event =
+        OutboxEvent.builder()
+            .aggregateType("order")
+            .aggregateId("order-" + UUID.randomUUID())
+            .eventType("order.created")
+            .payload("{\"lines\":1}")
+            .build();
+    writer.append(handle, event);
+    return event.id().toString();
+  }
+
+  /** Waits until the outbox row of {@code id} is gone (published), at most 10 s. */
+  private void awaitGone(String id) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      int left =
+          jdbi.withHandle(
+              h ->
+                  h.createQuery(
+                          "SELECT count(*) FROM "
+                              + tables.messages()
+                              + " WHERE CAST(id AS CHAR(36)) = :id")
+                      .bind("id", id)
+                      .mapTo(Integer.class)
+                      .one());
+      if (left == 0) {
+        return;
+      }
+      Thread.sleep(5);
+    }
+    throw new AssertionError("event " + id + " not published within 10 s");
+  }
+
+  /** The summaries of the woken runs started since the {@code before}th, once all have ended. */
+  private List<JsonNode> wokenSince(int before) throws Exception {
+    // The waker sends the wake-up of the last commit up to an interval later.
+    Thread.sleep(300);
+    List<CompletableFuture<LambdaRuntimeEmulator.Result>> all = runtime.invokedByFunctions();
+    List<JsonNode> runs = new ArrayList<>();
+    for (CompletableFuture<LambdaRuntimeEmulator.Result> f : all.subList(before, all.size())) {
+      runs.add(summary(f));
+    }
+    return runs;
+  }
+
+  private JsonNode summary(CompletableFuture<LambdaRuntimeEmulator.Result> f) throws Exception {
+    LambdaRuntimeEmulator.Result result = f.get(60, TimeUnit.SECONDS);
+    assertThat(result.failed()).as(result.body()).isFalse();
+    return JSON.readTree(result.body());
+  }
+}
