@@ -155,7 +155,9 @@ abstract class PollerWakeUpLingerContract {
     List<String> ids = new ArrayList<>();
     long start = System.nanoTime();
     long burstEnd = start + TimeUnit.SECONDS.toNanos(5);
-    for (long next = start; next < burstEnd; next += TimeUnit.MILLISECONDS.toNanos(20)) {
+    for (long next = start;
+        next < burstEnd && System.nanoTime() < burstEnd;
+        next += TimeUnit.MILLISECONDS.toNanos(20)) {
       long wait = next - System.nanoTime();
       if (wait > 0) {
         TimeUnit.NANOSECONDS.sleep(wait);
