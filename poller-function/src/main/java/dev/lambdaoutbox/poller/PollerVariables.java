@@ -162,7 +162,8 @@ public final class PollerVariables {
               "a run woken after a commit (the writer's `PollerWaker`) drains the due rows, then"
                   + " claims every 100 ms until it has found no row for this long, so the commits"
                   + " that follow are published by the same run; a woken run whose first claim"
-                  + " finds nothing stops at once. 0: drain and stop"
+                  + " finds nothing stops at once, and one woken while another lingers drains once"
+                  + " and stops. 0: drain and stop"
                   + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
 
   public static final Setting CLAIM_CHECK_BUCKET =

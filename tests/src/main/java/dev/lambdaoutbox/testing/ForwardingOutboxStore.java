@@ -57,4 +57,14 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   public FullPayload fullPayload(UUID id, long maxBytes) {
     return delegate.fullPayload(id, maxBytes);
   }
+
+  @Override
+  public boolean holdLease(String name, String owner, Instant now, Instant until) {
+    return delegate.holdLease(name, owner, now, until);
+  }
+
+  @Override
+  public boolean releaseLease(String name, String owner, Instant now) {
+    return delegate.releaseLease(name, owner, now);
+  }
 }

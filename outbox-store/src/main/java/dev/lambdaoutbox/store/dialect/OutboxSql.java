@@ -147,4 +147,13 @@ public interface OutboxSql {
    * at most {@code maxBytes} UTF-8 bytes.
    */
   FullPayload fullPayload(SqlSession s, UUID id, long maxBytes);
+
+  /**
+   * Takes or renews poller lease {@code name} for {@code owner} until {@code until}, if it has run
+   * out at {@code now} or is the owner's already; returns whether the owner holds it.
+   */
+  boolean holdLease(SqlSession s, String name, String owner, Instant now, Instant until);
+
+  /** Gives poller lease {@code name} back at {@code now} if {@code owner} holds it. */
+  boolean releaseLease(SqlSession s, String name, String owner, Instant now);
 }
