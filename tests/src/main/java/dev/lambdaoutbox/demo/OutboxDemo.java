@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.sns.SnsClient;
 /**
  * The whole story on the local test bed, as {@code make demo} runs it: an application books 1,000
  * reservations through the writer library (a tenth rolled back), the packaged poller publishes them
- * to an SNS topic the shop's queue is subscribed to, and the shop applies each once through its
+ * to an SNS topic the shop's queue is subscribed to (and the payments to an EventBridge bus whose
+ * rule forwards them to a second queue of the shop's), and the shop applies each once through its
  * inbox. On the way: the poller's JVM is killed between publish and mark (the inbox absorbs the
  * copies), an event type nobody routed is dead-lettered while the rows bound for a topic nobody
  * created yet wait (the poller parks that destination), the stack's alarms are evaluated on the
@@ -45,6 +46,7 @@ public final class OutboxDemo {
   private static final int RESERVATIONS = 1_000;
   private static final int UPGRADE_EVERY = 18;
   private static final int CANCEL_EVERY = 30;
+  private static final int PAY_EVERY = 15;
   private static final int STEPS = 10;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -86,18 +88,23 @@ public final class OutboxDemo {
           sns.createTopic(r -> r.name("outbox-demo-" + run + "-reservations")).topicArn();
       topics.add(shopTopic);
       String cancellations = shopTopic.replace("-reservations", "-cancellations");
-      try (Shop shop = new Shop(aws, db.jdbi(), tables, "outbox-demo-" + run + "-shop")) {
+      try (Shop shop = new Shop(aws, db.jdbi(), tables, "outbox-demo-" + run + "-shop");
+          PaymentsBus bus =
+              new PaymentsBus(aws, "outbox-demo-" + run + "-payments", shop.busQueueArn())) {
         steps.run(
-            "the shop: SNS topic, its SQS queue subscribed, a consumer on the inbox",
+            "the shop: a topic and a bus feed its queues; consumers on the inbox",
             () -> {
               shop.subscribe(shopTopic);
               shop.start();
               steps.detail("topic %s", shopTopic);
               steps.detail(
                   "queue %s (consumer %s, SqsInboxConsumer)", shop.queueUrl(), Shop.CONSUMER);
-              return new Steps.Count(1, "subscription");
+              steps.detail("bus %s", bus.arn());
+              steps.detail(
+                  "  its rule (source %s) forwards to %s", PaymentsBus.SOURCE, shop.busQueueArn());
+              return new Steps.Count(2, "queues fed");
             });
-        return story(tables, shop, sns, shopTopic, cancellations, topics, work);
+        return story(tables, shop, sns, shopTopic, cancellations, bus.arn(), topics, work);
       }
     } finally {
       cleanUp(tables, topics, work);
@@ -110,6 +117,7 @@ public final class OutboxDemo {
       SnsClient sns,
       String shopTopic,
       String cancellations,
+      String paymentsBus,
       List<String> topics,
       Path work)
       throws Exception {
@@ -120,6 +128,7 @@ public final class OutboxDemo {
           bookings.book(RESERVATIONS);
           int upgraded = bookings.upgrade(UPGRADE_EVERY);
           int cancelled = bookings.cancel(CANCEL_EVERY);
+          int paid = bookings.pay(PAY_EVERY);
           steps.detail(
               "%,d booked, %,d declined and rolled back (reservation and event: neither exists)",
               bookings.booked(), bookings.rolledBack().size());
@@ -128,18 +137,19 @@ public final class OutboxDemo {
           steps.detail(
               "%,d cancellations: %s, routed to a topic nobody created yet",
               cancelled, Bookings.CANCELLED);
+          steps.detail("%,d payments: %s, routed to the EventBridge bus", paid, Bookings.PAID);
           steps.detail("committed events by type: %s", bookings.committedByType());
           return new Steps.Count(bookings.committed().size(), "events committed");
         });
 
-    Map<String, String> env = pollerEnvironment(tables, shopTopic, cancellations);
+    Map<String, String> env = pollerEnvironment(tables, shopTopic, cancellations, paymentsBus);
     try (PollerSchedule schedule = new PollerSchedule(env, alarms, steps)) {
       steps.run(
           "the packaged poller publishes; its JVM killed between publish and mark",
           () -> {
             steps.detail(
-                "OUTBOX_BATCH_SIZE=1000: one claim holds the whole backlog; lease %s s",
-                env.get("OUTBOX_LEASE_SECONDS"));
+                "OUTBOX_BATCH_SIZE=1000: claims of up to 1,000 of the %,d events; lease %s s",
+                bookings.committed().size(), env.get("OUTBOX_LEASE_SECONDS"));
             PollerSchedule.Crash crash =
                 schedule
                     .killBetweenPublishAndMark(shop::seen, tables::leased, Duration.ofMinutes(2))
@@ -220,7 +230,9 @@ public final class OutboxDemo {
                         Bookings.UPGRADED,
                         shopTopic,
                         Bookings.CANCELLED,
-                        cancellations));
+                        cancellations,
+                        Bookings.PAID,
+                        paymentsBus));
             schedule.redeploy(Map.of("OUTBOX_ROUTES", routes));
             steps.detail("redeployed with OUTBOX_ROUTES=%s", routes);
             steps.detail(
@@ -287,6 +299,11 @@ public final class OutboxDemo {
           steps.detail(
               "%,d copies handed to the consumer, %,d applied, %,d events arrived more than once",
               shop.handled(), shop.applied(), twice);
+          Set<UUID> applied = tables.applied();
+          List<UUID> paid = bookings.committed(Bookings.PAID);
+          steps.detail(
+              "%,d of the %,d payments arrived through the EventBridge bus and its rule",
+              paid.stream().filter(applied::contains).count(), paid.size());
           return new Steps.Count(shop.applied(), "events applied");
         });
 
@@ -320,11 +337,18 @@ public final class OutboxDemo {
   }
 
   private Map<String, String> pollerEnvironment(
-      DemoTables tables, String shopTopic, String cancellations) {
+      DemoTables tables, String shopTopic, String cancellations, String paymentsBus) {
     Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables.outbox(), aws);
     env.put(
         "OUTBOX_ROUTES",
-        routes(Map.of(Bookings.CREATED, shopTopic, Bookings.CANCELLED, cancellations)));
+        routes(
+            Map.of(
+                Bookings.CREATED,
+                shopTopic,
+                Bookings.CANCELLED,
+                cancellations,
+                Bookings.PAID,
+                paymentsBus)));
     env.put("OUTBOX_BATCH_SIZE", "1000");
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "1");
     env.put("OUTBOX_LEASE_SECONDS", "20");
