@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * The outbox table as the poller uses it. Every method runs its own short transaction and commits
@@ -98,6 +99,14 @@ public interface OutboxStore {
    * with a due head can keep busy find nothing to claim and stop.
    */
   int countDue(Instant now, int limit);
+
+  /**
+   * The whole payload of the PENDING row {@code id}: a claim returns a payload over 256 KiB cut,
+   * and the claim check, which stores it in S3, needs every byte. Read in pieces of at most 256 KiB
+   * (each fits the Data API's 1 MiB response), assembled only when the payload holds at most {@code
+   * maxBytes} UTF-8 bytes ({@link FullPayload.OverBudget} otherwise, read no further).
+   */
+  FullPayload fullPayload(UUID id, long maxBytes);
 
   /**
    * What one {@link #purge} removed.

@@ -133,6 +133,17 @@ final class SqlOutboxStore implements OutboxStore {
         s -> dialect.countDue(s, at, limit, ordering == Ordering.AGGREGATE));
   }
 
+  @Override
+  public FullPayload fullPayload(UUID id, long maxBytes) {
+    Objects.requireNonNull(id, "id");
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes: must be positive, was " + maxBytes);
+    }
+    return executor.inTransaction(
+        "read the whole payload of row " + id + " of " + tables.messages(),
+        s -> dialect.fullPayload(s, id, maxBytes));
+  }
+
   private static void requireOwner(String owner) {
     if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
       throw new IllegalArgumentException(

@@ -165,6 +165,27 @@ public final class PollerVariables {
                   + " finds nothing stops at once. 0: drain and stop"
                   + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
 
+  public static final Setting CLAIM_CHECK_BUCKET =
+      Setting.text("OUTBOX_CLAIM_CHECK_BUCKET", null, "an S3 bucket name")
+          .meaning(
+              "the claim check: a payload too large for its destination is stored in this bucket"
+                  + " and the message carries a pointer to it, in the format of AWS's"
+                  + " payload-offloading libraries ([delivery.md](delivery.md#large-payloads-the-claim-check));"
+                  + " empty: such rows are dead-lettered as `MESSAGE_TOO_LARGE`");
+
+  public static final Setting CLAIM_CHECK_PREFIX =
+      Setting.text("OUTBOX_CLAIM_CHECK_PREFIX", "outbox-payloads/", "an S3 key prefix")
+          .meaning(
+              "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix and its"
+                  + " event id, so a republished event writes the same object again");
+
+  public static final Setting CLAIM_CHECK_THRESHOLD_BYTES =
+      Setting.number("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", INTEGER, 0, 0, 16_777_215)
+          .meaning(
+              "with `OUTBOX_CLAIM_CHECK_BUCKET`: payloads of more UTF-8 bytes than this are stored"
+                  + " in S3 even when their destination would take them; 0: only those it would"
+                  + " not");
+
   /** The poller's own service name, the metrics' {@code Service} dimension when unset. */
   public static final Setting SERVICE_NAME =
       SharedVariables.SERVICE_NAME.withDefault("outbox-poller");
@@ -197,7 +218,10 @@ public final class PollerVariables {
             IDEMPOTENCY_WINDOW_HOURS,
             MAX_CONCURRENT_POLLERS,
             PIPELINE,
-            WAKE_LINGER_MS));
+            WAKE_LINGER_MS,
+            CLAIM_CHECK_BUCKET,
+            CLAIM_CHECK_PREFIX,
+            CLAIM_CHECK_THRESHOLD_BYTES));
     return List.copyOf(all);
   }
 }

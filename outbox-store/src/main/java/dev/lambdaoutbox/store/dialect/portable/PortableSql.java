@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store.dialect.portable;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
+import dev.lambdaoutbox.store.FullPayload;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
@@ -51,6 +52,7 @@ public abstract class PortableSql
   private final PortableWaiting waiting;
   private final PortableDeadLetters deadLetters;
   private final PortableAudit audit;
+  private final PortablePayloads payloads;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -64,6 +66,7 @@ public abstract class PortableSql
     this.waiting = new PortableWaiting(sql);
     this.deadLetters = new PortableDeadLetters(sql, byIds);
     this.audit = new PortableAudit(sql, detailsPreview, snapshotPayload);
+    this.payloads = new PortablePayloads(sql);
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -145,6 +148,13 @@ public abstract class PortableSql
   @Override
   public final int countDue(SqlSession s, Instant now, int limit, boolean ordered) {
     return backlog.countDue(s, now, limit, ordered);
+  }
+
+  // ---- whole payloads
+
+  @Override
+  public final FullPayload fullPayload(SqlSession s, UUID id, long maxBytes) {
+    return payloads.read(s, id, maxBytes);
   }
 
   // ---- destination health

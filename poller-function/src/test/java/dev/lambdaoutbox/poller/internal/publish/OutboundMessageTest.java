@@ -92,4 +92,42 @@ class OutboundMessageTest {
         .hasSize(64)
         .matches("[0-9a-f]+");
   }
+
+  @Test
+  void withPointer_onAQueue_sendsTheLibrariesPointer_measuredWithItsSizeAttribute() {
+    OutboundMessage m = OutboundMessage.of(Rows.row("order.created", "{\"id\":42}"), FIFO_QUEUE);
+    PayloadPointer pointer = new PayloadPointer("orders-payloads", "p/" + m.id(), 9);
+
+    OutboundMessage pointed = m.withPointer(pointer);
+
+    assertThat(pointed.body()).isEqualTo(pointer.messageBody());
+    assertThat(pointed.sizeBytes())
+        .isEqualTo(
+            m.sizeBytes()
+                - "{\"id\":42}".length()
+                + pointer.messageBody().length()
+                + "ExtendedPayloadSize".length()
+                + "Number".length()
+                + 1);
+    assertThat(pointed.tooLarge()).isFalse();
+  }
+
+  @Test
+  void withPointer_onABus_putsThePointerObjectAsTheDetail() {
+    String bus = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
+    OutboundMessage m = OutboundMessage.of(Rows.row("order.created", "{\"id\":42}"), bus);
+    PayloadPointer pointer = new PayloadPointer("orders-payloads", "p/" + m.id(), 9);
+
+    OutboundMessage pointed = m.withPointer(pointer);
+
+    assertThat(pointed.body())
+        .isEqualTo(pointer.eventDetail())
+        .startsWith("{\"payloadS3Pointer\":{\"s3BucketName\":\"orders-payloads\"");
+    assertThat(pointed.sizeBytes())
+        .isEqualTo(
+            "lambda-outbox".length()
+                + "order.created".length()
+                + pointer.eventDetail().length()
+                + 14);
+  }
 }
