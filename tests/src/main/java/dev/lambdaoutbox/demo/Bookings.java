@@ -3,6 +3,7 @@ package dev.lambdaoutbox.demo;
 import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -35,7 +36,9 @@ final class Bookings {
   Bookings(Handle handle, DemoTables tables) {
     this.handle = handle;
     this.tables = tables;
-    this.outbox = OutboxWriter.builder().tables(tables.outbox()).build();
+    // Payloads up to 1 MiB: the poller has a claim-check bucket for what a destination cannot
+    // carry.
+    this.outbox = OutboxWriter.builder().tables(tables.outbox()).maxPayloadBytes(1 << 20).build();
   }
 
   /** A payment declined after the reservation was written: the transaction rolls back. */
@@ -74,6 +77,30 @@ final class Bookings {
         rolledBack.add(event.id());
       }
     }
+  }
+
+  /**
+   * Books one more reservation whose event carries a note of {@code characters} 4-byte UTF-8
+   * characters (U+1F3E8, a hotel): over SNS's 256 KiB, it travels through the claim check. Returns
+   * the payload's size in UTF-8 bytes.
+   */
+  int bookLarge(int characters) {
+    String id = String.format("r-%04d", booked.size() + rolledBack.size() + 1);
+    String payload =
+        "{\"reservationId\":\"" + id + "\",\"note\":\"" + "\uD83C\uDFE8".repeat(characters) + "\"}";
+    OutboxEvent event = event(id, CREATED, payload);
+    handle.useTransaction(
+        h -> {
+          h.execute(
+              "INSERT INTO "
+                  + tables.reservations()
+                  + " (id, guest, nights, status) VALUES (?, 'a large party', 3, 'BOOKED')",
+              id);
+          outbox.append(h, event);
+        });
+    booked.add(id);
+    committed(event);
+    return payload.getBytes(StandardCharsets.UTF_8).length;
   }
 
   /** Upgrades every {@code every}-th booked reservation (one more night), one transaction each. */

@@ -9,6 +9,7 @@ import dev.lambdaoutbox.testing.EventSourceMapping;
 import dev.lambdaoutbox.writer.Inbox;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -52,11 +54,12 @@ final class Shop implements AutoCloseable {
   private final EventSourceMapping busMapping;
   private final Map<UUID, Integer> copies = new ConcurrentHashMap<>();
   private final AtomicLong applied = new AtomicLong();
+  private final AtomicLong largestPayload = new AtomicLong();
   private final AtomicLong lastDelivery = new AtomicLong(System.nanoTime());
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final List<Thread> pollers;
 
-  Shop(AwsEndpoint aws, Jdbi jdbi, DemoTables tables, String queueName) {
+  Shop(AwsEndpoint aws, S3Client s3, Jdbi jdbi, DemoTables tables, String queueName) {
     this.sns = aws.sns();
     this.sqs = aws.sqs();
     this.queueUrl =
@@ -79,6 +82,7 @@ final class Shop implements AutoCloseable {
             .consumerName(CONSUMER)
             .tables(tables.outbox())
             .handler((handle, event) -> apply(handle, tables, event))
+            .s3(s3)
             .logOutput(new PrintStream(OutputStream.nullOutputStream()))
             .build();
     this.busConsumer =
@@ -144,6 +148,8 @@ final class Shop implements AutoCloseable {
 
   /** The shop's business logic: one booking row per event, in the inbox's transaction. */
   private void apply(Handle handle, DemoTables tables, InboundEvent event) {
+    largestPayload.accumulateAndGet(
+        event.payload().getBytes(StandardCharsets.UTF_8).length, Math::max);
     book(handle, tables, event.eventId(), event.aggregateId(), event.eventType());
   }
 
@@ -185,6 +191,11 @@ final class Shop implements AutoCloseable {
         - mapping.failuresReported()
         + busMapping.recordsDelivered()
         - busMapping.failuresReported();
+  }
+
+  /** The UTF-8 size of the largest payload handed to the SNS queue's handler. */
+  long largestPayloadBytes() {
+    return largestPayload.get();
   }
 
   /** Events the consumer applied (its handler ran and committed). */
