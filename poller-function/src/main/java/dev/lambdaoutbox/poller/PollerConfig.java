@@ -27,7 +27,7 @@ import java.util.Optional;
  * publish calls and the safety margin.
  *
  * <p>With {@code OUTBOX_CLAIM_CHECK_BUCKET}, {@link #claimCheck()} says where payloads too large
- * for their destination are stored; without it, its prefix and threshold are refused.
+ * for their destination are stored; without it, its prefix and threshold have no effect.
  *
  * <p>The SNS/SQS/EventBridge/S3 endpoint is the SDK's own business: it honours {@code
  * AWS_ENDPOINT_URL} and {@code AWS_REGION}.
@@ -152,23 +152,14 @@ public record PollerConfig(
   }
 
   /**
-   * The claim check, when {@code OUTBOX_CLAIM_CHECK_BUCKET} is set; its prefix and threshold are
-   * refused without it, so a bucket left out by mistake does not pass silently.
+   * The claim check, when {@code OUTBOX_CLAIM_CHECK_BUCKET} is set. Its prefix and threshold are
+   * validated whether or not it is, so a bad value fails start-up wherever it is set.
    */
   private static Optional<ClaimCheck> claimCheck(EnvironmentReader env) {
+    String prefix = env.text(PollerVariables.CLAIM_CHECK_PREFIX, ClaimCheck::prefixProblem);
+    int threshold = env.integer(PollerVariables.CLAIM_CHECK_THRESHOLD_BYTES);
     Optional<String> bucket = env.optional(PollerVariables.CLAIM_CHECK_BUCKET);
     if (bucket.isEmpty()) {
-      for (Setting needsBucket :
-          new Setting[] {
-            PollerVariables.CLAIM_CHECK_PREFIX, PollerVariables.CLAIM_CHECK_THRESHOLD_BYTES
-          }) {
-        if (env.optional(needsBucket).isPresent()) {
-          throw new ConfigurationException(
-              needsBucket.name(),
-              "is set but OUTBOX_CLAIM_CHECK_BUCKET is not; set the bucket, or unset "
-                  + needsBucket.name());
-        }
-      }
       return Optional.empty();
     }
     String name = bucket.get();
@@ -177,8 +168,6 @@ public record PollerConfig(
       throw new ConfigurationException(
           PollerVariables.CLAIM_CHECK_BUCKET.name(), "'" + name + "' " + problem);
     }
-    String prefix = env.text(PollerVariables.CLAIM_CHECK_PREFIX, ClaimCheck::prefixProblem);
-    int threshold = env.integer(PollerVariables.CLAIM_CHECK_THRESHOLD_BYTES);
     return Optional.of(new ClaimCheck(name, prefix, threshold));
   }
 

@@ -167,20 +167,24 @@ public final class PollerVariables {
 
   public static final Setting CLAIM_CHECK_BUCKET =
       Setting.text("OUTBOX_CLAIM_CHECK_BUCKET", null, "an S3 bucket name")
+          .parameter("ClaimCheckBucket")
           .meaning(
               "the claim check: a payload too large for its destination is stored in this bucket"
                   + " and the message carries a pointer to it, in the format of AWS's"
                   + " payload-offloading libraries ([delivery.md](delivery.md#large-payloads-the-claim-check));"
-                  + " empty: such rows are dead-lettered as `MESSAGE_TOO_LARGE`");
+                  + " empty: such rows are dead-lettered as `MESSAGE_TOO_LARGE`. In the stack,"
+                  + " `Create` makes a bucket whose objects expire after `ClaimCheckExpirationDays`");
 
   public static final Setting CLAIM_CHECK_PREFIX =
       Setting.text("OUTBOX_CLAIM_CHECK_PREFIX", "outbox-payloads/", "an S3 key prefix")
+          .parameter("ClaimCheckPrefix")
           .meaning(
               "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix and its"
                   + " event id, so a republished event writes the same object again");
 
   public static final Setting CLAIM_CHECK_THRESHOLD_BYTES =
       Setting.number("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", INTEGER, 0, 0, 16_777_215)
+          .parameter("ClaimCheckThresholdBytes")
           .meaning(
               "with `OUTBOX_CLAIM_CHECK_BUCKET`: payloads of more UTF-8 bytes than this are stored"
                   + " in S3 even when their destination would take them; 0: only those it would"

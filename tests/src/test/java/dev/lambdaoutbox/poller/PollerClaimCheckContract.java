@@ -170,6 +170,25 @@ abstract class PollerClaimCheckContract {
   }
 
   @Test
+  void onAFifoQueue_theEventsBehindOneWaitingForTheBucket_areHeldBack_notSentAheadOfIt() {
+    String bucket = bucket(false);
+    String queue = bed.fifoQueue("cc-fifo");
+    OutboxEvent big = event("big.queued", "f-1").payload(TWO_MIB_PAYLOAD).build();
+    OutboxEvent behind = event("small.queued", "f-1").build();
+    OutboxEvent otherAggregate = event("small.queued", "f-2").build();
+    append(big, behind, otherAggregate);
+
+    PollSummary summary = invoke(routes(queue, queue), "OUTBOX_CLAIM_CHECK_BUCKET", bucket);
+
+    assertThat(summary.deferred()).isEqualTo(1);
+    assertThat(summary.heldBack()).isEqualTo(1);
+    assertThat(summary.published()).isEqualTo(1);
+    assertThat(bed.receive(queue, 1))
+        .singleElement()
+        .satisfies(m -> assertThat(m.body()).isEqualTo(otherAggregate.payload()));
+  }
+
+  @Test
   void aPayloadOverTheThreshold_goesAsAPointer_evenWhereItsDestinationWouldTakeIt() {
     String bucket = bucket(true);
     String queue = bed.queue("cc-threshold");
@@ -227,13 +246,16 @@ abstract class PollerClaimCheckContract {
   }
 
   private void append(OutboxEvent... events) {
-    bed.append(
-        OutboxWriter.builder()
-            .tables(bed.tables)
-            .clock(bed.clock)
-            .maxPayloadBytes(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES)
-            .build(),
-        List.of(events));
+    bed.append(largePayloadWriter(bed), List.of(events));
+  }
+
+  /** A writer on the bed's tables whose limit is raised for the claim check, to its ceiling. */
+  static OutboxWriter largePayloadWriter(PollerTestBed bed) {
+    return OutboxWriter.builder()
+        .tables(bed.tables)
+        .clock(bed.clock)
+        .maxPayloadBytes(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES)
+        .build();
   }
 
   private static String[] routes(String queue, String topic) {

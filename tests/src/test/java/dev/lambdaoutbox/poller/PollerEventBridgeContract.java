@@ -32,6 +32,7 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
@@ -297,6 +298,57 @@ abstract class PollerEventBridgeContract {
         .hasMessageContaining("keeps no order")
         .hasMessageContaining("OUTBOX_ORDERING=none");
     assertThat(bed.outboxRow(id).get("status")).isEqualTo("PENDING");
+  }
+
+  /**
+   * With a claim-check bucket, a payload over the bus's 1 MiB is stored in S3 and the entry's
+   * Detail is the pointer object, which the rule forwards like any other.
+   */
+  @Test
+  void aPayloadOverTheBusLimit_withAClaimCheckBucket_isPutAsAPointerObject() throws Exception {
+    String queue = bed.queue("eb-cc-sink");
+    String bus = busForwardingTo(queue);
+    String bucket = bed.name("eb-cc").toLowerCase().replace('_', '-');
+    S3Client s3 =
+        bed.aws
+            .configure(S3Client.builder())
+            .httpClientBuilder(UrlConnectionHttpClient.builder())
+            .build();
+    try (s3) {
+      s3.createBucket(r -> r.bucket(bucket));
+      String payload = "{\"blob\":\"" + "\uD83D\uDE00".repeat(512 * 1024) + "\"}";
+      OutboxEvent big = event("order.created", "cc-1").payload(payload).build();
+      bed.append(PollerClaimCheckContract.largePayloadWriter(bed), List.of(big));
+
+      PollSummary summary =
+          bed.invoke(
+              handler(
+                  "OUTBOX_ROUTES",
+                  "{\"order.*\":\"" + bus + "\"}",
+                  "OUTBOX_EVENT_SOURCE",
+                  SOURCE,
+                  "OUTBOX_CLAIM_CHECK_BUCKET",
+                  bucket));
+
+      assertThat(summary.published()).isEqualTo(1);
+      JsonNode detail = bodies(bed.receive(queue, 1)).get(0).get("detail");
+      long bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      assertThat(detail.toString())
+          .isEqualTo(
+              "{\"payloadS3Pointer\":{\"s3BucketName\":\""
+                  + bucket
+                  + "\",\"s3Key\":\"outbox-payloads/"
+                  + big.id()
+                  + "\"},\"extendedPayloadSize\":"
+                  + bytes
+                  + "}");
+      assertThat(
+              s3.getObjectAsBytes(r -> r.bucket(bucket).key("outbox-payloads/" + big.id()))
+                  .asUtf8String())
+          .isEqualTo(payload);
+      s3.deleteObject(r -> r.bucket(bucket).key("outbox-payloads/" + big.id()));
+      s3.deleteBucket(r -> r.bucket(bucket));
+    }
   }
 
   // ---- helpers

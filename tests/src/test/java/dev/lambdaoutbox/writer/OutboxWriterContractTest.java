@@ -697,6 +697,49 @@ abstract class OutboxWriterContractTest {
   }
 
   @Test
+  void
+      append_withTheLimitRaisedForTheClaimCheck_acceptsAFourMebibytePayload_andRefusesPastTheCeiling()
+          throws Exception {
+    OutboxWriter large =
+        OutboxWriter.builder()
+            .tables(tables)
+            .maxPayloadBytes(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES)
+            .build();
+    String fourMiB = "\"" + "x".repeat(4 * 1024 * 1024 - 2) + "\"";
+    String overCeiling = "\"" + "x".repeat(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES - 1) + "\"";
+
+    try (Connection c = transaction()) {
+      insertReservation(c, "r-1");
+      assertThatThrownBy(() -> large.append(c, event("r-1").payload(overCeiling).build()))
+          .isInstanceOfSatisfying(
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("payload");
+                assertThat(e.getMessage()).contains("16777216").contains("at most 16777215");
+              });
+      large.append(c, event("r-1").payload(fourMiB).build());
+      c.commit();
+    }
+
+    assertThat(singleRow().payloadBytes()).isEqualTo(4 * 1024 * 1024);
+  }
+
+  @Test
+  void append_withTheDefaultLimit_refusesAPayloadOver256KiB_pointingToTheClaimCheck()
+      throws Exception {
+    String overDefault = "\"" + "x".repeat(256 * 1024 - 1) + "\"";
+    try (Connection c = transaction()) {
+      assertThatThrownBy(() -> writer.append(c, event("r-1").payload(overDefault).build()))
+          .isInstanceOf(InvalidOutboxEventException.class)
+          .hasMessageContaining("at most 262144")
+          .hasMessageContaining("maxPayloadBytes")
+          .hasMessageContaining("claim-check");
+      c.rollback();
+    }
+    assertThat(outboxCount()).isZero();
+  }
+
+  @Test
   void appendAll_whenOneEventIsOversized_writesNoneOfTheBatch() throws Exception {
     OutboxWriter small = OutboxWriter.builder().tables(tables).maxPayloadBytes(1024).build();
     List<OutboxEvent> batch = new ArrayList<>(events("r-1", 10, i -> true));

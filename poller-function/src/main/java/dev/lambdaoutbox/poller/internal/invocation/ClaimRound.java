@@ -131,11 +131,17 @@ public final class ClaimRound {
     Map<UUID, String> destinations = new HashMap<>();
     List<Delivery> deliveries = new ArrayList<>(claimed.size());
     Map<String, List<OutboundMessage>> byDestination = new LinkedHashMap<>();
+    Set<String> waitingGroups = new HashSet<>();
     for (OutboxMessage row : claimed) {
       rows.put(row.id(), row);
-      Optional<OutboundMessage> message = sendable(row, deliveries);
+      Optional<OutboundMessage> message = sendable(row, deliveries, waitingGroups);
       message.ifPresent(
           m -> {
+            if (m.fifo() && waitingGroups.contains(groupKey(m))) {
+              // An earlier event of its FIFO group waits for the claim-check bucket.
+              deliveries.add(Delivery.NotAttempted.heldBack(m.id()));
+              return;
+            }
             destinations.put(m.id(), m.destination());
             byDestination.computeIfAbsent(m.destination(), d -> new ArrayList<>()).add(m);
           });
@@ -176,7 +182,8 @@ public final class ClaimRound {
   }
 
   /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */
-  private Optional<OutboundMessage> sendable(OutboxMessage row, List<Delivery> deliveries) {
+  private Optional<OutboundMessage> sendable(
+      OutboxMessage row, List<Delivery> deliveries, Set<String> waitingGroups) {
     Optional<String> destination = router.route(row);
     if (destination.isEmpty()) {
       deliveries.add(
@@ -225,6 +232,9 @@ public final class ClaimRound {
         }
         case PayloadOffloader.Waiting w -> {
           deliveries.add(new Delivery.Waiting(row.id(), w.code(), w.reason()));
+          if (message.fifo()) {
+            waitingGroups.add(groupKey(message));
+          }
           return Optional.empty();
         }
       }
@@ -350,6 +360,11 @@ public final class ClaimRound {
       }
     }
     return toSend;
+  }
+
+  /** A FIFO group at its destination. */
+  private static String groupKey(OutboundMessage m) {
+    return m.destination() + "\n" + m.messageGroupId();
   }
 
   private static void notAttempted(
