@@ -400,21 +400,23 @@ final class DocSections {
   /** A large event's example size for the claim check's cost, in KB, and how long S3 keeps it. */
   private static final int LARGE_EVENT_KB = 300;
 
-  private static final int CLAIM_CHECK_KEPT_DAYS = 14;
-
   /** What the claim check adds per million large events (payloads stored in S3). */
   private static String claimCheckCost() {
+    int keptDays =
+        Integer.parseInt(
+            number(TemplateFacts.parameter("ClaimCheckExpirationDays").get("Default")));
     double puts = 1_000_000 * Prices.S3_PUT_PER_1000_REQUESTS / 1_000;
     double gets = 1_000_000 * Prices.S3_GET_PER_1000_REQUESTS / 1_000;
-    double gbMonths = 1_000_000.0 * LARGE_EVENT_KB / 1e6 * CLAIM_CHECK_KEPT_DAYS / 30.0;
+    double gbMonths = 1_000_000.0 * LARGE_EVENT_KB / 1e6 * keptDays / 30.0;
     double storage = gbMonths * Prices.S3_STANDARD_PER_GB_MONTH;
     StringBuilder md = new StringBuilder();
     md.append("\n**Per million large events through the claim check** (each payload stored in S3")
         .append(" and its message a pointer; ")
         .append(LARGE_EVENT_KB)
         .append(" KB each, kept ")
-        .append(CLAIM_CHECK_KEPT_DAYS)
-        .append(" days by the bucket's lifecycle rule), on top of the pointer messages above:\n\n");
+        .append(keptDays)
+        .append(" days, the created bucket's `ClaimCheckExpirationDays`), on top of the pointer")
+        .append(" messages above:\n\n");
     md.append("| item | arithmetic | per million large events |\n|---|---|---|\n");
     row(
         md,
@@ -434,7 +436,7 @@ final class DocSections {
             + " KB = "
             + grouped(LARGE_EVENT_KB * 1_000_000L / 1_000_000)
             + " GB × "
-            + CLAIM_CHECK_KEPT_DAYS
+            + keptDays
             + "/30 month ≈ "
             + grouped(Math.round(gbMonths))
             + " GB-months × "
