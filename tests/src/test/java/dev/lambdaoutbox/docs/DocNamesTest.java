@@ -39,6 +39,7 @@ class DocNamesTest {
           Map.entry("SecondsUntilAutoPause", "an Aurora Serverless v2 cluster setting"),
           Map.entry("sqlFile", "a Liquibase change type"),
           Map.entry("transaction_isolation", "a MySQL system variable"),
+          Map.entry("max_allowed_packet", "a MySQL and MariaDB system variable"),
           Map.entry("fillfactor", "a PostgreSQL storage parameter"),
           Map.entry("DELIMITER", "a MySQL client command"),
           Map.entry("reWriteBatchedInserts", "a pgjdbc connection property"),
