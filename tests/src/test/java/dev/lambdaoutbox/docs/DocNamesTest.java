@@ -49,6 +49,8 @@ class DocNamesTest {
           Map.entry("MAVEN_GPG_PASSPHRASE", "the variable maven-gpg-plugin reads"),
           Map.entry("eventName", "a field of a CloudTrail record"),
           Map.entry("EventBusName", "a field of an EventBridge PutEvents entry"),
+          Map.entry(
+              "cleanupS3Payload", "a setting of AWS's SQS Extended Client Library's configuration"),
           Map.entry("userIdentity", "a field of a CloudTrail record"),
           Map.entry("principalId", "a field of a CloudTrail record"),
           Map.entry("sessionContext", "a field of a CloudTrail record"));
