@@ -2,6 +2,7 @@ package dev.lambdaoutbox.writer;
 
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.PermissionDenied;
 import dev.lambdaoutbox.core.SqlDialect;
@@ -245,6 +246,23 @@ final class JdbcOutboxWriter implements OutboxWriter {
                 + " (event "
                 + e.id()
                 + "). Send fewer or shorter headers.");
+      }
+      if (messageBytes > MessageSize.MAX_BYTES
+          && e.headers().size() >= OutboxMessageAttributes.MAX_HEADERS) {
+        throw new InvalidOutboxEventException(
+            "headers",
+            "are "
+                + e.headers().size()
+                + " on a message of "
+                + messageBytes
+                + " bytes, which the claim check sends as a pointer with one message attribute"
+                + " more; SNS and SQS accept at most "
+                + OutboxMessageAttributes.MAX_ATTRIBUTES
+                + " attributes (event "
+                + e.id()
+                + "). Send at most "
+                + (OutboxMessageAttributes.MAX_HEADERS - 1)
+                + " headers with a payload this large.");
       }
       return;
     }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -722,6 +723,36 @@ abstract class OutboxWriterContractTest {
     }
 
     assertThat(singleRow().payloadBytes()).isEqualTo(4 * 1024 * 1024);
+  }
+
+  @Test
+  void append_ofAPayloadTheClaimCheckWillCarry_refusesFiveHeaders_whichLeaveNoAttributeForItsSize()
+      throws Exception {
+    OutboxWriter large =
+        OutboxWriter.builder()
+            .tables(tables)
+            .maxPayloadBytes(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES)
+            .build();
+    String overSns = "\"" + "x".repeat(300 * 1024) + "\"";
+    OutboxEvent.Builder fourHeaders = event("r-1").payload(overSns);
+    for (int h = 0; h < OutboxMessageAttributes.MAX_HEADERS - 1; h++) {
+      fourHeaders.header("h" + h, "v");
+    }
+    OutboxEvent fiveHeaders = fourHeaders.build().toBuilder().header("h4", "v").build();
+
+    try (Connection c = transaction()) {
+      insertReservation(c, "r-1");
+      assertThatThrownBy(() -> large.append(c, fiveHeaders))
+          .isInstanceOfSatisfying(
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("headers");
+                assertThat(e.getMessage()).contains("at most 10 attributes", "at most 4 headers");
+              });
+      large.append(c, fourHeaders.build());
+      c.commit();
+    }
+    assertThat(outboxCount()).isEqualTo(1);
   }
 
   @Test

@@ -151,11 +151,28 @@ public record OutboundMessage(
    * pointer message only when the pointer and the attributes are over the limit.
    */
   public boolean tooLarge() {
-    return sizeBytes > maxBytes() || (pointer == null && payloadOverOutboxLimit());
+    return sizeBytes > maxBytes()
+        || (pointer == null && payloadOverOutboxLimit())
+        || noRoomForSizeAttribute();
   }
 
   /** Why it is too large, naming the limit; null when it is not. */
   public String tooLargeReason() {
+    if (noRoomForSizeAttribute()) {
+      return "the claim check adds the message attribute "
+          + PayloadPointer.SIZE_ATTRIBUTE
+          + ", and the message already has "
+          + attributes.size()
+          + " (the outbox's five and "
+          + (attributes.size() - 5)
+          + " headers); "
+          + kind().service()
+          + " accepts at most "
+          + OutboxMessageAttributes.MAX_ATTRIBUTES
+          + ": write events that may be stored in S3 with at most "
+          + (OutboxMessageAttributes.MAX_HEADERS - 1)
+          + " headers";
+    }
     if (pointer == null && payloadOverOutboxLimit()) {
       return "the message has "
           + row.payloadBytes()
@@ -181,6 +198,16 @@ public record OutboundMessage(
               : "");
     }
     return null;
+  }
+
+  /**
+   * Whether this pointer message to SNS or SQS would carry more message attributes than they
+   * accept: the pointer's size attribute besides the outbox's five and five headers.
+   */
+  private boolean noRoomForSizeAttribute() {
+    return pointer != null
+        && kind() != DestinationKind.EVENT_BUS
+        && attributes.size() >= OutboxMessageAttributes.MAX_ATTRIBUTES;
   }
 
   /**
