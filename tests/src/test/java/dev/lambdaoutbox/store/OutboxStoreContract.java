@@ -942,6 +942,38 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(store.countDue(T0.plusSeconds(600), 10)).isEqualTo(4);
   }
 
+  @Test
+  void wakeLingerLease_isHeldByOneOwnerAtATime_renewedByIt_andFreeOnceGivenBackOrRunOut() {
+    OutboxStore store = store();
+    String lease = OutboxStore.WAKE_LINGER_LEASE;
+    Instant term = T0.plusSeconds(3);
+
+    assertThat(store.holdLease(lease, "poller:a", T0, term)).as("free: a takes it").isTrue();
+    assertThat(store.holdLease(lease, "poller:b", T0.plusSeconds(1), T0.plusSeconds(4)))
+        .as("held by a: b may not")
+        .isFalse();
+    assertThat(store.holdLease(lease, "poller:a", T0.plusSeconds(2), T0.plusSeconds(5)))
+        .as("a renews it, until +5 s")
+        .isTrue();
+    assertThat(store.holdLease(lease, "poller:b", T0.plusSeconds(4), T0.plusSeconds(7)))
+        .as("renewed: still a's at +4 s")
+        .isFalse();
+    assertThat(store.releaseLease(lease, "poller:b", T0.plusSeconds(4)))
+        .as("b cannot give back what a holds")
+        .isFalse();
+    assertThat(store.releaseLease(lease, "poller:a", T0.plusSeconds(4))).isTrue();
+    assertThat(store.holdLease(lease, "poller:b", T0.plusSeconds(4), T0.plusSeconds(7)))
+        .as("given back: b takes it at once")
+        .isTrue();
+    assertThat(store.holdLease(lease, "poller:c", T0.plusSeconds(7), T0.plusSeconds(10)))
+        .as("b died holding it: c takes it once it ran out")
+        .isTrue();
+    assertThat(store.holdLease("no-such-lease", "poller:c", T0, term))
+        .as("a lease without a row is never held")
+        .isFalse();
+    store.releaseLease(lease, "poller:c", T0.plusSeconds(7));
+  }
+
   // ---- helpers
 
   List<AuditEntry> auditTrail(UUID deadLetterId) {

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.FullPayload;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -149,4 +150,20 @@ public interface OutboxSql {
    * after another, as their heads are published.
    */
   int countDue(SqlSession s, Instant now, int limit, boolean ordered);
+
+  /**
+   * The whole payload of the PENDING row {@code id}, which a claim returns cut when it is over 256
+   * KiB: read in pieces of at most 256 KiB each, so that each fits a bounded result, when it holds
+   * at most {@code maxBytes} UTF-8 bytes.
+   */
+  FullPayload fullPayload(SqlSession s, UUID id, long maxBytes);
+
+  /**
+   * Takes or renews poller lease {@code name} for {@code owner} until {@code until}, if it has run
+   * out at {@code now} or is the owner's already; returns whether the owner holds it.
+   */
+  boolean holdLease(SqlSession s, String name, String owner, Instant now, Instant until);
+
+  /** Gives poller lease {@code name} back at {@code now} if {@code owner} holds it. */
+  boolean releaseLease(SqlSession s, String name, String owner, Instant now);
 }
