@@ -96,8 +96,16 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
 
     assertThat(plan)
         .contains("LockRows")
-        .contains("Index Scan using " + tables.messages() + "_key_ix")
-        .contains("Tid Scan on " + tables.messages());
+        .contains("Index Scan using " + tables.messages() + "_pk")
+        .contains("Tid Scan on " + tables.messages())
+        .doesNotContain("Bitmap")
+        .doesNotContain("Seq Scan on " + tables.messages());
+    assertThat(plan)
+        .as("the rows behind each head: a range of the key index from the head's seq")
+        .containsPattern(
+            "Index Scan using "
+                + tables.messages()
+                + "_key_ix[^\\n]*\\n\\s*Index Cond: \\(\\(\\(aggregate_type\\)[^\\n]*seq >");
   }
 
   /**
