@@ -49,6 +49,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.rdsdata.RdsDataClient;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
@@ -562,6 +563,16 @@ final class PollerTestBed implements AutoCloseable {
     return UrlConnectionHttpClient.builder()
         .connectionTimeout(Duration.ofSeconds(2))
         .socketTimeout(timeout);
+  }
+
+  /**
+   * A store on these tables over the test bed's Data API emulator; its client closes with the bed.
+   */
+  OutboxStore dataApiStore() {
+    RdsDataClient client = closeLater(TestEndpoints.dataApi().client());
+    return OutboxStore.builder(TestEndpoints.dataApi().executor(client).build())
+        .tables(tables)
+        .build();
   }
 
   /** Keeps {@code resource} until the bed closes. */

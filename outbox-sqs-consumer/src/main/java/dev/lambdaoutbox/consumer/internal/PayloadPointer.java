@@ -3,16 +3,15 @@ package dev.lambdaoutbox.consumer.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.core.ClaimCheckFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * A claim check: the message body that stands for a payload stored in S3, in the shape AWS's
- * payload-offloading library writes it (the SQS and SNS Extended Client Libraries), so either side
- * reads the other's messages. The body is {@code
- * ["software.amazon.payloadoffloading.PayloadS3Pointer",{"s3BucketName":"B","s3Key":"K"}]} and the
- * message attribute {@value #SIZE_ATTRIBUTE} (type Number) gives the payload's size in UTF-8 bytes.
+ * payload-offloading library writes it (the SQS and SNS Extended Client Libraries; {@link
+ * ClaimCheckFormat}), so either side reads the other's messages.
  *
  * <p>As in the Extended Client Library, the attribute decides: a message without it is never a
  * pointer, whatever its body, so a payload that happens to look like one is handed over as written.
@@ -23,7 +22,7 @@ import java.util.Set;
  */
 public record PayloadPointer(String bucket, String key, long size) {
   /** The attribute that marks a pointer and carries the payload's size. */
-  public static final String SIZE_ATTRIBUTE = "ExtendedPayloadSize";
+  public static final String SIZE_ATTRIBUTE = ClaimCheckFormat.SIZE_ATTRIBUTE;
 
   /** The name older releases of the Extended Client Library used for the same attribute. */
   static final String LEGACY_SIZE_ATTRIBUTE = "SQSLargePayloadSize";
@@ -31,7 +30,7 @@ public record PayloadPointer(String bucket, String key, long size) {
   /** Both names, which a consumer removes from the headers it hands over. */
   public static final Set<String> SIZE_ATTRIBUTES = Set.of(SIZE_ATTRIBUTE, LEGACY_SIZE_ATTRIBUTE);
 
-  static final String POINTER_CLASS = "software.amazon.payloadoffloading.PayloadS3Pointer";
+  static final String POINTER_CLASS = ClaimCheckFormat.POINTER_CLASS;
   static final String LEGACY_POINTER_CLASS = "com.amazon.sqs.javamessaging.MessageS3Pointer";
 
   private static final ObjectMapper JSON = new ObjectMapper();

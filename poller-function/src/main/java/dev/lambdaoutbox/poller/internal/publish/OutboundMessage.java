@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller.internal.publish;
 
+import dev.lambdaoutbox.core.ClaimCheckFormat;
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxMessageAttributes;
@@ -13,6 +14,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -21,7 +23,7 @@ import java.util.regex.Pattern;
  * bus, the entry's Source ({@code eventSource}), DetailType (the event type), Detail (the payload)
  * and Time (when the event occurred). With a {@code pointer} (the claim check stored the payload in
  * S3), the body or Detail is the pointer instead ({@link PayloadPointer}), and an SNS or SQS
- * message carries the Number attribute {@value PayloadPointer#SIZE_ATTRIBUTE} besides.
+ * message carries the Number attribute {@value ClaimCheckFormat#SIZE_ATTRIBUTE} besides.
  *
  * @param sizeBytes what its destination counts against its limit ({@link DestinationKind}): for SNS
  *     and SQS ({@link MessageSize}, the rule the writer refuses events by) the body's UTF-8 bytes
@@ -160,7 +162,7 @@ public record OutboundMessage(
   public String tooLargeReason() {
     if (noRoomForSizeAttribute()) {
       return "the claim check adds the message attribute "
-          + PayloadPointer.SIZE_ATTRIBUTE
+          + ClaimCheckFormat.SIZE_ATTRIBUTE
           + ", and the message already has "
           + attributes.size()
           + " (the outbox's five and "
@@ -216,6 +218,23 @@ public record OutboundMessage(
    */
   private boolean payloadOverOutboxLimit() {
     return row.payloadBytes() > MAX_PAYLOAD_BYTES;
+  }
+
+  /**
+   * The message attributes SNS and SQS carry, each made by {@code attribute} from its data type and
+   * value: the String attributes, and a pointer's size as the Number attribute {@value
+   * ClaimCheckFormat#SIZE_ATTRIBUTE}.
+   */
+  public <V> Map<String, V> typedAttributes(BiFunction<String, String, V> attribute) {
+    Map<String, V> values = new LinkedHashMap<>();
+    if (pointer != null) {
+      values.put(
+          ClaimCheckFormat.SIZE_ATTRIBUTE,
+          attribute.apply(
+              ClaimCheckFormat.SIZE_ATTRIBUTE_TYPE, Long.toString(pointer.sizeBytes())));
+    }
+    attributes.forEach((name, value) -> values.put(name, attribute.apply("String", value)));
+    return values;
   }
 
   /** Whether the payload is a JSON object, as an EventBridge entry's Detail must be. */

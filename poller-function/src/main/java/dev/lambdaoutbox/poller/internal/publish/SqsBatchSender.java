@@ -41,30 +41,14 @@ public final class SqsBatchSender implements BatchSender {
         SendMessageBatchRequestEntry.builder()
             .id(m.id().toString())
             .messageBody(m.body())
-            .messageAttributes(attributes(m));
+            .messageAttributes(m.typedAttributes(SqsBatchSender::attribute));
     if (m.fifo()) {
       entry.messageGroupId(m.messageGroupId()).messageDeduplicationId(m.deduplicationId());
     }
     return entry.build();
   }
 
-  /** The message's String attributes, and a pointer's size as a Number attribute. */
-  private static Map<String, MessageAttributeValue> attributes(OutboundMessage m) {
-    Map<String, MessageAttributeValue> values = new HashMap<>();
-    if (m.pointer() != null) {
-      values.put(
-          PayloadPointer.SIZE_ATTRIBUTE,
-          MessageAttributeValue.builder()
-              .dataType(PayloadPointer.SIZE_ATTRIBUTE_TYPE)
-              .stringValue(Long.toString(m.pointer().sizeBytes()))
-              .build());
-    }
-    m.attributes()
-        .forEach(
-            (name, value) ->
-                values.put(
-                    name,
-                    MessageAttributeValue.builder().dataType("String").stringValue(value).build()));
-    return values;
+  private static MessageAttributeValue attribute(String dataType, String value) {
+    return MessageAttributeValue.builder().dataType(dataType).stringValue(value).build();
   }
 }
