@@ -74,6 +74,13 @@ public record OutboxTables(String prefix) {
     return prefix + "outbox_poller_leases";
   }
 
+  /**
+   * Where the ordered claim's walk of the aggregates stands, shared by every poller (migration V9).
+   */
+  public String claimCursors() {
+    return prefix + "outbox_claim_cursors";
+  }
+
   public String inbox() {
     return prefix + "inbox_processed_messages";
   }

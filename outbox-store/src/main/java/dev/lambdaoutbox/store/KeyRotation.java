@@ -9,36 +9,62 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The fair ordered claim: which aggregates' heads a claim takes. It walks the key index from a
- * cursor kept by this store (one per poller), wrapping round to the first key, so one aggregate
- * with a burst of events gives one head per claim like every other, and every aggregate's head is
- * reached within one round of keys. The walk reads without locking; the heads it chose are then
- * locked and checked again in one statement ({@link OutboxSql#claimHeads}). Where fewer were locked
- * than chosen (another claim took them meanwhile, or they are no longer heads), the walk goes on
- * for the rest. A claim stops when it has its limit, when its result budget in bytes is spent (the
- * next one then starts at the first head left out), when it is back where it started (a whole
- * round), or after {@link #MAX_PAGES} statements of {@link OutboxSql#scan} keys each; the next
- * claim carries on from where this one left off.
+ * The fair ordered claim: which aggregates' heads a claim takes. It walks the key index from the
+ * cursor all pollers share ({@link #CURSOR}, a row of {@code outbox_claim_cursors}), wrapping round
+ * to the first key, so one aggregate with a burst of events gives one head per claim like every
+ * other, and every aggregate's head is reached within one round of keys, whichever poller or
+ * container makes the claims. The walk reads without locking; the heads it chose are then locked
+ * and checked again in one statement ({@link OutboxSql#claimHeads}). Where fewer were locked than
+ * chosen (another claim took them meanwhile, or they are no longer heads), the walk goes on for the
+ * rest. A claim stops when it has its limit, when its result budget in bytes is spent (the next one
+ * then starts at the first head left out), when it is back where it started (a whole round), or
+ * after {@link #MAX_PAGES} statements of {@link OutboxSql#scan} keys each; the next claim, of any
+ * poller, carries on from where this one left off ({@link Turn#record}).
+ *
+ * <p>The cursor costs two statements per claim: one primary-key read before the walk, and one
+ * single-row write as the claim's last statement (none where the walk came back where it started,
+ * as on an idle outbox), so the row stays locked only until the commit that follows at once. Claims
+ * that read the cursor at the same time walk the same keys; each skips the heads the other locked
+ * and walks on past them, and the later write wins.
  */
 final class KeyRotation {
   /** Pages of the key walk per claim, at most. */
   static final int MAX_PAGES = 4;
 
-  private final AtomicReference<KeyHead.Key> cursor = new AtomicReference<>();
+  /**
+   * The shared cursor's name: its row in {@code outbox_claim_cursors}, inserted by migration V9.
+   */
+  static final String CURSOR = "aggregate-walk";
+
+  private KeyRotation() {}
 
   /** The aggregates visited per claim of {@code limit}, at most. */
   static int maxKeys(int limit) {
     return MAX_PAGES * OutboxSql.scan(limit);
   }
 
-  /** Claims up to {@code limit} heads, walking on from the cursor. */
-  Claim claim(
+  /** One ordered claim: the heads it took, and where its walk started and stopped. */
+  record Turn(Claim claim, KeyHead.Key start, KeyHead.Key end) {
+    /**
+     * Moves the shared cursor to where this walk stopped, unless that is where it started; the
+     * claim's transaction's last statement.
+     */
+    void record(SqlSession s, OutboxSql dialect, Instant now) {
+      if (!Objects.equals(start, end)) {
+        dialect.moveClaimCursor(s, CURSOR, end, now);
+      }
+    }
+  }
+
+  /** Claims up to {@code limit} heads, walking on from the shared cursor. */
+  static Turn claim(
       SqlSession s, OutboxSql dialect, String owner, int limit, Instant at, Instant leaseEnd) {
-    Walk walk = new Walk(cursor.get(), OutboxSql.scan(limit));
+    KeyHead.Key start = dialect.claimCursor(s, CURSOR);
+    Walk walk = new Walk(start, OutboxSql.scan(limit));
     Claim claim = Claim.of(List.of());
     while (claim.size() < limit && !claim.stoppedAtBudget()) {
       List<String> heads = walk.readyHeads(s, dialect, limit - claim.size(), at);
@@ -51,8 +77,7 @@ final class KeyRotation {
       }
       claim = claim.plus(more);
     }
-    cursor.set(walk.last);
-    return claim;
+    return new Turn(claim, start, walk.last);
   }
 
   /** The ids of the rows {@code claim} took, as the walk reads them. */

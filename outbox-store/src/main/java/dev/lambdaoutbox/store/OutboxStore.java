@@ -230,7 +230,8 @@ public interface OutboxStore {
 
     /**
      * How claims treat the events of one aggregate ({@link Ordering}); {@link Ordering#NONE} when
-     * not given. With {@link Ordering#AGGREGATE} the tables need migration V5.
+     * not given. With {@link Ordering#AGGREGATE} the tables need migration V9: claims take the
+     * aggregates in turn from a cursor all pollers share ({@code outbox_claim_cursors}).
      */
     public Builder ordering(Ordering ordering) {
       this.ordering = Objects.requireNonNull(ordering, "ordering");

@@ -35,7 +35,6 @@ final class SqlOutboxStore implements OutboxStore {
   private final Ordering ordering;
   private final RetentionPass retention;
   private final DestinationHealthStore destinationHealth;
-  private final KeyRotation rotation = new KeyRotation();
 
   SqlOutboxStore(Builder b) {
     this.executor = b.executor;
@@ -79,14 +78,16 @@ final class SqlOutboxStore implements OutboxStore {
    * The ordered claim: the heads of many aggregates, in turn ({@link KeyRotation}). Short of the
    * limit, it also holds back the rows of the due index's front that are due before their waiting
    * heads ({@link OutboxSql#holdBehindWaitingHeads}), so that the due rows counted for fan-out
-   * ({@link #countDue}) are rows a claim can take.
+   * ({@link #countDue}) are rows a claim can take. Last, it moves the cursor the pollers share to
+   * where its walk stopped.
    */
   private Claim claimHeads(SqlSession s, String owner, int limit, Instant at, Instant leaseEnd) {
-    Claim claim = rotation.claim(s, dialect, owner, limit, at, leaseEnd);
-    if (claim.size() < limit) {
+    KeyRotation.Turn turn = KeyRotation.claim(s, dialect, owner, limit, at, leaseEnd);
+    if (turn.claim().size() < limit) {
       dialect.holdBehindWaitingHeads(s, at, limit);
     }
-    return claim;
+    turn.record(s, dialect, at);
+    return turn.claim();
   }
 
   @Override

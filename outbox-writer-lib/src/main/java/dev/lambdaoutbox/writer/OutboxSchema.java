@@ -39,7 +39,8 @@ public final class OutboxSchema {
           "V5__aggregate_ordering.sql",
           "V6__audit_invoker_identity.sql",
           "V7__full_size_headers_and_rows_waiting_for_a_destination.sql",
-          "V8__poller_leases.sql");
+          "V8__poller_leases.sql",
+          "V9__claim_cursors.sql");
 
   private final OutboxTables tables;
 

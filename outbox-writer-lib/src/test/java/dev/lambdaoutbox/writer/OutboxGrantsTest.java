@@ -82,7 +82,8 @@ class OutboxGrantsTest {
                 "outbox_idempotency_keys", "SELECT, UPDATE, DELETE",
                 "outbox_destination_health", "SELECT, INSERT, UPDATE, DELETE",
                 "outbox_parked_keys", "SELECT, INSERT",
-                "outbox_poller_leases", "SELECT, UPDATE"));
+                "outbox_poller_leases", "SELECT, UPDATE",
+                "outbox_claim_cursors", "SELECT, INSERT, UPDATE"));
     assertThat(matrix(SqlDialect.MYSQL, OutboxRole.POLLER))
         .isEqualTo(
             Map.of(
@@ -92,7 +93,8 @@ class OutboxGrantsTest {
                 "outbox_idempotency_keys", "SELECT, DELETE",
                 "outbox_destination_health", "SELECT, INSERT, UPDATE, DELETE",
                 "outbox_parked_keys", "SELECT, INSERT",
-                "outbox_poller_leases", "SELECT, UPDATE"));
+                "outbox_poller_leases", "SELECT, UPDATE",
+                "outbox_claim_cursors", "SELECT, INSERT, UPDATE"));
     assertThat(matrix(SqlDialect.POSTGRESQL, OutboxRole.REPROCESSOR))
         .isEqualTo(
             Map.of(
@@ -144,7 +146,7 @@ class OutboxGrantsTest {
     assertThat(statements.get(2))
         .isEqualTo(
             "GRANT SELECT, UPDATE, DELETE ON TABLE outbox.shop_outbox_messages TO outbox_poller");
-    assertThat(statements).hasSize(2 + 7);
+    assertThat(statements).hasSize(2 + 8);
   }
 
   @Test

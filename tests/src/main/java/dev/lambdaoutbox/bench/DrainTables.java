@@ -10,15 +10,25 @@ import java.sql.Statement;
 final class DrainTables {
   private DrainTables() {}
 
-  /** Refills the outbox from {@code source}, the same rows for every contender, and analyses it. */
+  /**
+   * Refills the outbox from {@code source}, the same rows for every contender, and analyses it; the
+   * ordered claim's shared cursor goes back to the first key.
+   */
   static void reload(Connection c, TestDatabase db, OutboxTables tables, String source)
       throws Exception {
     execute(c, "DELETE FROM " + tables.messages());
+    resetClaimCursor(c, tables);
     execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source);
     execute(
         c,
         (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")
             + tables.messages());
+  }
+
+  /** Puts the ordered claim's shared cursor back before the first key, as the migration left it. */
+  static void resetClaimCursor(Connection c, OutboxTables tables) throws Exception {
+    execute(
+        c, "UPDATE " + tables.claimCursors() + " SET aggregate_type = NULL, aggregate_id = NULL");
   }
 
   /** Prints one contender's line and returns its result. */

@@ -171,7 +171,10 @@ public final class ScaleBenchmark {
     return out.toString();
   }
 
-  /** One contender, from a fresh copy of the pending rows (the history stays). */
+  /**
+   * One contender, from a fresh copy of the pending rows (the history stays) and the ordered
+   * claim's cursor at the first key.
+   */
   private static Contender run(
       Connection c,
       TestDatabase db,
@@ -183,6 +186,7 @@ public final class ScaleBenchmark {
       throws Exception {
     execute(c, "DELETE FROM " + tables.messages() + " WHERE status = 'PENDING'");
     execute(c, "INSERT INTO " + tables.messages() + " SELECT * FROM " + source);
+    DrainTables.resetClaimCursor(c, tables);
     execute(
         c,
         (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")

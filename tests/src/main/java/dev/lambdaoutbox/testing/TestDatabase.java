@@ -94,6 +94,7 @@ public record TestDatabase(
             tables.destinationHealth(),
             tables.parkedKeys(),
             tables.pollerLeases(),
+            tables.claimCursors(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);

@@ -65,7 +65,9 @@ final class Drills {
     this.tables = tables;
   }
 
-  /** Empties every table, as the owner. */
+  /**
+   * Empties every table and puts the ordered claim's cursor back at the first key, as the owner.
+   */
   void clear() {
     sql(
         "DELETE FROM " + tables.messages(),
@@ -74,6 +76,7 @@ final class Drills {
         "DELETE FROM " + tables.idempotencyKeys(),
         "DELETE FROM " + tables.destinationHealth(),
         "DELETE FROM " + tables.parkedKeys(),
+        "UPDATE " + tables.claimCursors() + " SET aggregate_type = NULL, aggregate_id = NULL",
         "DELETE FROM " + tables.inbox());
   }
 
@@ -204,7 +207,9 @@ final class Drills {
     assertThat(health.forgetStale(t0.plus(Duration.ofDays(1)))).isEqualTo(1);
 
     // Ordering: the heads only; a head backing off holds back its followers; a dead-lettered one
-    // parks its aggregate.
+    // parks its aggregate. The claim moves the shared cursor, here recreating its row, deleted by
+    // hand.
+    sql("DELETE FROM " + tables.claimCursors());
     OutboxWriter after =
         OutboxWriter.builder().tables(tables).clock(fixed(t0.plusSeconds(1))).build();
     List<UUID> parkedAggregate = new ArrayList<>();
@@ -227,6 +232,7 @@ final class Drills {
                     backingOff.get(0), "Throttling", "slow", later.plusSeconds(60))),
             later);
     assertThat(parked.parked()).containsEntry(parkedAggregate.get(0), 2);
+    assertThat(count(tables.claimCursors())).as("the cursor's row, recreated").isEqualTo(1);
     assertThat(ordered.claim("poller-4", 10, later.plusSeconds(1), LEASE).isEmpty()).isTrue();
     assertThat(ordered.countDue(later.plusSeconds(1), 100)).isZero();
     OutboxStore.Backlog parkedBacklog = ordered.backlog(later);

@@ -117,6 +117,7 @@ final class PollerTestBed implements AutoCloseable {
     execute("DELETE FROM " + tables.deadLetters());
     execute("DELETE FROM " + tables.destinationHealth());
     execute("DELETE FROM " + tables.parkedKeys());
+    execute("UPDATE " + tables.claimCursors() + " SET aggregate_type = NULL, aggregate_id = NULL");
     clock.set(T0);
     synchronized (output) {
       output.reset();

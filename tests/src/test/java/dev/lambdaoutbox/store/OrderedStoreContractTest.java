@@ -525,6 +525,117 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
             written.get("k2").get(1));
   }
 
+  // ---- the cursor the pollers share
+
+  /**
+   * {@code keys} aggregates ({@code k00}, {@code k01}, ...) of {@code events} events each, written
+   * a round at a time: the ids per aggregate, in order.
+   */
+  private Map<String, List<UUID>> aggregates(int keys, int events) {
+    Map<String, List<UUID>> written = new LinkedHashMap<>();
+    for (int n = 0; n < events; n++) {
+      for (int k = 0; k < keys; k++) {
+        String key = String.format("k%02d", k);
+        written
+            .computeIfAbsent(key, x -> new ArrayList<>())
+            .add(append(T0.plusMillis(n * keys + k), key));
+      }
+    }
+    return written;
+  }
+
+  /** Claims {@code limit} heads with {@code store} at {@code now} and publishes them. */
+  private static List<UUID> claimAndPublish(
+      OutboxStore store, String owner, int limit, Instant now) {
+    List<UUID> claimed = ids(store.claim(owner, limit, now, LEASE));
+    if (!claimed.isEmpty()) {
+      store.complete(owner, claimed.stream().<DeliveryOutcome>map(Published::new).toList(), now);
+    }
+    return claimed;
+  }
+
+  /**
+   * Three pollers claiming in turn share one walk of the aggregates: the six claims one round of
+   * twelve aggregates takes, two heads each, reach every aggregate's first event, and none takes an
+   * aggregate's second event before then (a poller walking from a place of its own would come back
+   * to the aggregates another poller had just published).
+   */
+  @Test
+  void pollersClaimingInTurn_reachEveryAggregatesFirstEvent_withinOneRound() {
+    Map<String, List<UUID>> written = aggregates(12, 2);
+    List<OutboxStore> pollers = List.of(store(), store(), store());
+    List<UUID> claimed = new ArrayList<>();
+    Instant now = T0.plusSeconds(1);
+    for (int claim = 0; claim < 6; claim++) {
+      claimed.addAll(claimAndPublish(pollers.get(claim % 3), "p" + claim % 3, 2, now));
+    }
+
+    assertThat(claimed)
+        .containsExactlyElementsOf(written.values().stream().map(ids -> ids.get(0)).toList());
+  }
+
+  /**
+   * A poller started cold (a new container: a new store) carries on from where another stopped, not
+   * from the first key: it takes the next aggregates' first events, not the second events of the
+   * aggregates the other just published.
+   */
+  @Test
+  void aNewStore_carriesOnFromWhereAnotherStopped() {
+    Map<String, List<UUID>> written = aggregates(6, 2);
+    Instant now = T0.plusSeconds(1);
+    assertThat(claimAndPublish(store(), "p1", 2, now))
+        .containsExactly(written.get("k00").get(0), written.get("k01").get(0));
+
+    assertThat(claimAndPublish(store(), "p2", 2, now))
+        .containsExactly(written.get("k02").get(0), written.get("k03").get(0));
+    assertThat(rows.count(tables.claimCursors(), "aggregate_id = 'k03'")).isEqualTo(1);
+  }
+
+  /**
+   * The cursor's row deleted by hand stops no claim: the claim walks from the first key, and
+   * records where it stopped in a row of its own, from which the next claim carries on.
+   */
+  @Test
+  void aDeletedCursorRow_isRecreated_byAClaimWalkingFromTheFirstKey() {
+    Map<String, List<UUID>> written = aggregates(3, 2);
+    Instant now = T0.plusSeconds(1);
+    assertThat(claimAndPublish(store(), "p1", 1, now)).containsExactly(written.get("k00").get(0));
+    rows.execute("DELETE FROM " + tables.claimCursors());
+
+    assertThat(claimAndPublish(store(), "p2", 1, now)).containsExactly(written.get("k00").get(1));
+    assertThat(rows.count(tables.claimCursors(), "aggregate_id = 'k00'")).isEqualTo(1);
+    assertThat(claimAndPublish(store(), "p3", 1, now)).containsExactly(written.get("k01").get(0));
+    assertThat(rows.count(tables.claimCursors(), "aggregate_id = 'k01'")).isEqualTo(1);
+  }
+
+  /** A cursor holding half a key (one column cleared by hand) is read as the first key. */
+  @Test
+  void aCursorHoldingHalfAKey_walksFromTheFirstKey_andIsMovedWhole() {
+    Map<String, List<UUID>> written = aggregates(3, 1);
+    rows.execute("UPDATE " + tables.claimCursors() + " SET aggregate_type = 'order'");
+
+    assertThat(claimAndPublish(store(), "p1", 1, T0.plusSeconds(1)))
+        .containsExactly(written.get("k00").get(0));
+    assertThat(rows.count(tables.claimCursors(), "aggregate_id = 'k00'")).isEqualTo(1);
+  }
+
+  /**
+   * A claim that comes back where it started (here: every head is in flight) leaves the cursor as
+   * it is: an idle outbox costs each claim the cursor's read, and no write.
+   */
+  @Test
+  void aClaimThatComesBackWhereItStarted_leavesTheCursorAsItIs() {
+    aggregates(2, 1);
+    OutboxStore store = store();
+    assertThat(ids(store.claim("p1", 1, T0.plusSeconds(1), LEASE))).hasSize(1);
+    assertThat(ids(store.claim("p1", 1, T0.plusSeconds(2), LEASE))).hasSize(1);
+    assertThat(rows.claimCursorMovedAt()).isEqualTo(T0.plusSeconds(2));
+
+    assertThat(store.claim("p1", 1, T0.plusSeconds(3), LEASE).isEmpty()).isTrue();
+    assertThat(rows.count(tables.claimCursors(), "aggregate_id = 'k01'")).isEqualTo(1);
+    assertThat(rows.claimCursorMovedAt()).isEqualTo(T0.plusSeconds(2));
+  }
+
   /**
    * Two pollers drain a hot aggregate of 300 events beside 20 quiet ones of three events each: no
    * aggregate ever has two events in flight, and each is published in order.
@@ -811,5 +922,8 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
         unordered.complete("p1", List.of(new DeadLetter(a1, "X", "y")), T0.plusSeconds(1));
     assertThat(report.parked()).isEmpty();
     assertThat(rows.count(tables.parkedKeys(), "1 = 1")).isZero();
+    assertThat(rows.count(tables.claimCursors(), "aggregate_type IS NULL"))
+        .as("the ordered claim's cursor, untouched")
+        .isEqualTo(1);
   }
 }

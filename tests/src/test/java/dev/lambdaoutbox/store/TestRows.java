@@ -73,6 +73,26 @@ final class TestRows {
     execute("DELETE FROM " + tables.deadLetters());
     execute("DELETE FROM " + tables.destinationHealth());
     execute("DELETE FROM " + tables.parkedKeys());
+    resetClaimCursor();
+  }
+
+  /** Puts the ordered claim's shared cursor back before the first key, as the migration left it. */
+  void resetClaimCursor() {
+    execute("UPDATE " + tables.claimCursors() + " SET aggregate_type = NULL, aggregate_id = NULL");
+  }
+
+  /** When a claim last moved the ordered claim's shared cursor (its row must be there). */
+  Instant claimCursorMovedAt() {
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT moved_at FROM " + tables.claimCursors())) {
+      if (!rs.next()) {
+        throw new IllegalStateException("no row in " + tables.claimCursors());
+      }
+      return JdbcValues.getInstant(rs, "moved_at", db.dialect());
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private Map<String, Object> row(String table, UUID id) {

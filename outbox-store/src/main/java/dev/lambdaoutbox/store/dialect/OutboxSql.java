@@ -58,6 +58,21 @@ public interface OutboxSql {
    */
   Claim claimHeads(SqlSession s, String owner, List<String> heads, Instant now, Instant leaseEnd);
 
+  /**
+   * Where the ordered claim's shared cursor {@code name} stands (one primary-key read of {@code
+   * outbox_claim_cursors}): the last aggregate a claim visited, or null where the walk starts at
+   * the first key (none yet, or the cursor's row is missing or holds half a key).
+   */
+  KeyHead.Key claimCursor(SqlSession s, String name);
+
+  /**
+   * Moves the ordered claim's shared cursor {@code name} to {@code key} (null: the first key next):
+   * one {@code UPDATE} of its row, or where the row is missing, one {@code INSERT} of it that keeps
+   * a row another claim inserted first. The row stays locked until the transaction ends, so it is
+   * the last statement of the claim's.
+   */
+  void moveClaimCursor(SqlSession s, String name, KeyHead.Key key, Instant now);
+
   /** The due rows an ordered claim of {@code limit} rows looks at, at most: four per row. */
   static int scan(int limit) {
     return 4 * limit;

@@ -119,6 +119,13 @@ public final class TableUses {
               READ,
               UPDATE),
           use(
+              POLLER,
+              OutboxTables::claimCursors,
+              "read and move the ordered claim's place in the aggregates, recreating it if deleted",
+              READ,
+              INSERT,
+              UPDATE),
+          use(
               REPROCESSOR,
               OutboxTables::messages,
               "check ids and idempotency keys, then put replayed dead letters back; restore a"

@@ -20,6 +20,7 @@ import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.dialect.DeadLetterSql;
 import dev.lambdaoutbox.store.dialect.DestinationHealthSql;
 import dev.lambdaoutbox.store.dialect.ExplainSql;
+import dev.lambdaoutbox.store.dialect.KeyHead;
 import dev.lambdaoutbox.store.dialect.OutboxSql;
 import dev.lambdaoutbox.store.dialect.PurgeSql;
 import dev.lambdaoutbox.store.dialect.WaitingRowSql;
@@ -40,9 +41,10 @@ import java.util.function.UnaryOperator;
  * of one concern each. What PostgreSQL and MySQL run alike, apart from how a time is written
  * ({@link Syntax}), is in this package: the backlog ({@link PortableBacklog}), destination health
  * ({@link PortableHealth}), released parked keys ({@link PortableParking}), the poller leases
- * ({@link PortableLeases}), waiting rows ({@link PortableWaiting}), the reprocessor's reads ({@link
- * PortableDeadLetters}) and the audit rows ({@link PortableAudit}). The two dialect homes extend
- * this and hold everything else.
+ * ({@link PortableLeases}), the ordered claim's shared cursor ({@link PortableClaimCursors}, but
+ * for the insert of a missing row, which the dialect writes: {@link #insertClaimCursor}), waiting
+ * rows ({@link PortableWaiting}), the reprocessor's reads ({@link PortableDeadLetters}) and the
+ * audit rows ({@link PortableAudit}). The two dialect homes extend this and hold everything else.
  */
 public abstract class PortableSql
     implements OutboxSql, DestinationHealthSql, PurgeSql, DeadLetterSql, WaitingRowSql, ExplainSql {
@@ -55,6 +57,7 @@ public abstract class PortableSql
   private final PortableAudit audit;
   private final PortablePayloads payloads;
   private final PortableLeases leases;
+  private final PortableClaimCursors cursors;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -70,6 +73,7 @@ public abstract class PortableSql
     this.audit = new PortableAudit(sql, detailsPreview, snapshotPayload);
     this.payloads = new PortablePayloads(sql);
     this.leases = new PortableLeases(sql);
+    this.cursors = new PortableClaimCursors(sql);
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -143,6 +147,26 @@ public abstract class PortableSql
   public final boolean releaseLease(SqlSession s, String name, String owner, Instant now) {
     return leases.release(s, name, owner, now);
   }
+
+  // ---- the ordered claim's shared cursor
+
+  @Override
+  public final KeyHead.Key claimCursor(SqlSession s, String name) {
+    return cursors.read(s, name);
+  }
+
+  @Override
+  public final void moveClaimCursor(SqlSession s, String name, KeyHead.Key key, Instant now) {
+    if (!cursors.move(s, name, key, now)) {
+      insertClaimCursor(s, cursors.insert(), PortableClaimCursors.params(name, key, now));
+    }
+  }
+
+  /**
+   * Runs {@code insert}, the plain INSERT of a cursor's row, with {@code params}, keeping the row
+   * as it is where another transaction inserted it first (without failing this one).
+   */
+  protected abstract void insertClaimCursor(SqlSession s, String insert, Params params);
 
   // ---- the backlog
 

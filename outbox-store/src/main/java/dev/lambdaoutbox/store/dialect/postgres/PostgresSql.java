@@ -14,6 +14,7 @@ import dev.lambdaoutbox.store.dialect.portable.PortableSql;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.DeadLetterMove;
 import dev.lambdaoutbox.store.dialect.rows.MessageRows;
+import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
 import java.util.Collection;
@@ -150,6 +151,14 @@ public final class PostgresSql extends PortableSql {
   @Override
   public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
     return s.update(purge.purgeKeys, purgeParams(cutoff, limit));
+  }
+
+  // ---- the ordered claim's shared cursor (the rest: see PortableClaimCursors)
+
+  /** {@code ON CONFLICT DO NOTHING}: a row another claim inserted first is kept as it is. */
+  @Override
+  protected void insertClaimCursor(SqlSession s, String insert, Params params) {
+    s.update(insert + " ON CONFLICT DO NOTHING", params);
   }
 
   // ---- destination health (the rest: see PortableHealth)
