@@ -79,6 +79,25 @@ public interface OutboxStore {
   /** Rows one transaction of {@link #purge} deletes at most. */
   int PURGE_BATCH = 2_000;
 
+  /**
+   * Makes due again the events earlier versions marked parked (due never, last error {@code
+   * PARKED}), which this version no longer marks: one short transaction of at most {@code
+   * chunkSize} rows at a time, until a chunk comes back short (caught up) or {@code timeSlice} has
+   * passed; a chunk starts only within the slice, and a crash between chunks loses nothing (the
+   * next call goes on). A parked aggregate's events stay behind its parked-keys row, which the
+   * ordered claim skips; a released aggregate's are published in order.
+   */
+  UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice);
+
+  /**
+   * What one {@link #unmarkParked} did.
+   *
+   * @param unmarked events made due again
+   * @param remaining events still marked, counted up to 10,000 plus one (0 when caught up)
+   * @param caughtUp the last chunk came back short: no event is marked any more
+   */
+  record UnmarkReport(long unmarked, long remaining, boolean caughtUp) {}
+
   /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
 

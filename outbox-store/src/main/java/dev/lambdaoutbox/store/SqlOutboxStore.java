@@ -34,6 +34,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final boolean retain;
   private final Ordering ordering;
   private final RetentionPass retention;
+  private final UnmarkPass unmarking;
   private final DestinationHealthStore destinationHealth;
   private final KeyRotation rotation = new KeyRotation();
 
@@ -53,6 +54,7 @@ final class SqlOutboxStore implements OutboxStore {
       steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
     }
     this.retention = new RetentionPass(executor, sql.purge(), steps, PURGE_BATCH);
+    this.unmarking = new UnmarkPass(executor, dialect, tables);
     this.destinationHealth = new SqlDestinationHealthStore(completions, sql.health(), tables);
   }
 
@@ -107,6 +109,12 @@ final class SqlOutboxStore implements OutboxStore {
   public PurgeReport purge(Instant now, Duration timeSlice) {
     Objects.requireNonNull(timeSlice, "timeSlice");
     return retention.run(micros(now), timeSlice);
+  }
+
+  @Override
+  public UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice) {
+    Objects.requireNonNull(timeSlice, "timeSlice");
+    return unmarking.run(micros(now), chunkSize, timeSlice);
   }
 
   @Override

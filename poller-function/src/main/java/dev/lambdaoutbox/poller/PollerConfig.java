@@ -53,7 +53,8 @@ public record PollerConfig(
     String serviceName,
     int maxConcurrentPollers,
     boolean pipeline,
-    Duration wakeLinger) {
+    Duration wakeLinger,
+    int parkingChunkSize) {
 
   public PollerConfig {
     routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -115,6 +116,7 @@ public record PollerConfig(
           default -> false;
         };
     Duration wakeLinger = env.duration(PollerVariables.WAKE_LINGER_MS);
+    int parkingChunkSize = env.integer(PollerVariables.PARKING_CHUNK_SIZE);
 
     return new PollerConfig(
         database,
@@ -141,7 +143,8 @@ public record PollerConfig(
         service,
         maxConcurrentPollers,
         pipeline,
-        wakeLinger);
+        wakeLinger,
+        parkingChunkSize);
   }
 
   /**
@@ -174,7 +177,8 @@ public record PollerConfig(
         serviceName,
         maxConcurrentPollers,
         pipeline,
-        wakeLinger);
+        wakeLinger,
+        parkingChunkSize);
   }
 
   /** Refuses {@code max} below {@code min}, naming {@code maxSetting} and saying {@code why}. */

@@ -165,6 +165,14 @@ public final class PollerVariables {
                   + " finds nothing stops at once. 0: drain and stop"
                   + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
 
+  public static final Setting PARKING_CHUNK_SIZE =
+      Setting.number("OUTBOX_PARKING_CHUNK_SIZE", INTEGER, 5_000, 100, 50_000)
+          .meaning(
+              "the most outbox rows one statement of parking work updates: events that earlier"
+                  + " versions marked parked are made due again this many per statement, each"
+                  + " its own transaction, a few seconds of each run until none is left"
+                  + " ([parked keys](operating.md#parked-keys-parkedkeysalarm))");
+
   /** The poller's own service name, the metrics' {@code Service} dimension when unset. */
   public static final Setting SERVICE_NAME =
       SharedVariables.SERVICE_NAME.withDefault("outbox-poller");
@@ -197,7 +205,8 @@ public final class PollerVariables {
             IDEMPOTENCY_WINDOW_HOURS,
             MAX_CONCURRENT_POLLERS,
             PIPELINE,
-            WAKE_LINGER_MS));
+            WAKE_LINGER_MS,
+            PARKING_CHUNK_SIZE));
     return List.copyOf(all);
   }
 }

@@ -255,7 +255,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     ParkedKey key = dialect.parkedKey(s, row.id(), !dryRun);
     if (key != null) {
       if (!dryRun) {
-        dialect.release(s, key, replayed, now());
+        dialect.release(s, key, replayed);
       }
       batch.released(key);
     }

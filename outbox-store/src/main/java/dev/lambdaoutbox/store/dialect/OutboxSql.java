@@ -87,10 +87,20 @@ public interface OutboxSql {
   /**
    * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
    * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
-   * events behind it), and the events behind it marked parked (due never, last error saying behind
-   * which dead letter). Returns, per head parked, how many events it parked.
+   * events behind it counted up to {@link
+   * dev.lambdaoutbox.store.deadletter.DeadLetterStore#COUNT_CAP} plus one). The events are not
+   * touched, whatever their number. Returns, per head parked, how many events it parked.
    */
   Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now);
+
+  /**
+   * Makes up to {@code limit} events that an earlier version marked parked (due never) due at
+   * {@code now}, in one statement along the due index; returns how many.
+   */
+  int unmarkParked(SqlSession s, Instant now, int limit);
+
+  /** The events an earlier version marked parked, counted up to 10,000 plus one. */
+  long countMarkedParked(SqlSession s);
 
   /**
    * Deletes the PENDING rows among {@code ids} that {@code owner} still holds, or with {@code

@@ -52,18 +52,19 @@ final class MysqlClaims {
   private static final String CLAIMED_ROWS = "SELECT {columns} FROM {messages} WHERE id IN ";
 
   /**
-   * The window holdBehindWaitingHeads walks: the :scan oldest due rows of aggregates not parked,
-   * read along the due index without locking (a parked aggregate's events written after it parked
-   * are stepped over).
+   * The window holdBehindWaitingHeads walks: of the :scan oldest due rows, read along the due index
+   * without locking, those of aggregates not parked. The :scan rows are read first, so a parked
+   * aggregate's events, however many are due, cost no more than their share of the window.
    */
   private static final String WINDOW =
       """
       FROM (
-        SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM {messages} w
-        WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now
-          AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
-            WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)
-        ORDER BY w.next_attempt_at, w.id LIMIT :scan) c
+        SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM (
+          SELECT id, aggregate_type, aggregate_id, seq, next_attempt_at FROM {messages}
+          WHERE status = 'PENDING' AND next_attempt_at <= :now
+          ORDER BY next_attempt_at, id LIMIT :scan) w
+        WHERE NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+          WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)) c
       """;
 
   /**

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.mysql;
 
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.dialect.portable.PortableParking;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.InLists;
@@ -14,17 +15,19 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * How MySQL parks an aggregate before its head is dead-lettered in the same transaction: lock the
- * heads and read their keys, then per head mark the events behind it (due never, the dead letter
- * named) and record the key. (The parked keys' reads and their release: {@link PortableParking}.)
+ * How MySQL parks an aggregate before its head is dead-lettered in the same transaction, a few
+ * statements whatever the aggregate's size: lock the heads and read their keys, then per head count
+ * the events behind it along the key index, no further than {@link DeadLetterStore#COUNT_CAP} plus
+ * one, and record the key. The events themselves are not touched: the ordered claim skips a parked
+ * key. (The parked keys' reads and their release: {@link PortableParking}.)
  */
 final class MysqlParking {
-  private static final String MARK_BEHIND =
+  private static final String COUNT_BEHIND =
       """
-      UPDATE {messages}
-      SET next_attempt_at = :parkedUntil, last_error_code = :parked, last_error_reason = :reason
-      WHERE aggregate_type = :type AND aggregate_id = :aggregateId
-        AND status = 'PENDING' AND seq > :seq
+      SELECT count(*) AS behind FROM (
+        SELECT 1 AS one FROM {messages}
+        WHERE aggregate_type = :type AND aggregate_id = :aggregateId
+          AND status = 'PENDING' AND seq > :seq LIMIT {cap}) capped
       """;
 
   private static final String PARK_KEY =
@@ -35,12 +38,12 @@ final class MysqlParking {
       """;
 
   private final MysqlLocks locks;
-  private final String markBehind;
+  private final String countBehind;
   private final String parkKey;
 
   MysqlParking(SqlTemplate sql, MysqlLocks locks) {
     this.locks = locks;
-    this.markBehind = sql.fill(MARK_BEHIND);
+    this.countBehind = sql.fill(COUNT_BEHIND, "cap", DeadLetterStore.COUNT_CAP + 1);
     this.parkKey = sql.fill(PARK_KEY);
   }
 
@@ -67,12 +70,7 @@ final class MysqlParking {
                 .text("type", head.text("aggregate_type"))
                 .text("aggregateId", head.text("aggregate_id"))
                 .longValue("seq", head.longValue("seq"));
-        int events =
-            s.update(
-                markBehind,
-                key.timestamp("parkedUntil", PortableParking.PARKED_UNTIL)
-                    .text("parked", PortableParking.PARKED)
-                    .text("reason", PortableParking.reason(deadLetterId)));
+        int events = (int) s.query(countBehind, key).get(0).longValue("behind");
         try {
           s.update(
               parkKey,

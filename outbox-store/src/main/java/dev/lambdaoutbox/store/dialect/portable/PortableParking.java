@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.portable;
 
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
@@ -10,27 +11,30 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The parked-keys statements the reprocessor runs, the same in every dialect apart from how a time
- * is written: a parked key read, listed and counted, and released. (Parking itself, which the
- * poller runs before a head is dead-lettered, is each dialect's own.)
+ * The parked-keys statements, the same in every dialect apart from how a time is written: a parked
+ * key read, listed and counted, and released, and the events an earlier version marked unmarked.
+ * (Parking itself, which the poller runs before a head is dead-lettered, is each dialect's own.)
  *
- * <p>A parked aggregate's events are recognised by its row in the parked-keys table, which the
- * ordered claim skips. Those that were in the outbox when it parked are also marked: their {@code
- * next_attempt_at} is {@link #PARKED_UNTIL}, so that no claim walks past them, and their last error
- * says behind which dead letter they wait. Releasing the key makes them due again.
+ * <p>A parked aggregate is its row in the parked-keys table, which the ordered claim probes for
+ * each head it walks to: its events are not touched, so parking and releasing an aggregate of any
+ * size is one row each. Earlier versions also marked the events that were behind the head ({@code
+ * next_attempt_at} {@link #PARKED_UNTIL}, last error {@link #PARKED}); {@link #unmark} makes such
+ * rows due again, a bounded chunk per statement, whatever their aggregate (a parked one's stay
+ * behind its parked-keys row).
  */
 public final class PortableParking {
   /** The due time of a parked event: never, until its key is released. */
   public static final Instant PARKED_UNTIL = Instant.parse("9999-01-01T00:00:00Z");
 
-  /** The last_error_code of an event parked behind its dead-lettered head. */
+  /** The last_error_code earlier versions gave an event parked behind its dead-lettered head. */
   public static final String PARKED = "PARKED";
 
   private final String selectByDeadLetter;
   private final String list;
   private final String count;
   private final String restoreHead;
-  private final String unpark;
+  private final String unmark;
+  private final String countMarked;
   private final String delete;
 
   public PortableParking(SqlTemplate sql) {
@@ -38,14 +42,18 @@ public final class PortableParking {
         """
         SELECT k.aggregate_type, k.aggregate_id, k.dead_letter_id, k.head_seq, k.parked_events,
           {utc:k.parked_at} AS parked_at,
-          (SELECT count(*) FROM {messages} w
-           WHERE w.aggregate_type = k.aggregate_type AND w.aggregate_id = k.aggregate_id
-             AND w.status = 'PENDING') AS waiting_events
+          (SELECT count(*) FROM (SELECT 1 AS one FROM {messages} w
+             WHERE w.aggregate_type = k.aggregate_type AND w.aggregate_id = k.aggregate_id
+               AND w.status = 'PENDING' LIMIT {cap}) capped) AS waiting_events
         FROM {parkedKeys} k
         """;
-    this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id");
+    int cap = DeadLetterStore.COUNT_CAP + 1;
+    this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id", "cap", cap);
     this.list =
-        sql.fill(select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit");
+        sql.fill(
+            select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit",
+            "cap",
+            cap);
     this.count =
         sql.fill(
             "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {parkedKeys} LIMIT {cap})"
@@ -54,14 +62,30 @@ public final class PortableParking {
             DeadLetterStore.COUNT_CAP + 1);
     this.restoreHead =
         sql.fill("UPDATE {messages} SET seq = :seq WHERE id = :id AND status = 'PENDING'");
-    this.unpark =
+    // Along the due index, where the marked rows are the last entries: each statement reads and
+    // updates at most :limit of them (the derived table lets MySQL limit a subquery), and checks
+    // the mark again on the row it locks, so that a row unmarked and claimed meanwhile keeps its
+    // lease.
+    this.unmark =
         sql.fill(
             """
             UPDATE {messages}
             SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
-            WHERE aggregate_type = :type AND aggregate_id = :aggregateId
-              AND status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
+            WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil} AND id IN (
+              SELECT id FROM (
+                SELECT id FROM {messages}
+                WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
+                ORDER BY next_attempt_at, id LIMIT :limit) chunk)
             """);
+    this.countMarked =
+        sql.fill(
+            """
+            SELECT count(*) AS row_count FROM (
+              SELECT 1 AS one FROM {messages}
+              WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil} LIMIT {cap}) capped
+            """,
+            "cap",
+            OutboxStore.PARKED_COUNT_CAP + 1);
     this.delete =
         sql.fill(
             "DELETE FROM {parkedKeys} WHERE aggregate_type = :type AND aggregate_id = :aggregateId");
@@ -87,28 +111,39 @@ public final class PortableParking {
   }
 
   /**
-   * Releases a parked key: with {@code restoreHead}, the replayed head (back in the outbox under
-   * the dead letter's id) takes its old {@code seq} again, ahead of the events behind it; the
-   * events marked parked become due at {@code now}; the parked-keys row goes. Returns how many
-   * events were unmarked.
+   * Releases a parked key, two rows whatever its size: with {@code restoreHead}, the replayed head
+   * (back in the outbox under the dead letter's id) takes its old {@code seq} again, ahead of the
+   * events behind it; the parked-keys row goes. Its events, never marked, are due as they were.
    */
-  public int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now) {
+  public void release(SqlSession s, ParkedKey key, boolean restoreHead) {
     if (restoreHead) {
       s.update(
           this.restoreHead,
           Params.of().longValue("seq", key.headSeq()).uuid("id", key.deadLetterId()));
     }
-    Params params = keyParams(key).timestamp("now", now).timestamp("parkedUntil", PARKED_UNTIL);
-    int unparked = s.update(unpark, params);
     s.update(delete, keyParams(key));
-    return unparked;
   }
 
-  /** The reason a parked event's row shows: behind which dead letter it waits. */
-  public static String reason(Object deadLetterId) {
-    return "parked behind dead letter "
-        + deadLetterId
-        + ", the oldest event of its aggregate; replay or discard it to release them";
+  /**
+   * Makes up to {@code limit} events an earlier version marked parked due at {@code now}, in one
+   * statement; returns how many. Run again until it returns less than {@code limit}.
+   */
+  public int unmark(SqlSession s, Instant now, int limit) {
+    return s.update(
+        unmark,
+        Params.of()
+            .timestamp("now", now)
+            .timestamp("parkedUntil", PARKED_UNTIL)
+            .integer("limit", limit));
+  }
+
+  /**
+   * The events still marked parked, counted up to {@link OutboxStore#PARKED_COUNT_CAP} plus one.
+   */
+  public long countMarked(SqlSession s) {
+    return s.query(countMarked, Params.of().timestamp("parkedUntil", PARKED_UNTIL))
+        .get(0)
+        .longValue("row_count");
   }
 
   private static Params keyParams(ParkedKey key) {

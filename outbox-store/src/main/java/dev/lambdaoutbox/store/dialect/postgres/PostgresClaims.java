@@ -74,19 +74,21 @@ final class PostgresClaims {
       """;
 
   /**
-   * The window holdBehindWaitingHeads walks: the :scan oldest due rows of aggregates that are not
-   * parked (a parked aggregate's events written after it parked are stepped over, one probe each),
-   * read without locking. OFFSET 0 keeps each NOT EXISTS a correlated subplan, run per candidate:
-   * left to itself the planner may make it an anti-join, and a plan cached while the table was
-   * small (a nested loop over a sequential scan) costs the square of the backlog once it has grown.
+   * The window holdBehindWaitingHeads walks: of the :scan oldest due rows, those of aggregates that
+   * are not parked, read without locking. The :scan rows are read first, so a parked aggregate's
+   * events, however many are due, cost no more than their share of the window. OFFSET 0 keeps each
+   * NOT EXISTS a correlated subplan, run per candidate: left to itself the planner may make it an
+   * anti-join, and a plan cached while the table was small (a nested loop over a sequential scan)
+   * costs the square of the backlog once it has grown.
    */
   private static final String WINDOW =
       """
-      SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM {messages} w
-      WHERE status = 'PENDING' AND next_attempt_at <= {at:now}
-        AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
-          WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id OFFSET 0)
-      ORDER BY next_attempt_at, id LIMIT :scan
+      SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM (
+        SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM {messages}
+        WHERE status = 'PENDING' AND next_attempt_at <= {at:now}
+        ORDER BY next_attempt_at, id LIMIT :scan) w
+      WHERE NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+        WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id OFFSET 0)
       """;
 
   /**
