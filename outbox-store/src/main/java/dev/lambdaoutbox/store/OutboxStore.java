@@ -171,6 +171,8 @@ public interface OutboxStore {
    *     message ({@link DestinationState#MISCONFIGURED}: it does not exist, access, its KMS key),
    *     which wait until it is fixed or an operator moves them; counted up to {@link
    *     #WAITING_COUNT_CAP} plus one
+   * @param markedEvents events earlier versions marked parked (due never) that are not yet made due
+   *     again ({@link #unmarkParked}), counted up to {@link #PARKED_COUNT_CAP} plus one
    */
   record Backlog(
       Duration oldestUnpublishedAge,
@@ -180,7 +182,8 @@ public interface OutboxStore {
       int staleDestinations,
       long parkedKeys,
       long parkedEvents,
-      long waitingOnMisconfigured) {
+      long waitingOnMisconfigured,
+      long markedEvents) {
 
     /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
     public boolean deadLettersCapped() {

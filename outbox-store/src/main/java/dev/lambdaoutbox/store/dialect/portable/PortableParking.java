@@ -12,19 +12,25 @@ import java.util.UUID;
 
 /**
  * The parked-keys statements, the same in every dialect apart from how a time is written: a parked
- * key read, listed and counted, and released, and the events an earlier version marked unmarked.
+ * key read, listed and counted, and released, and the events an earlier version marked counted.
  * (Parking itself, which the poller runs before a head is dead-lettered, is each dialect's own.)
  *
  * <p>A parked aggregate is its row in the parked-keys table, which the ordered claim probes for
  * each head it walks to: its events are not touched, so parking and releasing an aggregate of any
  * size is one row each. Earlier versions also marked the events that were behind the head ({@code
- * next_attempt_at} {@link #PARKED_UNTIL}, last error {@link #PARKED}); {@link #unmark} makes such
- * rows due again, a bounded chunk per statement, whatever their aggregate (a parked one's stay
- * behind its parked-keys row).
+ * next_attempt_at} {@link #PARKED_UNTIL}, last error {@link #PARKED}); each dialect makes such rows
+ * due again, a bounded chunk per statement, whatever their aggregate (a parked one's stay behind
+ * its parked-keys row).
  */
 public final class PortableParking {
   /** The due time of a parked event: never, until its key is released. */
   public static final Instant PARKED_UNTIL = Instant.parse("9999-01-01T00:00:00Z");
+
+  /**
+   * A literal below {@link #PARKED_UNTIL} and above any real due time, whatever the session's time
+   * zone: the backlog counts the rows due at or after it as marked, with no parameter to bind.
+   */
+  public static final String MARKED_FROM = "TIMESTAMP '9000-01-01 00:00:00'";
 
   /** The last_error_code earlier versions gave an event parked behind its dead-lettered head. */
   public static final String PARKED = "PARKED";
@@ -33,7 +39,6 @@ public final class PortableParking {
   private final String list;
   private final String count;
   private final String restoreHead;
-  private final String unmark;
   private final String countMarked;
   private final String delete;
 
@@ -42,18 +47,24 @@ public final class PortableParking {
         """
         SELECT k.aggregate_type, k.aggregate_id, k.dead_letter_id, k.head_seq, k.parked_events,
           {utc:k.parked_at} AS parked_at,
-          (SELECT count(*) FROM (SELECT 1 AS one FROM {messages} w
-             WHERE w.aggregate_type = k.aggregate_type AND w.aggregate_id = k.aggregate_id
-               AND w.status = 'PENDING' LIMIT {cap}) capped) AS waiting_events
+          (SELECT count(*) FROM {messages} w
+           WHERE w.aggregate_type = k.aggregate_type AND w.aggregate_id = k.aggregate_id
+             AND w.status = 'PENDING' AND w.seq <= COALESCE(
+               (SELECT x.seq FROM {messages} x
+                WHERE x.aggregate_type = k.aggregate_type AND x.aggregate_id = k.aggregate_id
+                  AND x.status = 'PENDING' ORDER BY x.seq LIMIT 1 OFFSET {cap}),
+               {lastSeq})) AS waiting_events
         FROM {parkedKeys} k
         """;
-    int cap = DeadLetterStore.COUNT_CAP + 1;
-    this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id", "cap", cap);
+    // The waiting events counted along the key index no further than the cap plus one: those up to
+    // the seq of the one past the cap, if there is one. (MariaDB refuses a correlated derived
+    // table,
+    // the shape a capped count has elsewhere.)
+    Object[] cap = {"cap", DeadLetterStore.COUNT_CAP, "lastSeq", Long.MAX_VALUE};
+    this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id", cap);
     this.list =
         sql.fill(
-            select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit",
-            "cap",
-            cap);
+            select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit", cap);
     this.count =
         sql.fill(
             "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {parkedKeys} LIMIT {cap})"
@@ -62,21 +73,6 @@ public final class PortableParking {
             DeadLetterStore.COUNT_CAP + 1);
     this.restoreHead =
         sql.fill("UPDATE {messages} SET seq = :seq WHERE id = :id AND status = 'PENDING'");
-    // Along the due index, where the marked rows are the last entries: each statement reads and
-    // updates at most :limit of them (the derived table lets MySQL limit a subquery), and checks
-    // the mark again on the row it locks, so that a row unmarked and claimed meanwhile keeps its
-    // lease.
-    this.unmark =
-        sql.fill(
-            """
-            UPDATE {messages}
-            SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
-            WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil} AND id IN (
-              SELECT id FROM (
-                SELECT id FROM {messages}
-                WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
-                ORDER BY next_attempt_at, id LIMIT :limit) chunk)
-            """);
     this.countMarked =
         sql.fill(
             """
@@ -124,17 +120,12 @@ public final class PortableParking {
     s.update(delete, keyParams(key));
   }
 
-  /**
-   * Makes up to {@code limit} events an earlier version marked parked due at {@code now}, in one
-   * statement; returns how many. Run again until it returns less than {@code limit}.
-   */
-  public int unmark(SqlSession s, Instant now, int limit) {
-    return s.update(
-        unmark,
-        Params.of()
-            .timestamp("now", now)
-            .timestamp("parkedUntil", PARKED_UNTIL)
-            .integer("limit", limit));
+  /** The parameters of a dialect's statement that makes up to :limit marked events due at :now. */
+  public static Params unmarkParams(Instant now, int limit) {
+    return Params.of()
+        .timestamp("now", now)
+        .timestamp("parkedUntil", PARKED_UNTIL)
+        .integer("limit", limit);
   }
 
   /**

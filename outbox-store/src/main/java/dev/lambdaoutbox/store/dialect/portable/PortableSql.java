@@ -208,11 +208,6 @@ public abstract class PortableSql
   }
 
   @Override
-  public final int unmarkParked(SqlSession s, Instant now, int limit) {
-    return parking.unmark(s, now, limit);
-  }
-
-  @Override
   public final long countMarkedParked(SqlSession s) {
     return parking.countMarked(s);
   }

@@ -44,8 +44,9 @@ import java.util.function.LongSupplier;
  *       destinations keep flowing.
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
  *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
- *   <li>Last, the store's retention pass, then the unmarking of the events earlier versions marked
- *       parked, each bounded by time ({@link #PURGE_SLICE}).
+ *   <li>Last, the store's retention pass, the backlog, and when the backlog counts any, the
+ *       unmarking of the events earlier versions marked parked, each pass bounded by time ({@link
+ *       #PURGE_SLICE}).
  *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
  *       is claimed while one is published, and outcomes are recorded on a second connection
  *       meanwhile, with the same leases, failure paths and order per aggregate.
@@ -157,8 +158,10 @@ public final class OutboxPoller implements AutoCloseable {
       pipeline.finish();
       stoppedBecause = stopped;
       purge(budget);
-      unmarkParked(budget);
       backlog = backlog();
+      if (backlog.markedEvents() > 0) {
+        unmarkParked(budget);
+      }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       metrics.emit(totals, backlog, durationMs, requestId, stoppedBecause);
@@ -311,8 +314,8 @@ public final class OutboxPoller implements AutoCloseable {
   /**
    * Makes due again, {@code OUTBOX_PARKING_CHUNK_SIZE} rows per transaction, the events earlier
    * versions marked parked, in what is left of the invocation before the safety margin, at most
-   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does. With none left, one
-   * statement that finds nothing.
+   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does. Only when the backlog
+   * counted some: with none left, a run makes no statement for it.
    */
   private void unmarkParked(InvocationBudget budget) {
     OutboxStore.UnmarkReport report =
