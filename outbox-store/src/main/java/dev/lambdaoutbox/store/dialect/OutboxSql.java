@@ -73,14 +73,14 @@ public interface OutboxSql {
 
   /**
    * With ordering, after a claim of {@code limit} came back short: the rows of the window it looked
-   * at ({@link #scan} oldest due rows of aggregates not parked) that are due before their own
-   * aggregate's head while that head waits (backs off, is deferred, or is due but further along the
-   * due index) become due at the head's due time. Without this, events written after their head was
-   * held back ({@link #holdBehind} moves only those there are) sit before it in the due index, and
-   * enough of them fill the window: the heads behind them, due or soon due, are never looked at,
-   * and nothing more is claimed. A head under a live lease is in flight; its rows stay where they
-   * are. Rows another transaction holds are skipped; this never waits for a lock. Returns how many
-   * rows moved.
+   * at (of the {@link #scan} oldest due rows, those of aggregates not parked) that are due before
+   * their own aggregate's head while that head waits (backs off, is deferred, or is due but further
+   * along the due index) become due at the head's due time. Without this, events written after
+   * their head was held back ({@link #holdBehind} moves only those there are) sit before it in the
+   * due index, and enough of them fill the window: the heads behind them, due or soon due, are
+   * never looked at, and nothing more is claimed. A head under a live lease is in flight; its rows
+   * stay where they are. Rows another transaction holds are skipped; this never waits for a lock.
+   * Returns how many rows moved.
    */
   int holdBehindWaitingHeads(SqlSession s, Instant now, int limit);
 
@@ -152,8 +152,8 @@ public interface OutboxSql {
 
   /**
    * Due rows, counted along the due index up to {@code limit}. With {@code ordered}, only those of
-   * aggregates that are not parked: the events a parked aggregate had when it parked are not due,
-   * and those written since are left out here, so a parked backlog never counts as work. Rows
+   * aggregates that are not parked among the {@link #scan} oldest, so a parked backlog never counts
+   * as work and costs no more than that front. Rows
    * queued behind a head in flight (leased) are counted: the ordered claim takes them one round
    * after another, as their heads are published.
    */
