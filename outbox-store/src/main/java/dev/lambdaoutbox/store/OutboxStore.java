@@ -112,10 +112,10 @@ public interface OutboxStore {
    * <p>With {@link Ordering#AGGREGATE} it counts, of the due index's front (four rows per row of
    * {@code limit}), the rows of aggregates that are not parked: a parked aggregate's events are
    * never counted, whatever their number, so parked rows never make a backlog that asks for more
-   * pollers (while they fill the front, fewer rows are counted).
-   * Rows queued behind a head in flight are counted, though no claim can take them before their
-   * head is published: they are work for the rounds to come. Pollers beyond what the aggregates
-   * with a due head can keep busy find nothing to claim and stop.
+   * pollers (while they fill the front, fewer rows are counted). Rows queued behind a head in
+   * flight are counted, though no claim can take them before their head is published: they are work
+   * for the rounds to come. Pollers beyond what the aggregates with a due head can keep busy find
+   * nothing to claim and stop.
    */
   int countDue(Instant now, int limit);
 

@@ -153,9 +153,8 @@ public interface OutboxSql {
   /**
    * Due rows, counted along the due index up to {@code limit}. With {@code ordered}, only those of
    * aggregates that are not parked among the {@link #scan} oldest, so a parked backlog never counts
-   * as work and costs no more than that front. Rows
-   * queued behind a head in flight (leased) are counted: the ordered claim takes them one round
-   * after another, as their heads are published.
+   * as work and costs no more than that front. Rows queued behind a head in flight (leased) are
+   * counted: the ordered claim takes them one round after another, as their heads are published.
    */
   int countDue(SqlSession s, Instant now, int limit, boolean ordered);
 }
