@@ -69,6 +69,11 @@ public record OutboxTables(String prefix) {
     return prefix + "outbox_parked_keys";
   }
 
+  /** Short leases the pollers share, such as the lingering woken run's (migration V8). */
+  public String pollerLeases() {
+    return prefix + "outbox_poller_leases";
+  }
+
   public String inbox() {
     return prefix + "inbox_processed_messages";
   }

@@ -4,6 +4,8 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import dev.lambdaoutbox.consumer.internal.PartialBatch;
+import dev.lambdaoutbox.consumer.internal.PayloadUnavailableException;
+import dev.lambdaoutbox.consumer.internal.S3PayloadReader;
 import dev.lambdaoutbox.consumer.internal.SqsRecordReader;
 import dev.lambdaoutbox.consumer.internal.UnreadableRecordException;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -19,6 +21,7 @@ final class JdbiSqsInboxConsumer implements SqsInboxConsumer {
   private final Jdbi jdbi;
   private final String consumerName;
   private final InboundEventHandler handler;
+  private final S3PayloadReader payloads;
   private final Inbox inbox;
   private final JsonLogger log;
 
@@ -26,6 +29,7 @@ final class JdbiSqsInboxConsumer implements SqsInboxConsumer {
     this.jdbi = b.jdbi;
     this.consumerName = b.consumerName;
     this.handler = b.handler;
+    this.payloads = new S3PayloadReader(b.s3);
     this.inbox = Inbox.create(b.tables);
     this.log =
         new JsonLogger(
@@ -54,7 +58,14 @@ final class JdbiSqsInboxConsumer implements SqsInboxConsumer {
   private boolean process(Handle handle, SQSMessage record) {
     InboundEvent event;
     try {
-      event = SqsRecordReader.read(record);
+      event = SqsRecordReader.read(record, payloads);
+    } catch (PayloadUnavailableException e) {
+      log.log(
+          JsonLogger.Level.WARN,
+          e.getMessage() + "; the record failed and SQS delivers it again",
+          fields(record, null),
+          e.getCause());
+      return false;
     } catch (UnreadableRecordException e) {
       log.log(
           JsonLogger.Level.ERROR,

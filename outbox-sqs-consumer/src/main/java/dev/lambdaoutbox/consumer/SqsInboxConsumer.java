@@ -7,6 +7,7 @@ import dev.lambdaoutbox.writer.OutboxEvent;
 import java.io.PrintStream;
 import java.util.Objects;
 import org.jdbi.v3.core.Jdbi;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Consumes outbox events in an SQS-triggered Lambda, each exactly once per consumer: every record
@@ -30,7 +31,10 @@ import org.jdbi.v3.core.Jdbi;
  * <ol>
  *   <li>the event is read from the record: with raw message delivery from its message attributes
  *       and body, otherwise from the SNS notification in its body. A record without an event id (or
- *       another outbox attribute) fails and is logged at ERROR, naming what is missing;
+ *       another outbox attribute) fails and is logged at ERROR, naming what is missing. A body that
+ *       is a claim check (an S3 payload pointer, marked by the {@code ExtendedPayloadSize}
+ *       attribute) is replaced by the object it points to, read with the {@linkplain Builder#s3 S3
+ *       client}; when the object cannot be read the record fails (WARN) and comes back;
  *   <li>a transaction begins; the event id is recorded in the inbox for this consumer name; if it
  *       was recorded before, the record succeeds without running the handler (a redelivery);
  *   <li>otherwise the handler runs; it returns, and the transaction commits; or it throws, the
@@ -65,6 +69,7 @@ public interface SqsInboxConsumer {
     InboundEventHandler handler;
     OutboxTables tables = OutboxTables.defaults();
     PrintStream logOutput = System.out;
+    S3Client s3;
 
     private Builder() {}
 
@@ -104,6 +109,17 @@ public interface SqsInboxConsumer {
     /** The outbox tables' prefix, when the inbox table has one. Default: none. */
     public Builder tables(OutboxTables tables) {
       this.tables = Objects.requireNonNull(tables, "tables");
+      return this;
+    }
+
+    /**
+     * The S3 client that reads payloads stored in S3 (a claim check: the body is a payload pointer
+     * and the {@code ExtendedPayloadSize} attribute gives the payload's size). Needed only when
+     * such messages arrive; without it each of them fails, naming its bucket and key. Default:
+     * none.
+     */
+    public Builder s3(S3Client s3) {
+      this.s3 = Objects.requireNonNull(s3, "s3");
       return this;
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * The outbox table as the poller uses it. Every method runs its own short transaction and commits
@@ -118,6 +119,27 @@ public interface OutboxStore {
    * nothing to claim and stop.
    */
   int countDue(Instant now, int limit);
+
+  /** The lease of the woken run that lingers for the commits that follow its wake-up. */
+  String WAKE_LINGER_LEASE = "wake-linger";
+
+  /**
+   * Takes or renews the poller lease {@code name} (a row of {@code outbox_poller_leases}) for
+   * {@code owner} until {@code until}, if it has run out at {@code now} or is the owner's already;
+   * returns whether the owner holds it. False, too, when the lease has no row.
+   */
+  boolean holdLease(String name, String owner, Instant now, Instant until);
+
+  /** Gives the poller lease {@code name} back if {@code owner} holds it; returns whether it did. */
+  boolean releaseLease(String name, String owner, Instant now);
+
+  /**
+   * The whole payload of the PENDING row {@code id}: a claim returns a payload over 256 KiB cut,
+   * and the claim check, which stores it in S3, needs every byte. Read in pieces of at most 256 KiB
+   * (each fits the Data API's 1 MiB response), assembled only when the payload holds at most {@code
+   * maxBytes} UTF-8 bytes ({@link FullPayload.OverBudget} otherwise, read no further).
+   */
+  FullPayload fullPayload(UUID id, long maxBytes);
 
   /**
    * What one {@link #purge} removed.

@@ -141,6 +141,38 @@ final class SqlOutboxStore implements OutboxStore {
         s -> dialect.countDue(s, at, limit, ordering == Ordering.AGGREGATE));
   }
 
+  @Override
+  public FullPayload fullPayload(UUID id, long maxBytes) {
+    Objects.requireNonNull(id, "id");
+    if (maxBytes <= 0) {
+      throw new IllegalArgumentException("maxBytes: must be positive, was " + maxBytes);
+    }
+    return executor.inTransaction(
+        "read the whole payload of row " + id + " of " + tables.messages(),
+        s -> dialect.fullPayload(s, id, maxBytes));
+  }
+
+  @Override
+  public boolean holdLease(String name, String owner, Instant now, Instant until) {
+    requireOwner(owner);
+    Objects.requireNonNull(name, "name");
+    Instant at = micros(now);
+    Instant end = micros(until);
+    return executor.inTransaction(
+        "hold the poller lease " + name + " in " + tables.pollerLeases() + " for " + owner,
+        s -> dialect.holdLease(s, name, owner, at, end));
+  }
+
+  @Override
+  public boolean releaseLease(String name, String owner, Instant now) {
+    requireOwner(owner);
+    Objects.requireNonNull(name, "name");
+    Instant at = micros(now);
+    return executor.inTransaction(
+        "release the poller lease " + name + " in " + tables.pollerLeases() + " for " + owner,
+        s -> dialect.releaseLease(s, name, owner, at));
+  }
+
   private static void requireOwner(String owner) {
     if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
       throw new IllegalArgumentException(

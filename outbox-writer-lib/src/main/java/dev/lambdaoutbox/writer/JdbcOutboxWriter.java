@@ -2,6 +2,7 @@ package dev.lambdaoutbox.writer;
 
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.PermissionDenied;
 import dev.lambdaoutbox.core.SqlDialect;
@@ -206,8 +207,10 @@ final class JdbcOutboxWriter implements OutboxWriter {
   }
 
   /**
-   * Refuses what the poller could never send: a message over {@link MessageSize#MAX_BYTES} as SNS
-   * and SQS count it (payload and attributes), or a payload over the configured limit.
+   * Refuses what the poller could never send: a payload over the configured limit; up to the
+   * default limit, a message over {@link MessageSize#MAX_BYTES} as SNS and SQS count it (payload
+   * and attributes); above it (a claim-check bucket carries large payloads), attributes that leave
+   * no room within it for the pointer message.
    */
   private void refuseOversized(OutboxEvent e) {
     long payloadBytes = Utf8.length(e.payload());
@@ -220,9 +223,49 @@ final class JdbcOutboxWriter implements OutboxWriter {
               + maxPayloadBytes
               + " are allowed (event "
               + e.id()
-              + "). Store large documents elsewhere (e.g. S3) and publish a reference.");
+              + ")."
+              + (maxPayloadBytes < MAX_CLAIM_CHECK_PAYLOAD_BYTES
+                  ? " Raise OutboxWriter.Builder.maxPayloadBytes (up to "
+                      + MAX_CLAIM_CHECK_PAYLOAD_BYTES
+                      + ") with the poller's claim-check bucket, or store large documents"
+                      + " elsewhere (e.g. S3) and publish a reference."
+                  : " No route carries more; store large documents elsewhere (e.g. S3) and"
+                      + " publish a reference."));
     }
     long messageBytes = e.messageSize();
+    if (maxPayloadBytes > MessageSize.MAX_BYTES) {
+      long pointerMessage = messageBytes - payloadBytes + MessageSize.POINTER_ALLOWANCE_BYTES;
+      if (pointerMessage > MessageSize.MAX_BYTES) {
+        throw new InvalidOutboxEventException(
+            "headers",
+            "make a message of "
+                + pointerMessage
+                + " bytes with a claim-check pointer instead of the payload; SNS and SQS accept"
+                + " at most "
+                + MessageSize.MAX_BYTES
+                + " (event "
+                + e.id()
+                + "). Send fewer or shorter headers.");
+      }
+      if (messageBytes > MessageSize.MAX_BYTES
+          && e.headers().size() >= OutboxMessageAttributes.MAX_HEADERS) {
+        throw new InvalidOutboxEventException(
+            "headers",
+            "are "
+                + e.headers().size()
+                + " on a message of "
+                + messageBytes
+                + " bytes, which the claim check sends as a pointer with one message attribute"
+                + " more; SNS and SQS accept at most "
+                + OutboxMessageAttributes.MAX_ATTRIBUTES
+                + " attributes (event "
+                + e.id()
+                + "). Send at most "
+                + (OutboxMessageAttributes.MAX_HEADERS - 1)
+                + " headers with a payload this large.");
+      }
+      return;
+    }
     if (messageBytes > MessageSize.MAX_BYTES) {
       throw new InvalidOutboxEventException(
           "payload",

@@ -38,7 +38,8 @@ public final class OutboxSchema {
           "V4__audit_details_as_json.sql",
           "V5__aggregate_ordering.sql",
           "V6__audit_invoker_identity.sql",
-          "V7__full_size_headers_and_rows_waiting_for_a_destination.sql");
+          "V7__full_size_headers_and_rows_waiting_for_a_destination.sql",
+          "V8__poller_leases.sql");
 
   private final OutboxTables tables;
 

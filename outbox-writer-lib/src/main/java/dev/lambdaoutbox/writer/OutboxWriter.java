@@ -38,6 +38,13 @@ public interface OutboxWriter {
   /** SNS and SQS refuse messages over 256 KiB; see {@link MessageSize} for what counts. */
   int DEFAULT_MAX_PAYLOAD_BYTES = MessageSize.MAX_BYTES;
 
+  /**
+   * The most {@link Builder#maxPayloadBytes} may raise the limit to, 16,777,215 bytes: what the
+   * payload column holds on MariaDB and MySQL ({@code mediumtext}), for payloads the poller's claim
+   * check carries through S3 ({@link MessageSize#MAX_STORED_PAYLOAD_BYTES}).
+   */
+  int MAX_CLAIM_CHECK_PAYLOAD_BYTES = MessageSize.MAX_STORED_PAYLOAD_BYTES;
+
   /** A writer for the default table names, detecting the SQL dialect from each connection. */
   static OutboxWriter create() {
     return builder().build();
@@ -86,16 +93,23 @@ public interface OutboxWriter {
     }
 
     /**
-     * Largest payload accepted, in UTF-8 bytes: a limit of your own, at most the default 262,144.
-     * Whatever it is, an event is refused when its message, the payload plus the message
-     * attributes, would be over the 256 KiB SNS and SQS accept ({@link MessageSize}).
+     * Largest payload accepted, in UTF-8 bytes; the default is 262,144. Up to the default, an event
+     * is refused when its message, the payload plus the message attributes, would be over the 256
+     * KiB SNS and SQS accept ({@link MessageSize}). Above it, up to {@link
+     * #MAX_CLAIM_CHECK_PAYLOAD_BYTES}, only when the poller has a claim-check bucket ({@code
+     * OUTBOX_CLAIM_CHECK_BUCKET}): a message over its destination's limit then goes as a pointer to
+     * an S3 object, and the event is refused only when its attributes leave no room for the
+     * pointer. Without a bucket, the poller dead-letters such an event as {@code
+     * MESSAGE_TOO_LARGE}.
      */
     public Builder maxPayloadBytes(int maxPayloadBytes) {
-      if (maxPayloadBytes <= 0 || maxPayloadBytes > MessageSize.MAX_BYTES) {
+      if (maxPayloadBytes <= 0 || maxPayloadBytes > MAX_CLAIM_CHECK_PAYLOAD_BYTES) {
         throw new IllegalArgumentException(
             "maxPayloadBytes: must be 1 to "
+                + MAX_CLAIM_CHECK_PAYLOAD_BYTES
+                + " (what the outbox's payload column holds on every database; above "
                 + MessageSize.MAX_BYTES
-                + " (what SNS and SQS accept), was "
+                + " only with the poller's claim-check bucket), was "
                 + maxPayloadBytes);
       }
       this.maxPayloadBytes = maxPayloadBytes;

@@ -81,7 +81,8 @@ class OutboxGrantsTest {
                 "outbox_dead_letter_audit", "INSERT",
                 "outbox_idempotency_keys", "SELECT, UPDATE, DELETE",
                 "outbox_destination_health", "SELECT, INSERT, UPDATE, DELETE",
-                "outbox_parked_keys", "SELECT, INSERT"));
+                "outbox_parked_keys", "SELECT, INSERT",
+                "outbox_poller_leases", "SELECT, UPDATE"));
     assertThat(matrix(SqlDialect.MYSQL, OutboxRole.POLLER))
         .isEqualTo(
             Map.of(
@@ -90,7 +91,8 @@ class OutboxGrantsTest {
                 "outbox_dead_letter_audit", "INSERT",
                 "outbox_idempotency_keys", "SELECT, DELETE",
                 "outbox_destination_health", "SELECT, INSERT, UPDATE, DELETE",
-                "outbox_parked_keys", "SELECT, INSERT"));
+                "outbox_parked_keys", "SELECT, INSERT",
+                "outbox_poller_leases", "SELECT, UPDATE"));
     assertThat(matrix(SqlDialect.POSTGRESQL, OutboxRole.REPROCESSOR))
         .isEqualTo(
             Map.of(
@@ -142,7 +144,7 @@ class OutboxGrantsTest {
     assertThat(statements.get(2))
         .isEqualTo(
             "GRANT SELECT, UPDATE, DELETE ON TABLE outbox.shop_outbox_messages TO outbox_poller");
-    assertThat(statements).hasSize(2 + 6);
+    assertThat(statements).hasSize(2 + 7);
   }
 
   @Test

@@ -21,8 +21,9 @@ import java.util.Map;
  *     (or the row was gone)
  * @param rounds claims made
  * @param stoppedBecause {@code drained} (a claim came back short), {@code time} (the remaining time
- *     ran low), {@code lingered} (a woken run found no row for {@code OUTBOX_WAKE_LINGER_MS}) or
- *     {@code interrupted}
+ *     ran low), {@code lingered} (a woken run found no row for {@code OUTBOX_WAKE_LINGER_MS}),
+ *     {@code anotherLingers} (a woken run drained the due rows, and another woken run lingers for
+ *     what follows) or {@code interrupted}
  * @param durationMs wall-clock time of the invocation
  */
 public record PollSummary(

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller;
 
+import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
 import dev.lambdaoutbox.poller.internal.publish.EventSource;
 import dev.lambdaoutbox.poller.internal.route.Routes;
 import dev.lambdaoutbox.store.Ordering;
@@ -25,7 +26,10 @@ import java.util.Optional;
  * least its base, the longest probe interval at least the shortest, and the lease outlasts two
  * publish calls and the safety margin.
  *
- * <p>The SNS/SQS/EventBridge endpoint is the SDK's own business: it honours {@code
+ * <p>With {@code OUTBOX_CLAIM_CHECK_BUCKET}, {@link #claimCheck()} says where payloads too large
+ * for their destination are stored; without it, its prefix and threshold have no effect.
+ *
+ * <p>The SNS/SQS/EventBridge/S3 endpoint is the SDK's own business: it honours {@code
  * AWS_ENDPOINT_URL} and {@code AWS_REGION}.
  */
 public record PollerConfig(
@@ -54,7 +58,8 @@ public record PollerConfig(
     int maxConcurrentPollers,
     boolean pipeline,
     Duration wakeLinger,
-    int parkingChunkSize) {
+    int parkingChunkSize,
+    Optional<ClaimCheck> claimCheck) {
 
   public PollerConfig {
     routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -117,6 +122,7 @@ public record PollerConfig(
         };
     Duration wakeLinger = env.duration(PollerVariables.WAKE_LINGER_MS);
     int parkingChunkSize = env.integer(PollerVariables.PARKING_CHUNK_SIZE);
+    Optional<ClaimCheck> claimCheck = claimCheck(env);
 
     return new PollerConfig(
         database,
@@ -144,7 +150,28 @@ public record PollerConfig(
         maxConcurrentPollers,
         pipeline,
         wakeLinger,
-        parkingChunkSize);
+        parkingChunkSize,
+        claimCheck);
+  }
+
+  /**
+   * The claim check, when {@code OUTBOX_CLAIM_CHECK_BUCKET} is set. Its prefix and threshold are
+   * validated whether or not it is, so a bad value fails start-up wherever it is set.
+   */
+  private static Optional<ClaimCheck> claimCheck(EnvironmentReader env) {
+    String prefix = env.text(PollerVariables.CLAIM_CHECK_PREFIX, ClaimCheck::prefixProblem);
+    int threshold = env.integer(PollerVariables.CLAIM_CHECK_THRESHOLD_BYTES);
+    Optional<String> bucket = env.optional(PollerVariables.CLAIM_CHECK_BUCKET);
+    if (bucket.isEmpty()) {
+      return Optional.empty();
+    }
+    String name = bucket.get();
+    String problem = ClaimCheck.bucketProblem(name);
+    if (problem != null) {
+      throw new ConfigurationException(
+          PollerVariables.CLAIM_CHECK_BUCKET.name(), "'" + name + "' " + problem);
+    }
+    return Optional.of(new ClaimCheck(name, prefix, threshold));
   }
 
   /**
@@ -178,7 +205,8 @@ public record PollerConfig(
         maxConcurrentPollers,
         pipeline,
         wakeLinger,
-        parkingChunkSize);
+        parkingChunkSize,
+        claimCheck);
   }
 
   /** Refuses {@code max} below {@code min}, naming {@code maxSetting} and saying {@code why}. */

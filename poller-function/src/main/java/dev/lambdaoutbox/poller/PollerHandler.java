@@ -43,7 +43,8 @@ import java.util.random.RandomGenerator;
  * <p>Wake-ups: an invocation whose event is {@code {"outboxWakeUp":true}} ({@link PollerWakeUp}),
  * sent by an application's {@code PollerWaker} after its commit, drains the due rows and lingers a
  * short while for the commits that follow, so a burst is published by one run within a fraction of
- * a second; the schedule remains the safety net for wake-ups that never arrive.
+ * a second; one woken run lingers at a time, and the others drain once and stop. The schedule
+ * remains the safety net for wake-ups that never arrive.
  */
 public final class PollerHandler implements RequestStreamHandler {
   private final OutboxPoller poller;
@@ -142,10 +143,10 @@ public final class PollerHandler implements RequestStreamHandler {
 
   /**
    * An invocation an application's {@code PollerWaker} started after its commit: drains the due
-   * rows and lingers for the commits that follow ({@code OUTBOX_WAKE_LINGER_MS}); starts no others.
-   * Wake-ups running at once are bounded by the function's reserved concurrency, as any invocation:
-   * beyond it they wait in Lambda's event queue, and one that finds nothing due when it runs stops
-   * at once.
+   * rows and lingers for the commits that follow ({@code OUTBOX_WAKE_LINGER_MS}) unless another
+   * woken run lingers already; starts no others. Wake-ups running at once are bounded by the
+   * function's reserved concurrency, as any invocation: beyond it they wait in Lambda's event
+   * queue, and one that finds nothing due when it runs stops at once.
    */
   Map<String, Object> drainWoken(Context context) {
     Map<String, Object> json =

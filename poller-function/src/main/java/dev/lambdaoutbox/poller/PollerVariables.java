@@ -162,7 +162,8 @@ public final class PollerVariables {
               "a run woken after a commit (the writer's `PollerWaker`) drains the due rows, then"
                   + " claims every 100 ms until it has found no row for this long, so the commits"
                   + " that follow are published by the same run; a woken run whose first claim"
-                  + " finds nothing stops at once. 0: drain and stop"
+                  + " finds nothing stops at once, and one woken while another lingers drains once"
+                  + " and stops. 0: drain and stop"
                   + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
 
   public static final Setting PARKING_CHUNK_SIZE =
@@ -172,6 +173,31 @@ public final class PollerVariables {
                   + " versions marked parked are made due again this many per statement, each"
                   + " its own transaction, a few seconds of each run until none is left"
                   + " ([parked keys](operating.md#parked-keys-parkedkeysalarm))");
+
+  public static final Setting CLAIM_CHECK_BUCKET =
+      Setting.text("OUTBOX_CLAIM_CHECK_BUCKET", null, "an S3 bucket name")
+          .parameter("ClaimCheckBucket")
+          .meaning(
+              "the claim check: a payload too large for its destination is stored in this bucket"
+                  + " and the message carries a pointer to it, in the format of AWS's"
+                  + " payload-offloading libraries ([delivery.md](delivery.md#large-payloads-the-claim-check));"
+                  + " empty: such rows are dead-lettered as `MESSAGE_TOO_LARGE`. In the stack,"
+                  + " `Create` makes a bucket whose objects expire after `ClaimCheckExpirationDays`");
+
+  public static final Setting CLAIM_CHECK_PREFIX =
+      Setting.text("OUTBOX_CLAIM_CHECK_PREFIX", "outbox-payloads/", "an S3 key prefix")
+          .parameter("ClaimCheckPrefix")
+          .meaning(
+              "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix and its"
+                  + " event id, so a republished event writes the same object again");
+
+  public static final Setting CLAIM_CHECK_THRESHOLD_BYTES =
+      Setting.number("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", INTEGER, 0, 0, 16_777_215)
+          .parameter("ClaimCheckThresholdBytes")
+          .meaning(
+              "with `OUTBOX_CLAIM_CHECK_BUCKET`: payloads of more UTF-8 bytes than this are stored"
+                  + " in S3 even when their destination would take them; 0: only those it would"
+                  + " not");
 
   /** The poller's own service name, the metrics' {@code Service} dimension when unset. */
   public static final Setting SERVICE_NAME =
@@ -206,7 +232,10 @@ public final class PollerVariables {
             MAX_CONCURRENT_POLLERS,
             PIPELINE,
             WAKE_LINGER_MS,
-            PARKING_CHUNK_SIZE));
+            PARKING_CHUNK_SIZE,
+            CLAIM_CHECK_BUCKET,
+            CLAIM_CHECK_PREFIX,
+            CLAIM_CHECK_THRESHOLD_BYTES));
     return List.copyOf(all);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
@@ -53,6 +54,49 @@ class PollerConfigTest {
     assertThat(config.pipeline()).isTrue();
     assertThat(config.wakeLinger()).isEqualTo(Duration.ofSeconds(2));
     assertThat(config.parkingChunkSize()).isEqualTo(5_000);
+    assertThat(config.claimCheck()).isEmpty();
+  }
+
+  @Test
+  void claimCheck_readsBucketPrefixAndThreshold_withTheDefaultPrefix() {
+    Map<String, String> env = minimal();
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET", "orders-payloads");
+    assertThat(PollerConfig.fromEnvironment(env).claimCheck())
+        .contains(new ClaimCheck("orders-payloads", "outbox-payloads/", 0));
+    Map<String, String> noBucket = minimal();
+    noBucket.put("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "1000");
+    assertThat(PollerConfig.fromEnvironment(noBucket).claimCheck()).isEmpty();
+    env.put("OUTBOX_CLAIM_CHECK_PREFIX", "large/");
+    env.put("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "65536");
+    ClaimCheck claimCheck = PollerConfig.fromEnvironment(env).claimCheck().orElseThrow();
+    assertThat(claimCheck).isEqualTo(new ClaimCheck("orders-payloads", "large/", 65_536));
+    assertThat(claimCheck.key(java.util.UUID.fromString("0192d3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d")))
+        .isEqualTo("large/0192d3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d");
+  }
+
+  @Test
+  void claimCheck_badSettings_failStartUpNamingTheVariable() {
+    assertRejected("OUTBOX_CLAIM_CHECK_BUCKET", "Orders_Payloads", "not an S3 bucket name");
+    assertRejected("OUTBOX_CLAIM_CHECK_BUCKET", "s3://orders", "not an S3 bucket name");
+    assertRejected("OUTBOX_CLAIM_CHECK_BUCKET", "ab", "3 to 63");
+    assertRejected("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "many", "not a whole number");
+    assertRejected("OUTBOX_CLAIM_CHECK_PREFIX", "/big/", "leading slash");
+    for (String[] bad :
+        new String[][] {
+          {"OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "big", "not a whole number"},
+          {"OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "16777216", "out of range"},
+          {"OUTBOX_CLAIM_CHECK_PREFIX", "/big/", "leading slash"},
+          {"OUTBOX_CLAIM_CHECK_PREFIX", "p".repeat(989), "longer than 988"}
+        }) {
+      Map<String, String> env = minimal();
+      env.put("OUTBOX_CLAIM_CHECK_BUCKET", "orders-payloads");
+      env.put(bad[0], bad[1]);
+      assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
+          .as("%s=%s", bad[0], bad[1])
+          .isInstanceOfSatisfying(
+              ConfigurationException.class, e -> assertThat(e.variable()).isEqualTo(bad[0]))
+          .hasMessageContaining(bad[2]);
+    }
   }
 
   @Test

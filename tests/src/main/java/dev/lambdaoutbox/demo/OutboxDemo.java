@@ -23,12 +23,15 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
 
 /**
  * The whole story on the local test bed, as {@code make demo} runs it: an application books 1,000
  * reservations through the writer library (a tenth rolled back), the packaged poller publishes them
- * to an SNS topic the shop's queue is subscribed to, and the shop applies each once through its
+ * to an SNS topic the shop's queue is subscribed to (and the payments to an EventBridge bus whose
+ * rule forwards them to a second queue of the shop's), and the shop applies each once through its
  * inbox. On the way: the poller's JVM is killed between publish and mark (the inbox absorbs the
  * copies), an event type nobody routed is dead-lettered while the rows bound for a topic nobody
  * created yet wait (the poller parks that destination), the stack's alarms are evaluated on the
@@ -45,6 +48,11 @@ public final class OutboxDemo {
   private static final int RESERVATIONS = 1_000;
   private static final int UPGRADE_EVERY = 18;
   private static final int CANCEL_EVERY = 30;
+  private static final int PAY_EVERY = 15;
+
+  /** The large event's note: 75,000 characters of 4 UTF-8 bytes, 300,000 bytes over SNS's limit. */
+  private static final int LARGE_NOTE_CHARACTERS = 75_000;
+
   private static final int STEPS = 10;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -74,7 +82,10 @@ public final class OutboxDemo {
             + ", no AWS account");
     Path work = Files.createTempDirectory("outbox-demo-");
     List<String> topics = new ArrayList<>();
-    try (SnsClient sns = aws.sns()) {
+    String bucket = "outbox-demo-" + run + "-payloads";
+    try (SnsClient sns = aws.sns();
+        S3Client s3 = s3()) {
+      s3.createBucket(r -> r.bucket(bucket));
       steps.run(
           "the test bed up; the outbox tables migrated as an application does",
           () -> {
@@ -86,21 +97,27 @@ public final class OutboxDemo {
           sns.createTopic(r -> r.name("outbox-demo-" + run + "-reservations")).topicArn();
       topics.add(shopTopic);
       String cancellations = shopTopic.replace("-reservations", "-cancellations");
-      try (Shop shop = new Shop(aws, db.jdbi(), tables, "outbox-demo-" + run + "-shop")) {
+      try (Shop shop = new Shop(aws, s3, db.jdbi(), tables, "outbox-demo-" + run + "-shop");
+          PaymentsBus bus =
+              new PaymentsBus(aws, "outbox-demo-" + run + "-payments", shop.busQueueArn())) {
         steps.run(
-            "the shop: SNS topic, its SQS queue subscribed, a consumer on the inbox",
+            "the shop: a topic and a bus feed its queues; consumers on the inbox",
             () -> {
               shop.subscribe(shopTopic);
               shop.start();
               steps.detail("topic %s", shopTopic);
               steps.detail(
                   "queue %s (consumer %s, SqsInboxConsumer)", shop.queueUrl(), Shop.CONSUMER);
-              return new Steps.Count(1, "subscription");
+              steps.detail("bus %s", bus.arn());
+              steps.detail(
+                  "  its rule (source %s) forwards to %s", PaymentsBus.SOURCE, shop.busQueueArn());
+              return new Steps.Count(2, "queues fed");
             });
-        return story(tables, shop, sns, shopTopic, cancellations, topics, work);
+        return story(
+            tables, shop, sns, s3, bucket, shopTopic, cancellations, bus.arn(), topics, work);
       }
     } finally {
-      cleanUp(tables, topics, work);
+      cleanUp(tables, topics, bucket, work);
     }
   }
 
@@ -108,18 +125,24 @@ public final class OutboxDemo {
       DemoTables tables,
       Shop shop,
       SnsClient sns,
+      S3Client s3,
+      String bucket,
       String shopTopic,
       String cancellations,
+      String paymentsBus,
       List<String> topics,
       Path work)
       throws Exception {
     Bookings bookings = new Bookings(tables.handle(), tables);
+    int[] largeBytes = {0};
     steps.run(
         "1,000 reservations through the writer library, a tenth rolled back",
         () -> {
           bookings.book(RESERVATIONS);
           int upgraded = bookings.upgrade(UPGRADE_EVERY);
           int cancelled = bookings.cancel(CANCEL_EVERY);
+          int paid = bookings.pay(PAY_EVERY);
+          largeBytes[0] = bookings.bookLarge(LARGE_NOTE_CHARACTERS);
           steps.detail(
               "%,d booked, %,d declined and rolled back (reservation and event: neither exists)",
               bookings.booked(), bookings.rolledBack().size());
@@ -128,18 +151,24 @@ public final class OutboxDemo {
           steps.detail(
               "%,d cancellations: %s, routed to a topic nobody created yet",
               cancelled, Bookings.CANCELLED);
+          steps.detail("%,d payments: %s, routed to the EventBridge bus", paid, Bookings.PAID);
+          steps.detail(
+              "1 reservation with a note of %,d 4-byte characters: a payload of %,d bytes, over"
+                  + " SNS's 262,144, for the claim check (bucket %s)",
+              LARGE_NOTE_CHARACTERS, largeBytes[0], bucket);
           steps.detail("committed events by type: %s", bookings.committedByType());
           return new Steps.Count(bookings.committed().size(), "events committed");
         });
 
-    Map<String, String> env = pollerEnvironment(tables, shopTopic, cancellations);
+    Map<String, String> env =
+        pollerEnvironment(tables, shopTopic, cancellations, paymentsBus, bucket);
     try (PollerSchedule schedule = new PollerSchedule(env, alarms, steps)) {
       steps.run(
           "the packaged poller publishes; its JVM killed between publish and mark",
           () -> {
             steps.detail(
-                "OUTBOX_BATCH_SIZE=1000: one claim holds the whole backlog; lease %s s",
-                env.get("OUTBOX_LEASE_SECONDS"));
+                "OUTBOX_BATCH_SIZE=1000: claims of up to 1,000 of the %,d events; lease %s s",
+                bookings.committed().size(), env.get("OUTBOX_LEASE_SECONDS"));
             PollerSchedule.Crash crash =
                 schedule
                     .killBetweenPublishAndMark(shop::seen, tables::leased, Duration.ofMinutes(2))
@@ -220,7 +249,9 @@ public final class OutboxDemo {
                         Bookings.UPGRADED,
                         shopTopic,
                         Bookings.CANCELLED,
-                        cancellations));
+                        cancellations,
+                        Bookings.PAID,
+                        paymentsBus));
             schedule.redeploy(Map.of("OUTBOX_ROUTES", routes));
             steps.detail("redeployed with OUTBOX_ROUTES=%s", routes);
             steps.detail(
@@ -287,6 +318,16 @@ public final class OutboxDemo {
           steps.detail(
               "%,d copies handed to the consumer, %,d applied, %,d events arrived more than once",
               shop.handled(), shop.applied(), twice);
+          int stored = s3.listObjectsV2(r -> r.bucket(bucket)).keyCount();
+          steps.detail(
+              "the large event: %,d bytes committed, %,d bytes handed to the shop's handler, read"
+                  + " from S3 (%d payload(s) in %s, the claim check)",
+              largeBytes[0], shop.largestPayloadBytes(), stored, bucket);
+          Set<UUID> applied = tables.applied();
+          List<UUID> paid = bookings.committed(Bookings.PAID);
+          steps.detail(
+              "%,d of the %,d payments arrived through the EventBridge bus and its rule",
+              paid.stream().filter(applied::contains).count(), paid.size());
           return new Steps.Count(shop.applied(), "events applied");
         });
 
@@ -303,6 +344,15 @@ public final class OutboxDemo {
     phantoms.retainAll(bookings.rolledBack());
     out.println();
     out.println("VERDICT: " + verdict.line());
+    boolean largeIntact = shop.largestPayloadBytes() == largeBytes[0];
+    if (!largeIntact) {
+      out.println(
+          "VERDICT IS NOT CLEAN: the large event's payload reached the shop as "
+              + shop.largestPayloadBytes()
+              + " bytes, not the "
+              + largeBytes[0]
+              + " committed");
+    }
     if (!verdict.clean()) {
       out.println(
           "VERDICT IS NOT CLEAN: "
@@ -316,16 +366,29 @@ public final class OutboxDemo {
               + (verdict.appliedTwice() > 0 ? verdict.appliedTwice() + " applied twice; " : "")
               + "see the steps above");
     }
-    return verdict.clean();
+    return verdict.clean() && largeIntact;
   }
 
   private Map<String, String> pollerEnvironment(
-      DemoTables tables, String shopTopic, String cancellations) {
+      DemoTables tables,
+      String shopTopic,
+      String cancellations,
+      String paymentsBus,
+      String bucket) {
     Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables.outbox(), aws);
     env.put(
         "OUTBOX_ROUTES",
-        routes(Map.of(Bookings.CREATED, shopTopic, Bookings.CANCELLED, cancellations)));
+        routes(
+            Map.of(
+                Bookings.CREATED,
+                shopTopic,
+                Bookings.CANCELLED,
+                cancellations,
+                Bookings.PAID,
+                paymentsBus)));
     env.put("OUTBOX_BATCH_SIZE", "1000");
+    // What a destination cannot carry is stored in S3 and travels as a pointer (the claim check).
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET", bucket);
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "1");
     env.put("OUTBOX_LEASE_SECONDS", "20");
     env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "3000");
@@ -359,7 +422,15 @@ public final class OutboxDemo {
     return path;
   }
 
-  private void cleanUp(DemoTables tables, List<String> topics, Path work) {
+  /** An S3 client for the test bed's endpoint: the claim check's bucket. */
+  private S3Client s3() {
+    return aws.configure(S3Client.builder())
+        .forcePathStyle(true)
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .build();
+  }
+
+  private void cleanUp(DemoTables tables, List<String> topics, String bucket, Path work) {
     if ("1".equals(System.getenv("DEMO_KEEP"))) {
       out.println(
           "\nDEMO_KEEP=1: kept the tables (prefix "
@@ -369,7 +440,11 @@ public final class OutboxDemo {
               + " audit");
       return;
     }
-    try (SnsClient sns = aws.sns()) {
+    try (SnsClient sns = aws.sns();
+        S3Client s3 = s3()) {
+      s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents().stream()
+          .forEach(o -> s3.deleteObject(r -> r.bucket(bucket).key(o.key())));
+      s3.deleteBucket(r -> r.bucket(bucket));
       for (String topic : topics) {
         sns.deleteTopic(r -> r.topicArn(topic));
       }

@@ -4,11 +4,13 @@ import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealthStore;
+import dev.lambdaoutbox.store.FullPayload;
 import dev.lambdaoutbox.store.OutboxStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * An {@link OutboxStore} that hands every call to another: extend it to time, stamp or break one
@@ -54,5 +56,20 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   @Override
   public int countDue(Instant now, int limit) {
     return delegate.countDue(now, limit);
+  }
+
+  @Override
+  public FullPayload fullPayload(UUID id, long maxBytes) {
+    return delegate.fullPayload(id, maxBytes);
+  }
+
+  @Override
+  public boolean holdLease(String name, String owner, Instant now, Instant until) {
+    return delegate.holdLease(name, owner, now, until);
+  }
+
+  @Override
+  public boolean releaseLease(String name, String owner, Instant now) {
+    return delegate.releaseLease(name, owner, now);
   }
 }

@@ -93,6 +93,7 @@ public record TestDatabase(
             tables.inbox(),
             tables.destinationHealth(),
             tables.parkedKeys(),
+            tables.pollerLeases(),
             tables.schemaHistory()
           }) {
         st.execute("DROP TABLE IF EXISTS " + table);

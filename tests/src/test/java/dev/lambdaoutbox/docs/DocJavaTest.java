@@ -46,6 +46,8 @@ class DocJavaTest {
       import java.util.UUID;
       import org.jdbi.v3.core.Handle;
       import org.jdbi.v3.core.Jdbi;
+      import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+      import software.amazon.awssdk.services.s3.S3Client;
       """;
 
   /** What an application around a snippet has: the names snippets use without declaring them. */

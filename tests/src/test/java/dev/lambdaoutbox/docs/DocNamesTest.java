@@ -39,6 +39,7 @@ class DocNamesTest {
           Map.entry("SecondsUntilAutoPause", "an Aurora Serverless v2 cluster setting"),
           Map.entry("sqlFile", "a Liquibase change type"),
           Map.entry("transaction_isolation", "a MySQL system variable"),
+          Map.entry("max_allowed_packet", "a MySQL and MariaDB system variable"),
           Map.entry("fillfactor", "a PostgreSQL storage parameter"),
           Map.entry("DELIMITER", "a MySQL client command"),
           Map.entry("reWriteBatchedInserts", "a pgjdbc connection property"),
@@ -48,6 +49,8 @@ class DocNamesTest {
           Map.entry("MAVEN_GPG_PASSPHRASE", "the variable maven-gpg-plugin reads"),
           Map.entry("eventName", "a field of a CloudTrail record"),
           Map.entry("EventBusName", "a field of an EventBridge PutEvents entry"),
+          Map.entry(
+              "cleanupS3Payload", "a setting of AWS's SQS Extended Client Library's configuration"),
           Map.entry("userIdentity", "a field of a CloudTrail record"),
           Map.entry("principalId", "a field of a CloudTrail record"),
           Map.entry("sessionContext", "a field of a CloudTrail record"));

@@ -198,6 +198,16 @@ final class DocSections {
         .append(" per million requests (FIFO ")
         .append(money(Prices.SQS_FIFO_PER_MILLION_REQUESTS))
         .append("), each 64 KB chunk of a request counting as one; SNS deliveries to SQS free;")
+        .append(" EventBridge ")
+        .append(money(Prices.EVENTBRIDGE_PER_MILLION_EVENTS))
+        .append(" per million events put on a bus, each 64 KB chunk of an entry counting as one;")
+        .append(" S3 Standard ")
+        .append(money(Prices.S3_PUT_PER_1000_REQUESTS))
+        .append(" per 1,000 PUT and ")
+        .append(money(Prices.S3_GET_PER_1000_REQUESTS))
+        .append(" per 1,000 GET requests, ")
+        .append(money(Prices.S3_STANDARD_PER_GB_MONTH))
+        .append(" per GB a month;")
         .append(" custom metrics ")
         .append(money(Prices.CUSTOM_METRIC_PER_MONTH))
         .append(" each a month, standard alarms ")
@@ -357,6 +367,11 @@ final class DocSections {
         requests * Prices.SQS_PER_MILLION_REQUESTS / 1e6);
     row(
         md,
+        "or EventBridge bus (`PutEvents`, " + MESSAGES_PER_BATCH + " entries a call)",
+        "1,000,000 entries × " + money(Prices.EVENTBRIDGE_PER_MILLION_EVENTS) + " / 1M",
+        Prices.EVENTBRIDGE_PER_MILLION_EVENTS);
+    row(
+        md,
         "SNS → subscribed SQS queues",
         "deliveries to SQS are free; the consumers' receives are billed to them",
         0);
@@ -378,6 +393,61 @@ final class DocSections {
         .append(" per publish request: at most ")
         .append(money(requests * Prices.KMS_PER_10K_REQUESTS / 10_000))
         .append(" per million events. FIFO topics are priced differently (see the SNS page).\n");
+    md.append(claimCheckCost());
+    return md.toString();
+  }
+
+  /** A large event's example size for the claim check's cost, in KB, and how long S3 keeps it. */
+  private static final int LARGE_EVENT_KB = 300;
+
+  /** What the claim check adds per million large events (payloads stored in S3). */
+  private static String claimCheckCost() {
+    int keptDays =
+        Integer.parseInt(
+            number(TemplateFacts.parameter("ClaimCheckExpirationDays").get("Default")));
+    double puts = 1_000_000 * Prices.S3_PUT_PER_1000_REQUESTS / 1_000;
+    double gets = 1_000_000 * Prices.S3_GET_PER_1000_REQUESTS / 1_000;
+    double gbMonths = 1_000_000.0 * LARGE_EVENT_KB / 1e6 * keptDays / 30.0;
+    double storage = gbMonths * Prices.S3_STANDARD_PER_GB_MONTH;
+    StringBuilder md = new StringBuilder();
+    md.append("\n**Per million large events through the claim check** (each payload stored in S3")
+        .append(" and its message a pointer; ")
+        .append(LARGE_EVENT_KB)
+        .append(" KB each, kept ")
+        .append(keptDays)
+        .append(" days, the created bucket's `ClaimCheckExpirationDays`), on top of the pointer")
+        .append(" messages above:\n\n");
+    md.append("| item | arithmetic | per million large events |\n|---|---|---|\n");
+    row(
+        md,
+        "S3 PUT (the poller stores each payload; a republish stores it again)",
+        "1,000,000 × " + money(Prices.S3_PUT_PER_1000_REQUESTS) + " / 1,000",
+        puts);
+    row(
+        md,
+        "S3 GET (each consumer, each delivery)",
+        "1,000,000 × " + money(Prices.S3_GET_PER_1000_REQUESTS) + " / 1,000",
+        gets);
+    row(
+        md,
+        "S3 storage",
+        "1,000,000 × "
+            + LARGE_EVENT_KB
+            + " KB = "
+            + grouped(LARGE_EVENT_KB * 1_000_000L / 1_000_000)
+            + " GB × "
+            + keptDays
+            + "/30 month ≈ "
+            + grouped(Math.round(gbMonths))
+            + " GB-months × "
+            + money(Prices.S3_STANDARD_PER_GB_MONTH),
+        storage);
+    md.append("\nWithout the claim check such an event cannot go to SNS (256 KiB at most); SQS and")
+        .append(" EventBridge (1 MiB) take it but bill its ")
+        .append(LARGE_EVENT_KB)
+        .append(" KB as ")
+        .append((LARGE_EVENT_KB + 63) / 64)
+        .append(" chunks of 64 KB, while its pointer message is one.\n");
     return md.toString();
   }
 

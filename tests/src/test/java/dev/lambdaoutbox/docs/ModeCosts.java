@@ -26,7 +26,8 @@ final class ModeCosts {
    * with other builds, broker stand-in at 15-25 ms, two execution environments), per scheduled run
    * of its 10-second schedule divided by 10 s. The schedule mode at 0 events/s is the wake-up
    * mode's (no commit, no wake-up); the interval mode polls whatever the rate, so its 1 event/s
-   * cell stands for less.
+   * cell stands for less. The wake-up mode's cells at 1-100 events/s were measured again the same
+   * day with one woken run lingering at a time (the wake-linger lease), load average 8-15.
    */
   static final Map<String, List<Point>> MEASURED =
       Map.of(
@@ -46,10 +47,9 @@ final class ModeCosts {
           "wake",
           List.of(
               new Point(0, 0.1, 0.005),
-              new Point(1, 0.775, 0.983),
-              new Point(10, 6.98, 1.640),
-              new Point(100, 7.25, 1.611),
-              new Point(1_000, 6.6, 2.101)));
+              new Point(1, 0.85, 0.606),
+              new Point(10, 7.43, 1.103),
+              new Point(100, 7.03, 1.367)));
 
   /**
    * Seconds of idle scheduled runs per second at the benchmark's schedule (the 0 events/s cell).

@@ -10,6 +10,10 @@ final class Prices {
   static final double SNS_PER_MILLION_PUBLISHES = 0.50;
   static final double SQS_PER_MILLION_REQUESTS = 0.40;
   static final double SQS_FIFO_PER_MILLION_REQUESTS = 0.50;
+  static final double EVENTBRIDGE_PER_MILLION_EVENTS = 1.00;
+  static final double S3_PUT_PER_1000_REQUESTS = 0.005;
+  static final double S3_GET_PER_1000_REQUESTS = 0.0004;
+  static final double S3_STANDARD_PER_GB_MONTH = 0.023;
   static final double CUSTOM_METRIC_PER_MONTH = 0.30;
   static final double STANDARD_ALARM_PER_MONTH = 0.10;
   static final double DASHBOARD_PER_MONTH = 3.00;
@@ -24,6 +28,8 @@ final class Prices {
   static final String SOURCES =
       "[Lambda](https://aws.amazon.com/lambda/pricing/), [SNS](https://aws.amazon.com/sns/pricing/),"
           + " [SQS](https://aws.amazon.com/sqs/pricing/),"
+          + " [EventBridge](https://aws.amazon.com/eventbridge/pricing/),"
+          + " [S3](https://aws.amazon.com/s3/pricing/),"
           + " [CloudWatch](https://aws.amazon.com/cloudwatch/pricing/),"
           + " [Secrets Manager](https://aws.amazon.com/secrets-manager/pricing/),"
           + " [KMS](https://aws.amazon.com/kms/pricing/),"

@@ -140,6 +140,13 @@ public final class StackParameters {
             null,
             "the stack creates the CloudWatch dashboard `<stack>-outbox` (output `DashboardUrl`)"
                 + " ([operating.md](operating.md#the-dashboard))"));
+    all.put(
+        "ClaimCheckExpirationDays",
+        stack(
+            null,
+            "with `ClaimCheckBucket` `Create`: the created bucket deletes a stored payload this"
+                + " many days after it was written"
+                + " ([delivery.md](delivery.md#large-payloads-the-claim-check))"));
     return Map.copyOf(all);
   }
 

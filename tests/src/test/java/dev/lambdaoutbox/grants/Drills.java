@@ -166,6 +166,14 @@ final class Drills {
             Completion.Result.DEFERRED);
     assertThat(report.superseded()).as("the older dead letter of the same id").hasSize(1);
 
+    // The woken run that lingers takes, renews and gives back its lease, free again from the
+    // moment it was taken (the next drill's clock reads later).
+    String lease = OutboxStore.WAKE_LINGER_LEASE;
+    Instant leaseAt = Instant.now().truncatedTo(ChronoUnit.MICROS);
+    assertThat(store.holdLease(lease, "poller-1", leaseAt, leaseAt.plusSeconds(3))).isTrue();
+    assertThat(store.holdLease(lease, "poller-1", leaseAt, leaseAt.plusSeconds(4))).isTrue();
+    assertThat(store.releaseLease(lease, "poller-1", leaseAt)).isTrue();
+
     Instant later = t0.plusSeconds(2);
     assertThat(store.countDue(later, 100)).isEqualTo(3);
     Claim again = store.claim("poller-2", 10, later, LEASE);

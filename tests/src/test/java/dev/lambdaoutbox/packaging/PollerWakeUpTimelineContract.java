@@ -137,7 +137,7 @@ abstract class PollerWakeUpTimelineContract {
   }
 
   /** Commits one event and wakes the poller after it; returns the event's id. */
-  private static String commit(Jdbi jdbi, OutboxWriter writer, PollerWaker waker) {
+  static String commit(Jdbi jdbi, OutboxWriter writer, PollerWaker waker) {
     return jdbi.inTransaction(
         handle -> {
           OutboxEvent event =
@@ -154,7 +154,7 @@ abstract class PollerWakeUpTimelineContract {
   }
 
   /** Waits until the outbox row of {@code id} is gone (published), at most {@code wait}. */
-  private static boolean leaves(Jdbi jdbi, OutboxTables tables, String id, Duration wait)
+  static boolean leaves(Jdbi jdbi, OutboxTables tables, String id, Duration wait)
       throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
     while (System.nanoTime() < deadline) {

@@ -35,12 +35,13 @@ import software.amazon.awssdk.services.sqs.model.Message;
 /**
  * Whatever the writer accepts, every table holds and every step carries, byte for byte, on each
  * store: events at each limit the writer enforces (a message of exactly 256 KiB as SNS/SQS count
- * it, filled by the payload, or by five headers with the longest names (255 characters) and values
- * whose JSON takes twice their bytes; aggregate type, aggregate id, event type and idempotency key
- * of 255 characters of three bytes each; a destination of 2,048 characters) are appended,
- * published, then written again and dead-lettered (unrouted, or waiting for a queue that does not
- * exist and dead-lettered by an operator), listed and replayed, and arrive as written. Run over
- * each way the functions reach the tables by a small subclass.
+ * it, filled by the payload (of mixed characters, or of four-byte characters only), or by five
+ * headers with the longest names (255 characters) and values whose JSON takes twice their bytes;
+ * aggregate type, aggregate id, event type and idempotency key of 255 characters of three bytes
+ * each; a destination of 2,048 characters) are appended, published, then written again and
+ * dead-lettered (unrouted, or waiting for a queue that does not exist and dead-lettered by an
+ * operator), listed and replayed, and arrive as written. Run over each way the functions reach the
+ * tables by a small subclass.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class WriterLimitsContract {
@@ -108,14 +109,16 @@ abstract class WriterLimitsContract {
     try (PollerRunner poller = poller(Map.of())) {
       int deadLetteredRows = 0;
       int deferredRows = 0;
-      while (deadLetteredRows + deferredRows < again.size()) {
+      // The one waiting for its queue may be claimed, and deferred, again meanwhile: over the Data
+      // API the unrouted ones take several runs.
+      while (deadLetteredRows < again.size() - 1 || deferredRows == 0) {
         PollSummary run = poller.poll();
         assertThat(run.claimed()).as("every row is claimed in the end").isPositive();
         deadLetteredRows += run.deadLettered();
         deferredRows += run.deferred();
       }
       assertThat(deadLetteredRows).as("no destination").isEqualTo(again.size() - 1);
-      assertThat(deferredRows).as("its queue does not exist").isEqualTo(1);
+      assertThat(deferredRows).as("its queue does not exist").isPositive();
     }
     JsonNode deadLettered =
         reprocessor.invoke(
@@ -195,15 +198,9 @@ abstract class WriterLimitsContract {
     }
     events.add(names.build());
 
-    OutboxEvent.Builder payload =
-        OutboxEvent.builder()
-            .aggregateType("order")
-            .aggregateId(copy + "-payload")
-            .eventType("order.payload")
-            .idempotencyKey(copy + "-payload-" + WIDE.repeat(OutboxEvent.MAX_NAME_LENGTH - 10))
-            .payload("\"\"");
-    long room = MessageSize.MAX_BYTES - payload.build().messageSize();
-    events.add(payload.payload("\"" + utf8Bytes((int) room, "😀é\\\\\\\"") + "\"").build());
+    events.add(payloadAtTheLimit(copy, "payload", "😀é\\\\\\\""));
+    // Four bytes a character, as many as fit: the most bytes a character takes, in every result.
+    events.add(payloadAtTheLimit(copy, "widest", "😀"));
 
     OutboxEvent.Builder headers =
         OutboxEvent.builder()
@@ -224,13 +221,27 @@ abstract class WriterLimitsContract {
     }
     events.add(headers.build());
 
-    for (OutboxEvent e : events.subList(1, 3)) {
+    for (OutboxEvent e : events.subList(1, 4)) {
       assertThat(e.messageSize()).as(e.toString()).isEqualTo(MessageSize.MAX_BYTES);
     }
-    assertThat(JsonSupport.encodeHeaders(events.get(2).headers()).length())
+    assertThat(JsonSupport.encodeHeaders(events.get(3).headers()).length())
         .as("the headers' JSON: each byte of their values two, far past a TEXT column's 64 KiB")
         .isGreaterThan(2 * (MessageSize.MAX_BYTES - 5 * 1024));
     return events;
+  }
+
+  /** An event whose payload fills the message to the writer's limit, repeating {@code unit}. */
+  private static OutboxEvent payloadAtTheLimit(String copy, String name, String unit) {
+    String prefix = copy + "-" + name + "-";
+    OutboxEvent.Builder payload =
+        OutboxEvent.builder()
+            .aggregateType("order")
+            .aggregateId(copy + "-" + name)
+            .eventType("order." + name)
+            .idempotencyKey(prefix + WIDE.repeat(OutboxEvent.MAX_NAME_LENGTH - prefix.length()))
+            .payload("\"\"");
+    long room = MessageSize.MAX_BYTES - payload.build().messageSize();
+    return payload.payload("\"" + utf8Bytes((int) room, unit) + "\"").build();
   }
 
   /** A header name of the longest length the writer takes (and SQS, whatever its guide says). */

@@ -25,10 +25,10 @@ class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
   }
 
   /**
-   * One aggregate with a million PENDING events, and a few others: where the big aggregate is in
-   * the range walked, the ordered claim's key walk is a loose index scan of the key index (the
-   * server jumps from key to key, "using index for group-by"), never reading its rows; each head is
-   * then read by its unique seq, and the heads are locked by primary key.
+   * One aggregate with a million PENDING events, and a few others: wherever the walk starts, before
+   * the big aggregate or past it, it reads the key index in order as a range bounded by its LIMIT
+   * (never sorting, never reading the table) and the heads by their unique seq; the heads are then
+   * locked by primary key. The plan has no other shape to take, whatever the statistics say.
    */
   @Test
   void orderedClaim_withAMillionEventsInOneKey_walksTheKeyIndexFromKeyToKey() throws Exception {
@@ -49,21 +49,14 @@ class MariaDbOrderedStoreTest extends OrderedStoreContractTest {
               firstIds(c, 10).stream().map(UUID::toString).toList(),
               T0.plusSeconds(2));
 
-      for (String walk : List.of(plan, beforeTheBigKey)) {
+      for (String walk : List.of(plan, beforeTheBigKey, afterTheBigKey)) {
         assertThat(walk)
-            .contains("\"using_index_for_group_by\": true")
             .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
+            .contains("\"using_index\": true")
             .contains("\"key\": \"" + tables.messages() + "_seq_uq\"")
-            .contains("<derived");
-        // The one full read is of the keys walked (at most :keys rows), never of the outbox table.
-        assertThat(walk.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
+            .doesNotContain("filesort")
+            .doesNotContain("\"access_type\": \"ALL\"");
       }
-      // Past the big aggregate only small ones are left: the server may read their entries in
-      // order instead of jumping, either way along the key index and never the table itself.
-      assertThat(afterTheBigKey)
-          .contains("\"key\": \"" + tables.messages() + "_key_ix\"")
-          .contains("\"key\": \"" + tables.messages() + "_seq_uq\"");
-      assertThat(afterTheBigKey.split("\"access_type\": \"ALL\"", -1)).hasSize(2);
       assertThat(lock)
           .contains("\"key\": \"PRIMARY\"")
           .contains("\"key\": \"" + tables.messages() + "_key_ix\"")

@@ -13,6 +13,8 @@ import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;
@@ -103,6 +105,24 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
     store.complete("p1", List.of(new Published(a1)), T0.plusSeconds(1));
 
     assertThat(ids(store.claim("p2", 10, T0.plusSeconds(2), LEASE))).containsExactly(a2);
+  }
+
+  /**
+   * A head another transaction holds locked is skipped as the heads are locked; the claim then
+   * walks on to the next aggregate, so it takes as many heads as are free.
+   */
+  @Test
+  void aClaim_whoseHeadIsLockedElsewhere_walksOnToTheNextAggregate() throws Exception {
+    append(T0, "a");
+    UUID b = append(T0.plusMillis(1), "b");
+    UUID c = append(T0.plusMillis(2), "c");
+    try (Connection other = database().open()) {
+      other.setAutoCommit(false);
+      lockEvent(other, "a", 1);
+
+      assertThat(ids(store().claim("p1", 2, T0.plusSeconds(1), LEASE))).containsExactly(b, c);
+      other.rollback();
+    }
   }
 
   @Test
@@ -531,6 +551,75 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
     assertThat(drained.overlaps()).isZero();
     assertThat(drained.done()).isEqualTo(total);
     assertThat(drained.published()).isEqualTo(written);
+  }
+
+  // ---- bounded by bytes
+
+  /**
+   * Heads too large to come back together: an ordered claim returns no more than one result may
+   * hold, says it stopped at its budget while heads are left, and the next claims take the heads
+   * left out first, each once.
+   */
+  @Test
+  void anOrderedClaim_ofLargeHeads_takesNoMoreThanOneResultMayHold_andReachesEveryHead() {
+    List<UUID> written = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      String payload = "{\"blob\":\"" + "x".repeat(200 * 1024) + "\",\"n\":" + i + "}";
+      written.addAll(append(T0.plusSeconds(i), event("big-" + i, payload)));
+    }
+    SqlExecutor executor = newExecutor();
+    long budget = executor.inTransaction("read the result budget", SqlSession::maxResultBytes);
+    OutboxStore store =
+        OutboxStore.builder(executor).tables(tables).ordering(Ordering.AGGREGATE).build();
+
+    List<UUID> claimed = new ArrayList<>();
+    for (int round = 0; round < 10; round++) {
+      Claim batch = store.claim("a", 10, T0.plusSeconds(10), LEASE);
+      if (batch.isEmpty()) {
+        break;
+      }
+      long bytes = batch.messages().stream().mapToLong(m -> m.payload().length()).sum();
+      assertThat(batch.size() == 1 || bytes <= budget)
+          .as("%d rows of %d bytes against a budget of %d", batch.size(), bytes, budget)
+          .isTrue();
+      claimed.addAll(ids(batch));
+      assertThat(batch.stoppedAtBudget()).isEqualTo(claimed.size() < written.size());
+    }
+
+    assertThat(claimed).containsExactlyElementsOf(written);
+  }
+
+  /**
+   * A head over every limit: the ordered claim never fails on it, returns it with its stored size
+   * (cut to at most 256 KiB where one result is bounded), and takes the other aggregates' heads
+   * beside it.
+   */
+  @Test
+  void anOrderedClaim_ofAHeadOverEveryLimit_neverFails_saysItsStoredSize_andTakesTheOthers() {
+    UUID huge = append(T0, "huge");
+    UUID next = append(T0.plusSeconds(1), "next");
+    String payload = writeHugePayload(tables.messages(), huge);
+    SqlExecutor executor = newExecutor();
+    long budget = executor.inTransaction("read the result budget", SqlSession::maxResultBytes);
+    OutboxStore store =
+        OutboxStore.builder(executor).tables(tables).ordering(Ordering.AGGREGATE).build();
+
+    List<OutboxMessage> claimed = new ArrayList<>();
+    for (int round = 0; round < 3 && claimed.size() < 2; round++) {
+      claimed.addAll(store.claim("a", 10, T0.plusSeconds(1), LEASE).messages());
+    }
+
+    assertThat(claimed).extracting(OutboxMessage::id).containsExactly(huge, next);
+    assertClaimedWithStoredSizes(claimed, payload, budget);
+  }
+
+  static OutboxEvent event(String aggregateId, String payload) {
+    return OutboxEvent.builder()
+        .aggregateType("order")
+        .aggregateId(aggregateId)
+        .eventType("order.changed")
+        .payload(payload)
+        .build();
   }
 
   // ---- parking

@@ -3,7 +3,6 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.Completion.Result;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
@@ -202,25 +201,6 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(claimed).containsExactlyElementsOf(written);
   }
 
-  /** A payload of this many 4-byte characters (1.5 MiB) is over every limit: broker, response. */
-  static final int HUGE_CHARS = 3 * 128 * 1024;
-
-  /**
-   * Writes, by hand SQL (the writer refuses it), a payload of {@link #HUGE_CHARS} 4-byte characters
-   * into row {@code id} of {@code table}; returns the payload.
-   */
-  String writeHugePayload(String table, UUID id) {
-    rows.execute(
-        "UPDATE "
-            + table
-            + " SET payload = CONCAT('{\"blob\":\"', REPEAT('\uD83D\uDE00', "
-            + HUGE_CHARS
-            + "), '\"}') WHERE id = '"
-            + id
-            + "'");
-    return "{\"blob\":\"" + "\uD83D\uDE00".repeat(HUGE_CHARS) + "\"}";
-  }
-
   @Test
   final void claim_ofARowOverEveryLimit_neverFails_saysItsStoredSize_andTheRowsBehindItFlow() {
     OutboxEvent huge = event("huge");
@@ -240,13 +220,7 @@ abstract class OutboxStoreContract extends StoreTestBase {
     // The row comes back with its stored size, so the poller dead-letters it as too large; where
     // one result is bounded, its payload is a prefix of at most 256 KiB, cut between characters.
     assertThat(claimed).extracting(OutboxMessage::id).containsExactly(huge.id(), next.id());
-    OutboxMessage claimedHuge = claimed.get(0);
-    assertThat(claimedHuge.payloadBytes()).isEqualTo(4L * HUGE_CHARS + 11);
-    assertThat(payload).startsWith(claimedHuge.payload());
-    if (budget != Long.MAX_VALUE) {
-      assertThat(Utf8.length(claimedHuge.payload())).isLessThanOrEqualTo(256 * 1024);
-    }
-    assertThat(claimed.get(1).payloadBytes()).isEqualTo(Utf8.length(claimed.get(1).payload()));
+    assertClaimedWithStoredSizes(claimed, payload, budget);
     store.complete("a", List.of(new DeadLetter(huge.id(), "TooLarge", "1.5 MiB")), T0);
     assertThat(rows.deadLetter(huge.id()).get("payload")).isEqualTo(payload);
   }
@@ -966,6 +940,38 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(store.countDue(T0.plusSeconds(10), 1)).isEqualTo(1);
     assertThat(store.countDue(T0.plusSeconds(40), 10)).isEqualTo(3);
     assertThat(store.countDue(T0.plusSeconds(600), 10)).isEqualTo(4);
+  }
+
+  @Test
+  void wakeLingerLease_isHeldByOneOwnerAtATime_renewedByIt_andFreeOnceGivenBackOrRunOut() {
+    OutboxStore store = store();
+    String lease = OutboxStore.WAKE_LINGER_LEASE;
+    Instant term = T0.plusSeconds(3);
+
+    assertThat(store.holdLease(lease, "poller:a", T0, term)).as("free: a takes it").isTrue();
+    assertThat(store.holdLease(lease, "poller:b", T0.plusSeconds(1), T0.plusSeconds(4)))
+        .as("held by a: b may not")
+        .isFalse();
+    assertThat(store.holdLease(lease, "poller:a", T0.plusSeconds(2), T0.plusSeconds(5)))
+        .as("a renews it, until +5 s")
+        .isTrue();
+    assertThat(store.holdLease(lease, "poller:b", T0.plusSeconds(4), T0.plusSeconds(7)))
+        .as("renewed: still a's at +4 s")
+        .isFalse();
+    assertThat(store.releaseLease(lease, "poller:b", T0.plusSeconds(4)))
+        .as("b cannot give back what a holds")
+        .isFalse();
+    assertThat(store.releaseLease(lease, "poller:a", T0.plusSeconds(4))).isTrue();
+    assertThat(store.holdLease(lease, "poller:b", T0.plusSeconds(4), T0.plusSeconds(7)))
+        .as("given back: b takes it at once")
+        .isTrue();
+    assertThat(store.holdLease(lease, "poller:c", T0.plusSeconds(7), T0.plusSeconds(10)))
+        .as("b died holding it: c takes it once it ran out")
+        .isTrue();
+    assertThat(store.holdLease("no-such-lease", "poller:c", T0, term))
+        .as("a lease without a row is never held")
+        .isFalse();
+    store.releaseLease(lease, "poller:c", T0.plusSeconds(7));
   }
 
   // ---- helpers

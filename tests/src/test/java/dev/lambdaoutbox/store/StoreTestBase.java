@@ -1,7 +1,10 @@
 package dev.lambdaoutbox.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
@@ -135,5 +138,40 @@ abstract class StoreTestBase {
       throw new IllegalStateException(e);
     }
     return List.of(events).stream().map(OutboxEvent::id).toList();
+  }
+
+  /** A payload of this many 4-byte characters (1.5 MiB) is over every limit: broker, response. */
+  static final int HUGE_CHARS = 3 * 128 * 1024;
+
+  /**
+   * Writes, by hand SQL (the writer refuses it), a payload of {@link #HUGE_CHARS} 4-byte characters
+   * into row {@code id} of {@code table}; returns the payload.
+   */
+  String writeHugePayload(String table, UUID id) {
+    rows.execute(
+        "UPDATE "
+            + table
+            + " SET payload = CONCAT('{\"blob\":\"', REPEAT('\uD83D\uDE00', "
+            + HUGE_CHARS
+            + "), '\"}') WHERE id = '"
+            + id
+            + "'");
+    return "{\"blob\":\"" + "\uD83D\uDE00".repeat(HUGE_CHARS) + "\"}";
+  }
+
+  /**
+   * Asserts that the first of {@code claimed}, whose stored payload {@link #writeHugePayload} wrote
+   * ({@code payload}), came back with its stored size and a prefix of its payload, at most 256 KiB
+   * where one result is bounded ({@code budget}), and the second with its own size.
+   */
+  static void assertClaimedWithStoredSizes(
+      List<OutboxMessage> claimed, String payload, long budget) {
+    OutboxMessage claimedHuge = claimed.get(0);
+    assertThat(claimedHuge.payloadBytes()).isEqualTo(4L * HUGE_CHARS + 11);
+    assertThat(payload).startsWith(claimedHuge.payload());
+    if (budget != Long.MAX_VALUE) {
+      assertThat(Utf8.length(claimedHuge.payload())).isLessThanOrEqualTo(256 * 1024);
+    }
+    assertThat(claimed.get(1).payloadBytes()).isEqualTo(Utf8.length(claimed.get(1).payload()));
   }
 }

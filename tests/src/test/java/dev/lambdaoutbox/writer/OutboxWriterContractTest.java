@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxException;
+import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -694,6 +695,79 @@ abstract class OutboxWriterContractTest {
     assertThat(reservationIds()).containsExactly("r-1");
     assertThat(singleRow().payloadBytes()).isEqualTo(atLimit.length());
     assertThat(atLimit.length()).isLessThan(MessageSize.MAX_BYTES);
+  }
+
+  @Test
+  void
+      append_withTheLimitRaisedForTheClaimCheck_acceptsAFourMebibytePayload_andRefusesPastTheCeiling()
+          throws Exception {
+    OutboxWriter large =
+        OutboxWriter.builder()
+            .tables(tables)
+            .maxPayloadBytes(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES)
+            .build();
+    String fourMiB = "\"" + "x".repeat(4 * 1024 * 1024 - 2) + "\"";
+    String overCeiling = "\"" + "x".repeat(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES - 1) + "\"";
+
+    try (Connection c = transaction()) {
+      insertReservation(c, "r-1");
+      assertThatThrownBy(() -> large.append(c, event("r-1").payload(overCeiling).build()))
+          .isInstanceOfSatisfying(
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("payload");
+                assertThat(e.getMessage()).contains("16777216").contains("at most 16777215");
+              });
+      large.append(c, event("r-1").payload(fourMiB).build());
+      c.commit();
+    }
+
+    assertThat(singleRow().payloadBytes()).isEqualTo(4 * 1024 * 1024);
+  }
+
+  @Test
+  void append_ofAPayloadTheClaimCheckWillCarry_refusesFiveHeaders_whichLeaveNoAttributeForItsSize()
+      throws Exception {
+    OutboxWriter large =
+        OutboxWriter.builder()
+            .tables(tables)
+            .maxPayloadBytes(OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES)
+            .build();
+    String overSns = "\"" + "x".repeat(300 * 1024) + "\"";
+    OutboxEvent.Builder fourHeaders = event("r-1").payload(overSns);
+    for (int h = 0; h < OutboxMessageAttributes.MAX_HEADERS - 1; h++) {
+      fourHeaders.header("h" + h, "v");
+    }
+    OutboxEvent fiveHeaders = fourHeaders.build().toBuilder().header("h4", "v").build();
+
+    try (Connection c = transaction()) {
+      insertReservation(c, "r-1");
+      assertThatThrownBy(() -> large.append(c, fiveHeaders))
+          .isInstanceOfSatisfying(
+              InvalidOutboxEventException.class,
+              e -> {
+                assertThat(e.field()).isEqualTo("headers");
+                assertThat(e.getMessage()).contains("at most 10 attributes", "at most 4 headers");
+              });
+      large.append(c, fourHeaders.build());
+      c.commit();
+    }
+    assertThat(outboxCount()).isEqualTo(1);
+  }
+
+  @Test
+  void append_withTheDefaultLimit_refusesAPayloadOver256KiB_pointingToTheClaimCheck()
+      throws Exception {
+    String overDefault = "\"" + "x".repeat(256 * 1024 - 1) + "\"";
+    try (Connection c = transaction()) {
+      assertThatThrownBy(() -> writer.append(c, event("r-1").payload(overDefault).build()))
+          .isInstanceOf(InvalidOutboxEventException.class)
+          .hasMessageContaining("at most 262144")
+          .hasMessageContaining("maxPayloadBytes")
+          .hasMessageContaining("claim-check");
+      c.rollback();
+    }
+    assertThat(outboxCount()).isZero();
   }
 
   @Test

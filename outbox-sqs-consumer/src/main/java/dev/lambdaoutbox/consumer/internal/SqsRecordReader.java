@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -23,6 +24,9 @@ import java.util.UUID;
  *   <li><b>SNS notification</b> (SNS to SQS without raw delivery): the body is SNS's JSON envelope,
  *       whose {@code MessageAttributes} carry them and whose {@code Message} is the payload.
  * </ul>
+ *
+ * <p>In either shape the payload may be a claim check ({@link PayloadPointer}): the body points to
+ * an S3 object that holds the payload, which is read and handed over in its place.
  */
 public final class SqsRecordReader {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,6 +39,17 @@ public final class SqsRecordReader {
    * @throws UnreadableRecordException naming what is missing or malformed
    */
   public static InboundEvent read(SQSMessage record) {
+    return read(record, new S3PayloadReader(null));
+  }
+
+  /**
+   * The event in {@code record}, its payload read from S3 with {@code payloads} when the body is a
+   * claim check ({@link PayloadPointer}), raw or inside the SNS notification alike.
+   *
+   * @throws UnreadableRecordException naming what is missing or malformed
+   * @throws PayloadUnavailableException when a claim check's object cannot be read now
+   */
+  public static InboundEvent read(SQSMessage record, S3PayloadReader payloads) {
     Map<String, String> attributes = rawAttributes(record);
     String payload;
     if (attributes.containsKey(OutboxMessageAttributes.EVENT_ID)) {
@@ -62,12 +77,22 @@ public final class SqsRecordReader {
     }
     Map<String, String> headers = new LinkedHashMap<>(attributes);
     OutboxMessageAttributes.RESERVED.forEach(headers::remove);
+    PayloadPointer.SIZE_ATTRIBUTES.forEach(headers::remove);
+    UUID eventId = eventId(attributes.get(OutboxMessageAttributes.EVENT_ID));
+    String eventType = required(attributes, OutboxMessageAttributes.EVENT_TYPE);
+    String aggregateType = required(attributes, OutboxMessageAttributes.AGGREGATE_TYPE);
+    String aggregateId = required(attributes, OutboxMessageAttributes.AGGREGATE_ID);
+    Instant occurredAt = occurredAt(required(attributes, OutboxMessageAttributes.OCCURRED_AT));
+    Optional<PayloadPointer> pointer = PayloadPointer.of(attributes, payload);
+    if (pointer.isPresent()) {
+      payload = payloads.read(pointer.get());
+    }
     return new InboundEvent(
-        eventId(attributes.get(OutboxMessageAttributes.EVENT_ID)),
-        required(attributes, OutboxMessageAttributes.EVENT_TYPE),
-        required(attributes, OutboxMessageAttributes.AGGREGATE_TYPE),
-        required(attributes, OutboxMessageAttributes.AGGREGATE_ID),
-        occurredAt(required(attributes, OutboxMessageAttributes.OCCURRED_AT)),
+        eventId,
+        eventType,
+        aggregateType,
+        aggregateId,
+        occurredAt,
         headers,
         payload,
         String.valueOf(record.getMessageId()));

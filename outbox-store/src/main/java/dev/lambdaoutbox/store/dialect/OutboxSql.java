@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect;
 
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.FullPayload;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.SupersededDeadLetter;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -38,11 +39,12 @@ public interface OutboxSql {
 
   /**
    * The ordered claim's key walk ({@link dev.lambdaoutbox.store.Ordering#AGGREGATE}): the next
-   * {@code keys} aggregates with a PENDING row, in key order (aggregate_type, aggregate_id), after
-   * {@code after} (from the first key when null) and up to {@code upTo} (inclusive; to the last key
-   * when null), each with its head, the first PENDING row in seq order. A loose scan of the key
-   * index: one probe per aggregate visited, whatever the number of events behind each head. Reads
-   * without locking; fewer than {@code keys} means the range ended.
+   * {@code keys} aggregates in key order (aggregate_type, aggregate_id), after {@code after} (from
+   * the first key when null) and up to {@code upTo} (inclusive; to the last key when null), each
+   * with its head, the first PENDING row in seq order (none where it has no PENDING row now: on
+   * MySQL the walk also visits aggregates that hold only retained SENT rows). Along the key index,
+   * whatever the number of events behind each head. Reads without locking; fewer than {@code keys}
+   * means the range ended.
    */
   List<KeyHead> walkKeys(SqlSession s, KeyHead.Key after, KeyHead.Key upTo, int keys, Instant now);
 
@@ -157,4 +159,20 @@ public interface OutboxSql {
    * counted: the ordered claim takes them one round after another, as their heads are published.
    */
   int countDue(SqlSession s, Instant now, int limit, boolean ordered);
+
+  /**
+   * The whole payload of the PENDING row {@code id}, which a claim returns cut when it is over 256
+   * KiB: read in pieces of at most 256 KiB each, so that each fits a bounded result, when it holds
+   * at most {@code maxBytes} UTF-8 bytes.
+   */
+  FullPayload fullPayload(SqlSession s, UUID id, long maxBytes);
+
+  /**
+   * Takes or renews poller lease {@code name} for {@code owner} until {@code until}, if it has run
+   * out at {@code now} or is the owner's already; returns whether the owner holds it.
+   */
+  boolean holdLease(SqlSession s, String name, String owner, Instant now, Instant until);
+
+  /** Gives poller lease {@code name} back at {@code now} if {@code owner} holds it. */
+  boolean releaseLease(SqlSession s, String name, String owner, Instant now);
 }

@@ -113,6 +113,12 @@ public final class TableUses {
               READ,
               INSERT),
           use(
+              POLLER,
+              OutboxTables::pollerLeases,
+              "take, renew and give back the lease of the woken run that lingers",
+              READ,
+              UPDATE),
+          use(
               REPROCESSOR,
               OutboxTables::messages,
               "check ids and idempotency keys, then put replayed dead letters back; restore a"

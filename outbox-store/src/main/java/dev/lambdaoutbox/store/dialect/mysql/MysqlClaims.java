@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.store.dialect.mysql;
 
 import dev.lambdaoutbox.store.dialect.OutboxSql;
-import dev.lambdaoutbox.store.dialect.portable.KeyWalk;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.InLists;
 import dev.lambdaoutbox.store.dialect.rows.MessageRows;
@@ -80,39 +79,6 @@ final class MysqlClaims {
       """;
 
   /**
-   * The ordered claim's key walk: a loose index scan of the key index (aggregate_type,
-   * aggregate_id, status, seq), GROUP BY the key over the PENDING entries. The server jumps from
-   * key to key, however many events queue behind each, and stops after :keys aggregates, within the
-   * range {@code {after}} and {@code {upTo}} bound. Each aggregate's head is then found by one dive
-   * into the key index for its first PENDING seq (a key whose rows went meanwhile has none, and
-   * drops out), read by that seq (unique), and is ready when due (a leased head is due only at its
-   * lease end) and its aggregate not parked (one primary-key probe).
-   */
-  private static final String WALK =
-      """
-      SELECT STRAIGHT_JOIN k.aggregate_type, k.aggregate_id, h.id,
-        CASE WHEN h.next_attempt_at <= :now AND NOT EXISTS (SELECT 1 FROM {parkedKeys} p
-          WHERE p.aggregate_type = k.aggregate_type AND p.aggregate_id = k.aggregate_id)
-        THEN 1 ELSE 0 END AS ready
-      FROM (
-        SELECT c.aggregate_type, c.aggregate_id, {headSeq} AS seq FROM (
-          SELECT e.aggregate_type, e.aggregate_id
-          FROM {messages} e{index:{messages}_key_ix}
-          WHERE e.status = 'PENDING'{after}{upTo}
-          GROUP BY e.aggregate_type, e.aggregate_id
-          ORDER BY e.aggregate_type, e.aggregate_id LIMIT :keys) c) k
-      JOIN {messages} h ON h.seq = k.seq AND h.status = 'PENDING'
-      ORDER BY k.aggregate_type, k.aggregate_id
-      """;
-
-  private static final String AFTER =
-      " AND (e.aggregate_type > :afterType"
-          + " OR (e.aggregate_type = :afterType AND e.aggregate_id > :afterId))";
-  private static final String UP_TO =
-      " AND (e.aggregate_type < :upToType"
-          + " OR (e.aggregate_type = :upToType AND e.aggregate_id <= :upToId))";
-
-  /**
    * The ordered claim's heads, by primary key (the IN list follows, then {@link #HEADS_END}),
    * locked SKIP LOCKED and checked again as locked (a locking read sees the latest version): still
    * PENDING and due, so a row another claim leased meanwhile is skipped, and still the first
@@ -175,7 +141,7 @@ final class MysqlClaims {
 
   final String claimSql;
   final String claimHeadsSql;
-  final KeyWalk walk;
+  final MysqlKeyWalk walk;
   final String holdBehindWaitingSql;
   private final String claimSizesSql;
   private final String claimHeadsSizesSql;
@@ -195,7 +161,7 @@ final class MysqlClaims {
             MysqlSyntax.SYNTAX.selectList("m", MessageRows.COLUMNS),
             "headSeq",
             sql.fill(HEAD_SEQ, "row", "m"));
-    this.walk = new KeyWalk(sql, WALK, AFTER, UP_TO, "headSeq", sql.fill(HEAD_SEQ, "row", "c"));
+    this.walk = new MysqlKeyWalk(sql);
     this.claimSizesSql = sql.fill(CLAIM_SIZES, "bytes", ResultBudget.MESSAGE_BYTES);
     this.claimHeadsSizesSql =
         sql.fill(

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.LongStream;
 
 /**
  * Every statement of the outbox tables in MySQL 8, Aurora MySQL 3 and MariaDB 10.6 or later, by
@@ -238,12 +239,17 @@ public final class MysqlSql extends PortableSql {
 
   @Override
   public String walkKeysSql() {
-    return claims.walk.sql(new KeyHead.Key("", ""), null);
+    return claims.walk.entriesSql(new KeyHead.Key("", ""), null);
   }
 
+  /** The plans of both of the walk's statements: the entries read, then the heads (by seq). */
   @Override
   public String explainWalkKeys(SqlSession s, KeyHead.Key after, Instant now, int keys) {
-    return explain(s, claims.walk.sql(after, null), KeyWalk.params(after, null, keys, now));
+    Params heads = Params.of().timestamp("now", now);
+    List<Long> seqs = LongStream.rangeClosed(1, keys).boxed().toList();
+    return explain(s, claims.walk.entriesSql(after, null), KeyWalk.params(after, null, keys, now))
+        + "\n"
+        + explain(s, claims.walk.headsSql(seqs, heads), heads);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store.dialect.portable;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
+import dev.lambdaoutbox.store.FullPayload;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.AuditCursor;
@@ -38,9 +39,10 @@ import java.util.function.UnaryOperator;
  * A dialect's home of every statement, each client's interface implemented over the statement files
  * of one concern each. What PostgreSQL and MySQL run alike, apart from how a time is written
  * ({@link Syntax}), is in this package: the backlog ({@link PortableBacklog}), destination health
- * ({@link PortableHealth}), released parked keys ({@link PortableParking}), waiting rows ({@link
- * PortableWaiting}), the reprocessor's reads ({@link PortableDeadLetters}) and the audit rows
- * ({@link PortableAudit}). The two dialect homes extend this and hold everything else.
+ * ({@link PortableHealth}), released parked keys ({@link PortableParking}), the poller leases
+ * ({@link PortableLeases}), waiting rows ({@link PortableWaiting}), the reprocessor's reads ({@link
+ * PortableDeadLetters}) and the audit rows ({@link PortableAudit}). The two dialect homes extend
+ * this and hold everything else.
  */
 public abstract class PortableSql
     implements OutboxSql, DestinationHealthSql, PurgeSql, DeadLetterSql, WaitingRowSql, ExplainSql {
@@ -51,6 +53,8 @@ public abstract class PortableSql
   private final PortableWaiting waiting;
   private final PortableDeadLetters deadLetters;
   private final PortableAudit audit;
+  private final PortablePayloads payloads;
+  private final PortableLeases leases;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -64,6 +68,8 @@ public abstract class PortableSql
     this.waiting = new PortableWaiting(sql);
     this.deadLetters = new PortableDeadLetters(sql, byIds);
     this.audit = new PortableAudit(sql, detailsPreview, snapshotPayload);
+    this.payloads = new PortablePayloads(sql);
+    this.leases = new PortableLeases(sql);
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -125,6 +131,19 @@ public abstract class PortableSql
     return Params.of().timestamp("cutoff", cutoff).integer("limit", limit);
   }
 
+  // ---- the poller leases
+
+  @Override
+  public final boolean holdLease(
+      SqlSession s, String name, String owner, Instant now, Instant until) {
+    return leases.hold(s, name, owner, now, until);
+  }
+
+  @Override
+  public final boolean releaseLease(SqlSession s, String name, String owner, Instant now) {
+    return leases.release(s, name, owner, now);
+  }
+
   // ---- the backlog
 
   @Override
@@ -145,6 +164,13 @@ public abstract class PortableSql
   @Override
   public final int countDue(SqlSession s, Instant now, int limit, boolean ordered) {
     return backlog.countDue(s, now, limit, ordered);
+  }
+
+  // ---- whole payloads
+
+  @Override
+  public final FullPayload fullPayload(SqlSession s, UUID id, long maxBytes) {
+    return payloads.read(s, id, maxBytes);
   }
 
   // ---- destination health

@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code {messages}}, {@code {deadLetters}}, {@code {deadLetterAudit}}, {@code {parkedKeys}},
- *       {@code {idempotencyKeys}}, {@code {destinationHealth}}: the tables' names from {@link
- *       OutboxTables}, prefix and schema as configured;
+ *       {@code {idempotencyKeys}}, {@code {destinationHealth}}, {@code {pollerLeases}}: the tables'
+ *       names from {@link OutboxTables}, prefix and schema as configured;
  *   <li>{@code {name}}: a fragment the caller passes (a generated column list, a cap);
  *   <li>{@code {at:now}}: the timestamp parameter {@code :now} as the dialect reads it in UTC;
  *   <li>{@code {utc:expression}}: a time expression as UTC text to the microsecond;
@@ -41,6 +41,7 @@ public final class SqlTemplate {
     this.tables.put("parkedKeys", tables.parkedKeys());
     this.tables.put("idempotencyKeys", tables.idempotencyKeys());
     this.tables.put("destinationHealth", tables.destinationHealth());
+    this.tables.put("pollerLeases", tables.pollerLeases());
   }
 
   /** The dialect's syntax this template writes in. */

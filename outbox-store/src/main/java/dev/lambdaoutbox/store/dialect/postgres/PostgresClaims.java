@@ -150,23 +150,30 @@ final class PostgresClaims {
    * takes no row with an earlier PENDING row of its aggregate, and the head is PENDING. So the rows
    * are taken SKIP LOCKED (a completion never waits for a lock here, nor fails for one; a row
    * skipped stays where it was), and the statement is shaped so that no plan can cost the square of
-   * the backlog: each head (by id) probes the key index for the rows behind it (a LATERAL subquery
-   * runs per head), and the rows locked are updated by ctid, a TID scan. (As a join of the table
-   * with itself, a plan made while the statistics said the table was empty, as they do after a
-   * vacuum of a drained outbox, walked every PENDING row and probed for its head: seconds on a
-   * backlog of thousands, past the statement timeout.)
+   * the backlog: each head is read by its primary key (a LATERAL subquery per id, its status
+   * checked outside it, so that no partial index on PENDING rows can be read for it instead), each
+   * head probes the key index for the rows behind it in key order (a LATERAL subquery per head,
+   * ordered as that index is, so a read of every PENDING row and a sort never costs less), and the
+   * rows locked are updated by ctid, a TID scan. (As a join of the table with itself, a plan made
+   * while the statistics said the table was empty, as they do after a vacuum of a drained outbox,
+   * walked every PENDING row and probed for its head: seconds on a backlog of thousands, past the
+   * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
+   * same statistics could read the heads, and the rows behind each, off a whole partial index.)
    */
   private static final String HOLD_BEHIND =
       """
       WITH h AS (
-        SELECT aggregate_type, aggregate_id, seq, next_attempt_at FROM {messages}
-        WHERE id = ANY({idArray}) AND status = 'PENDING'),
+        SELECT x.aggregate_type, x.aggregate_id, x.seq, x.next_attempt_at
+        FROM json_array_elements_text(CAST(:ids AS json)) i CROSS JOIN LATERAL (
+          SELECT aggregate_type, aggregate_id, seq, next_attempt_at, status FROM {messages}
+          WHERE id = CAST(i.value AS uuid) OFFSET 0) x
+        WHERE x.status = 'PENDING'),
       behind AS (
         SELECT b.ctid, h.next_attempt_at FROM h CROSS JOIN LATERAL (
           SELECT ctid FROM {messages} b
           WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
             AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
-          FOR UPDATE SKIP LOCKED) b)
+          ORDER BY b.seq FOR UPDATE SKIP LOCKED) b)
       UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
       WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
       """;
@@ -228,7 +235,7 @@ final class PostgresClaims {
     this.claimSizedSql = sql.fill(CLAIM_SIZED, "due", dueSized, "returning", sizedReturning);
     this.claimHeadsSql = sql.fill(CLAIM, "due", heads, "returning", returning);
     this.claimHeadsSizedSql = sql.fill(CLAIM_SIZED, "due", headsSized, "returning", sizedReturning);
-    this.holdBehindSql = sql.fill(HOLD_BEHIND, "idArray", PostgresSyntax.ID_ARRAY);
+    this.holdBehindSql = sql.fill(HOLD_BEHIND);
     this.holdBehindWaitingSql = sql.fill(HOLD_BEHIND_WAITING, "window", window);
   }
 

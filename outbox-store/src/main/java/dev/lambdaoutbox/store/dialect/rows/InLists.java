@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 
 /**
  * {@code IN} lists of generated parameters ({@code :id0, :id1, ...}), for MySQL, where the
@@ -18,26 +19,27 @@ public final class InLists {
 
   /** {@code (:prefix0, :prefix1, ...)}, adding each id as a UUID parameter. */
   public static String uuids(String prefix, Collection<UUID> ids, Params params) {
-    requireSize(ids);
-    StringBuilder sb = new StringBuilder(ids.size() * (prefix.length() + 6)).append('(');
-    int i = 0;
-    for (UUID id : ids) {
-      String name = prefix + i++;
-      sb.append(i == 1 ? ":" : ", :").append(name);
-      params.uuid(name, id);
-    }
-    return sb.append(')').toString();
+    return list(prefix, ids, (name, id) -> params.uuid(name, id));
   }
 
   /** {@code (:prefix0, :prefix1, ...)}, adding each value as a text parameter. */
   public static String texts(String prefix, Collection<String> values, Params params) {
+    return list(prefix, values, (name, value) -> params.text(name, value));
+  }
+
+  /** {@code (:prefix0, :prefix1, ...)}, adding each value as a long parameter. */
+  public static String longs(String prefix, Collection<Long> values, Params params) {
+    return list(prefix, values, (name, value) -> params.longValue(name, value));
+  }
+
+  private static <T> String list(String prefix, Collection<T> values, BiConsumer<String, T> bind) {
     requireSize(values);
-    StringBuilder sb = new StringBuilder().append('(');
+    StringBuilder sb = new StringBuilder(values.size() * (prefix.length() + 6)).append('(');
     int i = 0;
-    for (String value : values) {
+    for (T value : values) {
       String name = prefix + i++;
       sb.append(i == 1 ? ":" : ", :").append(name);
-      params.text(name, value);
+      bind.accept(name, value);
     }
     return sb.append(')').toString();
   }

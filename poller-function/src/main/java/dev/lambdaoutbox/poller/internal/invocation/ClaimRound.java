@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
 import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
 import dev.lambdaoutbox.poller.internal.failure.Codes;
 import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
@@ -41,7 +42,9 @@ import java.util.UUID;
  * <ol>
  *   <li>routes each row and checks it can be sent at all (a destination, a valid one, a size its
  *       destination accepts, a JSON object for an EventBridge bus); a row that cannot is its own
- *       problem and is dead-lettered;
+ *       problem and is dead-lettered. With a claim-check bucket, a payload too large for its
+ *       destination (or over the threshold) is stored in S3 first and the message carries a pointer
+ *       ({@link PayloadOffloader}); a row whose payload could not be stored waits;
  *   <li>reads the destination health table once, and per destination ({@link DestinationGuard}):
  *       sends the rows of a healthy one; leaves those of a down one waiting; or, when its probe is
  *       due and this poller wins it, sends one small batch first and the rest only if it went
@@ -63,10 +66,13 @@ public final class ClaimRound {
   private final Clock clock;
   private final CompletionLog completionLog;
   private final JsonLogger log;
+  private final PayloadOffloader offloader;
 
   /**
    * @param eventSource the Source of the events put on an EventBridge bus ({@code
    *     OUTBOX_EVENT_SOURCE})
+   * @param offloader the claim check, which stores a payload too large for its destination in S3
+   *     and sends a pointer to it; null without a claim-check bucket (such rows are dead-lettered)
    */
   public ClaimRound(
       DestinationRouter router,
@@ -77,7 +83,9 @@ public final class ClaimRound {
       OutboxStore store,
       CompletionLog completionLog,
       Clock clock,
-      JsonLogger log) {
+      JsonLogger log,
+      PayloadOffloader offloader) {
+    this.offloader = offloader;
     this.router = Objects.requireNonNull(router, "router");
     this.eventSource = Objects.requireNonNull(eventSource, "eventSource");
     this.guard = Objects.requireNonNull(guard, "guard");
@@ -123,11 +131,17 @@ public final class ClaimRound {
     Map<UUID, String> destinations = new HashMap<>();
     List<Delivery> deliveries = new ArrayList<>(claimed.size());
     Map<String, List<OutboundMessage>> byDestination = new LinkedHashMap<>();
+    Set<String> waitingGroups = new HashSet<>();
     for (OutboxMessage row : claimed) {
       rows.put(row.id(), row);
-      Optional<OutboundMessage> message = sendable(row, deliveries);
+      Optional<OutboundMessage> message = sendable(row, deliveries, waitingGroups);
       message.ifPresent(
           m -> {
+            if (m.fifo() && waitingGroups.contains(groupKey(m))) {
+              // An earlier event of its FIFO group waits for the claim-check bucket.
+              deliveries.add(Delivery.NotAttempted.heldBack(m.id()));
+              return;
+            }
             destinations.put(m.id(), m.destination());
             byDestination.computeIfAbsent(m.destination(), d -> new ArrayList<>()).add(m);
           });
@@ -168,7 +182,8 @@ public final class ClaimRound {
   }
 
   /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */
-  private Optional<OutboundMessage> sendable(OutboxMessage row, List<Delivery> deliveries) {
+  private Optional<OutboundMessage> sendable(
+      OutboxMessage row, List<Delivery> deliveries, Set<String> waitingGroups) {
     Optional<String> destination = router.route(row);
     if (destination.isEmpty()) {
       deliveries.add(
@@ -190,7 +205,8 @@ public final class ClaimRound {
       return Optional.empty();
     }
     OutboundMessage message = OutboundMessage.of(row, destination.get(), eventSource);
-    if (message.tooLarge()) {
+    boolean offload = offloader != null && offloader.applies(message);
+    if (message.tooLarge() && !offload) {
       deliveries.add(
           new Delivery.Failed(
               row.id(), Failure.permanent(Codes.MESSAGE_TOO_LARGE, message.tooLargeReason())));
@@ -206,6 +222,28 @@ public final class ClaimRound {
                       + " one; route this event type to an SNS topic or SQS queue, or write its"
                       + " payload as an object")));
       return Optional.empty();
+    }
+    if (offload) {
+      switch (offloader.offload(message, Codes.MESSAGE_TOO_LARGE)) {
+        case PayloadOffloader.Offloaded o -> message = o.message();
+        case PayloadOffloader.Refused r -> {
+          deliveries.add(new Delivery.Failed(row.id(), Failure.permanent(r.code(), r.reason())));
+          return Optional.empty();
+        }
+        case PayloadOffloader.Waiting w -> {
+          deliveries.add(new Delivery.Waiting(row.id(), w.code(), w.reason()));
+          if (message.fifo()) {
+            waitingGroups.add(groupKey(message));
+          }
+          return Optional.empty();
+        }
+      }
+      if (message.tooLarge()) {
+        deliveries.add(
+            new Delivery.Failed(
+                row.id(), Failure.permanent(Codes.MESSAGE_TOO_LARGE, message.tooLargeReason())));
+        return Optional.empty();
+      }
     }
     return Optional.of(message);
   }
@@ -324,6 +362,11 @@ public final class ClaimRound {
     return toSend;
   }
 
+  /** A FIFO group at its destination. */
+  private static String groupKey(OutboundMessage m) {
+    return m.destination() + "\n" + m.messageGroupId();
+  }
+
   private static void notAttempted(
       List<OutboundMessage> messages, Delivery.Why why, String reason, List<Delivery> deliveries) {
     for (OutboundMessage m : messages) {
@@ -338,8 +381,12 @@ public final class ClaimRound {
       Map<String, DestinationHealth> down) {
     Map<String, Integer> waiting = new LinkedHashMap<>();
     for (Completion c : report.completions()) {
-      if (c.applied() && c.outcome() instanceof DeliveryOutcome.Defer) {
-        waiting.merge(destinations.get(c.outcome().id()), 1, Integer::sum);
+      String destination = destinations.get(c.outcome().id());
+      // A row waiting for the claim-check bucket, not its destination, was logged when it failed.
+      if (c.applied()
+          && c.outcome() instanceof DeliveryOutcome.Defer
+          && down.containsKey(destination)) {
+        waiting.merge(destination, 1, Integer::sum);
       }
     }
     waiting.forEach(

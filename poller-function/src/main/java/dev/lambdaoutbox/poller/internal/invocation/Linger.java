@@ -6,7 +6,7 @@ import java.time.Duration;
  * When a woken run stops: at once if its first claims found nothing (another run took the rows it
  * was woken for), else once it has found no row for the linger, claiming every {@link
  * #POLL_INTERVAL} meanwhile; so the commits that follow a wake-up are published by the same run.
- * One per run.
+ * Only the run holding the {@link LingerLease} lingers. One per run.
  */
 final class Linger {
   /** How often a lingering run claims. */

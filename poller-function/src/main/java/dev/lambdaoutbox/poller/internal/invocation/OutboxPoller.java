@@ -121,7 +121,8 @@ public final class OutboxPoller implements AutoCloseable {
 
   /**
    * Runs one invocation woken after an application's commit: drains the due rows, then lingers
-   * ({@link Linger}, {@link PollerConfig#wakeLinger()}) whatever the poll interval.
+   * ({@link Linger}, {@link PollerConfig#wakeLinger()}) whatever the poll interval, unless another
+   * woken run lingers already ({@link LingerLease}).
    */
   public PollSummary runWoken(LongSupplier remainingMillis, String requestId) {
     return run(remainingMillis, requestId, new Linger(config.wakeLinger()));
@@ -144,16 +145,21 @@ public final class OutboxPoller implements AutoCloseable {
                 owner,
                 r -> totals.add(r.report(), r.heldBack(), r.publishLatencyMs()),
                 batch -> release(owner, batch, totals));
+    LingerLease lease = linger == null ? null : new LingerLease(store, owner, clock, log);
     String stoppedBecause = null;
     OutboxStore.Backlog backlog = null;
     long durationMs;
     try {
       String stopped;
       try {
-        stopped = drain(owner, budget, totals, pipeline, linger);
+        stopped = drain(owner, budget, totals, pipeline, linger, lease);
       } catch (RuntimeException | Error e) {
         pipeline.abandon(e);
         throw e;
+      } finally {
+        if (lease != null) {
+          lease.release(); // before the purge: the next woken run may linger at once
+        }
       }
       pipeline.finish();
       stoppedBecause = stopped;
@@ -178,7 +184,8 @@ public final class OutboxPoller implements AutoCloseable {
       InvocationBudget budget,
       InvocationTotals totals,
       Pipeline pipeline,
-      Linger linger) {
+      Linger linger,
+      LingerLease lease) {
     while (true) {
       pipeline.throwIfFailed();
       Pipeline.Batch batch = pipeline.takeAhead();
@@ -227,7 +234,7 @@ public final class OutboxPoller implements AutoCloseable {
         if (batch.besideRecording()) {
           continue; // rows the recordings held locked were skipped: claim again before stopping
         }
-        String stopped = idle(budget, linger);
+        String stopped = idle(budget, linger, lease);
         if (stopped != null) {
           return stopped;
         }
@@ -266,15 +273,18 @@ public final class OutboxPoller implements AutoCloseable {
   }
 
   /**
-   * After a short claim: stop, or wait the poll interval (lingering: {@link Linger#POLL_INTERVAL})
-   * when there is time.
+   * After a short claim: stop, or wait the poll interval (lingering: {@link Linger#POLL_INTERVAL},
+   * if no other woken run lingers) when there is time.
    */
-  private String idle(InvocationBudget budget, Linger linger) {
+  private String idle(InvocationBudget budget, Linger linger, LingerLease lease) {
     Duration interval;
     if (linger != null) {
       String stop = linger.stop();
       if (stop != null) {
         return stop;
+      }
+      if (!lease.hold()) {
+        return "anotherLingers";
       }
       interval = Linger.POLL_INTERVAL;
     } else {

@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxMessage;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,23 +22,37 @@ import java.util.Optional;
  *   <li>its destination down (the failure showed it, or it was down before and not probed): {@link
  *       DeliveryOutcome.Defer} to the destination's next probe, no retry spent, naming the
  *       destination it waits for;
+ *   <li>waiting for something besides its destination (the claim-check bucket): {@link
+ *       DeliveryOutcome.Defer} for {@code waitingRetry}, no retry spent;
  *   <li>not sent for lack of time: {@link DeliveryOutcome.Release}, due again at once;
  *   <li>held back behind a failed message of its FIFO group: no outcome; it keeps its lease.
  * </ul>
  */
 public final class OutcomePolicy {
+  /** How long a waiting row waits when no other interval is given: a schedule period. */
+  public static final Duration DEFAULT_WAITING_RETRY = Duration.ofMinutes(1);
+
   private final int maxRetries;
   private final Backoff backoff;
+  private final Duration waitingRetry;
 
   /**
    * @param maxRetries retries after the first attempt; a row gets at most {@code maxRetries + 1}
    */
   public OutcomePolicy(int maxRetries, Backoff backoff) {
+    this(maxRetries, backoff, DEFAULT_WAITING_RETRY);
+  }
+
+  /**
+   * @param waitingRetry how long a {@link Delivery.Waiting} row waits before it is tried again
+   */
+  public OutcomePolicy(int maxRetries, Backoff backoff, Duration waitingRetry) {
     if (maxRetries < 0) {
       throw new IllegalArgumentException("maxRetries: must not be negative, was " + maxRetries);
     }
     this.maxRetries = maxRetries;
     this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.waitingRetry = Objects.requireNonNull(waitingRetry, "waitingRetry");
   }
 
   /**
@@ -54,6 +69,15 @@ public final class OutcomePolicy {
               failed.failure().destinationDown()
                   ? defer(row, failed.failure(), required(destinationHealth, row))
                   : failed(row, failed.failure(), now));
+      case Delivery.Waiting waiting -> {
+        Instant until = now.plus(waitingRetry);
+        yield Optional.of(
+            new DeliveryOutcome.Defer(
+                row.id(),
+                waiting.code(),
+                waiting.reason() + "; no retry spent; tried again at " + until,
+                until));
+      }
       case Delivery.NotAttempted skipped ->
           switch (skipped.why()) {
             case TIME_SHORT -> Optional.of(new DeliveryOutcome.Release(row.id()));

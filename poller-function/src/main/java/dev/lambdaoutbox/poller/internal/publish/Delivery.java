@@ -14,6 +14,12 @@ public sealed interface Delivery {
   /** The broker, the client or our own checks refused it; {@link Failure#scope()} says whose. */
   record Failed(UUID id, Failure failure) implements Delivery {}
 
+  /**
+   * Not sent: something the message needs besides its destination failed (the claim check could not
+   * store its payload); it is tried again later, no retry spent, as when its destination is down.
+   */
+  record Waiting(UUID id, String code, String reason) implements Delivery {}
+
   /** Not sent at all; {@link Why} says why, {@code reason} in words for the logs. */
   record NotAttempted(UUID id, Why why, String reason) implements Delivery {
     public NotAttempted {

@@ -19,19 +19,23 @@ import java.util.regex.Pattern;
  * A claimed row ready to send: its destination, its body (the payload exactly as written) and its
  * String message attributes (the outbox's own five, then the row's headers); for an EventBridge
  * bus, the entry's Source ({@code eventSource}), DetailType (the event type), Detail (the payload)
- * and Time (when the event occurred).
+ * and Time (when the event occurred). With a {@code pointer} (the claim check stored the payload in
+ * S3), the body or Detail is the pointer instead ({@link PayloadPointer}), and an SNS or SQS
+ * message carries the Number attribute {@value PayloadPointer#SIZE_ATTRIBUTE} besides.
  *
  * @param sizeBytes what its destination counts against its limit ({@link DestinationKind}): for SNS
  *     and SQS ({@link MessageSize}, the rule the writer refuses events by) the body's UTF-8 bytes
  *     plus, for each attribute, its name, its data type ({@code String}) and its value; for
  *     EventBridge the UTF-8 bytes of Source, DetailType and Detail, plus 14 for Time
+ * @param pointer where the claim check stored the payload, or null when the message carries it
  */
 public record OutboundMessage(
     OutboxMessage row,
     String destination,
     Map<String, String> attributes,
     String eventSource,
-    int sizeBytes) {
+    int sizeBytes,
+    PayloadPointer pointer) {
 
   /**
    * The largest payload the outbox carries, whatever the destination: the writer refuses more, and
@@ -79,7 +83,25 @@ public record OutboundMessage(
                 + TIME_BYTES
             : MessageSize.of(row.payload(), attributes) - Utf8.length(row.payload()) + payloadBytes;
     return new OutboundMessage(
-        row, destination, attributes, eventSource, (int) Math.min(size, Integer.MAX_VALUE));
+        row, destination, attributes, eventSource, (int) Math.min(size, Integer.MAX_VALUE), null);
+  }
+
+  /** This message carrying {@code pointer} instead of its payload, measured again. */
+  public OutboundMessage withPointer(PayloadPointer pointer) {
+    long size =
+        kind() == DestinationKind.EVENT_BUS
+            ? (long) Utf8.length(eventSource)
+                + Utf8.length(row.eventType())
+                + Utf8.length(pointer.eventDetail())
+                + TIME_BYTES
+            : MessageSize.of(pointer.messageBody(), attributes) + pointer.sizeAttributeBytes();
+    return new OutboundMessage(
+        row,
+        destination,
+        attributes,
+        eventSource,
+        (int) Math.min(size, Integer.MAX_VALUE),
+        pointer);
   }
 
   public DestinationKind kind() {
@@ -95,8 +117,12 @@ public record OutboundMessage(
     return row.id();
   }
 
+  /** The body (SNS, SQS) or Detail (EventBridge): the payload, or the pointer to it. */
   public String body() {
-    return row.payload();
+    if (pointer == null) {
+      return row.payload();
+    }
+    return kind() == DestinationKind.EVENT_BUS ? pointer.eventDetail() : pointer.messageBody();
   }
 
   public boolean fifo() {
@@ -120,19 +146,41 @@ public record OutboundMessage(
     return row.id().toString();
   }
 
-  /** Over its destination's limit, or its payload over the outbox's own (cut by the claim). */
+  /**
+   * Over its destination's limit, or its payload over the outbox's own (cut by the claim); a
+   * pointer message only when the pointer and the attributes are over the limit.
+   */
   public boolean tooLarge() {
-    return sizeBytes > maxBytes() || payloadOverOutboxLimit();
+    return sizeBytes > maxBytes()
+        || (pointer == null && payloadOverOutboxLimit())
+        || noRoomForSizeAttribute();
   }
 
   /** Why it is too large, naming the limit; null when it is not. */
   public String tooLargeReason() {
-    if (payloadOverOutboxLimit()) {
+    if (noRoomForSizeAttribute()) {
+      return "the claim check adds the message attribute "
+          + PayloadPointer.SIZE_ATTRIBUTE
+          + ", and the message already has "
+          + attributes.size()
+          + " (the outbox's five and "
+          + (attributes.size() - 5)
+          + " headers); "
+          + kind().service()
+          + " accepts at most "
+          + OutboxMessageAttributes.MAX_ATTRIBUTES
+          + ": write events that may be stored in S3 with at most "
+          + (OutboxMessageAttributes.MAX_HEADERS - 1)
+          + " headers";
+    }
+    if (pointer == null && payloadOverOutboxLimit()) {
       return "the message has "
           + row.payloadBytes()
-          + " bytes of payload; the outbox carries payloads of at most "
+          + " bytes of payload; without a claim-check bucket (OUTBOX_CLAIM_CHECK_BUCKET) the"
+          + " outbox carries payloads of at most "
           + MAX_PAYLOAD_BYTES
-          + " bytes (256 KiB) to any destination";
+          + " bytes (256 KiB) to any destination; a claim-check bucket would carry it as an S3"
+          + " object";
     }
     if (sizeBytes > maxBytes()) {
       return "the message has "
@@ -140,13 +188,26 @@ public record OutboundMessage(
           + " bytes ("
           + (kind() == DestinationKind.EVENT_BUS
               ? "Source, DetailType, Detail and Time"
-              : "payload and attributes")
+              : pointer == null ? "payload and attributes" : "claim-check pointer and attributes")
           + "); "
           + kind().service()
           + " accepts at most "
-          + maxBytes();
+          + maxBytes()
+          + (pointer == null
+              ? "; a claim-check bucket (OUTBOX_CLAIM_CHECK_BUCKET) would carry it as an S3 object"
+              : "");
     }
     return null;
+  }
+
+  /**
+   * Whether this pointer message to SNS or SQS would carry more message attributes than they
+   * accept: the pointer's size attribute besides the outbox's five and five headers.
+   */
+  private boolean noRoomForSizeAttribute() {
+    return pointer != null
+        && kind() != DestinationKind.EVENT_BUS
+        && attributes.size() >= OutboxMessageAttributes.MAX_ATTRIBUTES;
   }
 
   /**
@@ -192,6 +253,7 @@ public record OutboundMessage(
         + destination
         + ", bytes="
         + sizeBytes
+        + (pointer == null ? "" : ", pointer=s3://" + pointer.bucket() + "/" + pointer.key())
         + "]";
   }
 }

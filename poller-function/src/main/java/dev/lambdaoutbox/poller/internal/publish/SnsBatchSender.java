@@ -39,20 +39,30 @@ public final class SnsBatchSender implements BatchSender {
         PublishBatchRequestEntry.builder()
             .id(m.id().toString())
             .message(m.body())
-            .messageAttributes(attributes(m.attributes()));
+            .messageAttributes(attributes(m));
     if (m.fifo()) {
       entry.messageGroupId(m.messageGroupId()).messageDeduplicationId(m.deduplicationId());
     }
     return entry.build();
   }
 
-  private static Map<String, MessageAttributeValue> attributes(Map<String, String> attributes) {
+  /** The message's String attributes, and a pointer's size as a Number attribute. */
+  private static Map<String, MessageAttributeValue> attributes(OutboundMessage m) {
     Map<String, MessageAttributeValue> values = new HashMap<>();
-    attributes.forEach(
-        (name, value) ->
-            values.put(
-                name,
-                MessageAttributeValue.builder().dataType("String").stringValue(value).build()));
+    if (m.pointer() != null) {
+      values.put(
+          PayloadPointer.SIZE_ATTRIBUTE,
+          MessageAttributeValue.builder()
+              .dataType(PayloadPointer.SIZE_ATTRIBUTE_TYPE)
+              .stringValue(Long.toString(m.pointer().sizeBytes()))
+              .build());
+    }
+    m.attributes()
+        .forEach(
+            (name, value) ->
+                values.put(
+                    name,
+                    MessageAttributeValue.builder().dataType("String").stringValue(value).build()));
     return values;
   }
 }

@@ -1,6 +1,9 @@
 package dev.lambdaoutbox.poller.internal.wiring;
 
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
+import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
+import dev.lambdaoutbox.poller.internal.claimcheck.S3PayloadUploader;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
 import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
 import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
@@ -99,10 +102,18 @@ public final class PollerWiring {
                 FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
             clock,
             log);
+    PayloadUploader uploader = uploader(config);
     return new Graph(
-        poller(config, store, publisher, clock, random, log, metrics),
+        poller(config, store, publisher, clock, random, log, metrics, uploader),
         poller(
-            config.withPollInterval(Duration.ZERO), store, publisher, clock, random, log, metrics),
+            config.withPollInterval(Duration.ZERO),
+            store,
+            publisher,
+            clock,
+            random,
+            log,
+            metrics,
+            uploader),
         fanOut,
         new SnapStartPriming(config, publisher).register());
   }
@@ -130,7 +141,10 @@ public final class PollerWiring {
     return new Graph(poller, poller, null, null);
   }
 
-  /** One poller and everything below it, over the given collaborators. */
+  /**
+   * One poller and everything below it, over the given collaborators; with a claim-check bucket,
+   * payloads are stored through an S3 client from the SDK's defaults, built on first use.
+   */
   public static OutboxPoller poller(
       PollerConfig config,
       OutboxStore store,
@@ -139,6 +153,23 @@ public final class PollerWiring {
       RandomGenerator random,
       JsonLogger log,
       EmfMetrics metrics) {
+    return poller(config, store, publisher, clock, random, log, metrics, uploader(config));
+  }
+
+  /**
+   * One poller over the given collaborators, storing claim-checked payloads with {@code uploader}.
+   */
+  public static OutboxPoller poller(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      JsonLogger log,
+      EmfMetrics metrics,
+      PayloadUploader uploader) {
+    PayloadOffloader offloader =
+        config.claimCheck().map(c -> new PayloadOffloader(c, store, uploader, log)).orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
     ClaimRound round =
@@ -152,11 +183,13 @@ public final class PollerWiring {
             publisher,
             new OutcomePolicy(
                 config.maxRetries(),
-                new Backoff(config.backoffBase(), config.backoffMax(), random)),
+                new Backoff(config.backoffBase(), config.backoffMax(), random),
+                config.probeIntervalMax()),
             store,
             new CompletionLog(log, deadLetterReports),
             clock,
-            log);
+            log,
+            offloader);
     return new OutboxPoller(
         config,
         store,
@@ -206,6 +239,12 @@ public final class PollerWiring {
         new SqsBatchSender(sqs),
         new EventBridgeBatchSender(events),
         Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
+  }
+
+  /** The claim check's S3 uploader, its client built on the first upload. */
+  private static PayloadUploader uploader(PollerConfig config) {
+    Duration timeout = config.publishTimeout();
+    return new S3PayloadUploader(() -> AwsClients.s3(timeout));
   }
 
   private static JsonLogger logger(PollerConfig config, PrintStream out, Clock clock) {

@@ -92,4 +92,72 @@ class OutboundMessageTest {
         .hasSize(64)
         .matches("[0-9a-f]+");
   }
+
+  @Test
+  void withPointer_onAQueue_sendsTheLibrariesPointer_measuredWithItsSizeAttribute() {
+    OutboundMessage m = OutboundMessage.of(Rows.row("order.created", "{\"id\":42}"), FIFO_QUEUE);
+    PayloadPointer pointer = new PayloadPointer("orders-payloads", "p/" + m.id(), 9);
+
+    OutboundMessage pointed = m.withPointer(pointer);
+
+    assertThat(pointed.body()).isEqualTo(pointer.messageBody());
+    assertThat(pointed.sizeBytes())
+        .isEqualTo(
+            m.sizeBytes()
+                - "{\"id\":42}".length()
+                + pointer.messageBody().length()
+                + "ExtendedPayloadSize".length()
+                + "Number".length()
+                + 1);
+    assertThat(pointed.tooLarge()).isFalse();
+  }
+
+  @Test
+  void withPointer_onABus_putsThePointerObjectAsTheDetail() {
+    String bus = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
+    OutboundMessage m = OutboundMessage.of(Rows.row("order.created", "{\"id\":42}"), bus);
+    PayloadPointer pointer = new PayloadPointer("orders-payloads", "p/" + m.id(), 9);
+
+    OutboundMessage pointed = m.withPointer(pointer);
+
+    assertThat(pointed.body())
+        .isEqualTo(pointer.eventDetail())
+        .startsWith("{\"payloadS3Pointer\":{\"s3BucketName\":\"orders-payloads\"");
+    assertThat(pointed.sizeBytes())
+        .isEqualTo(
+            "lambda-outbox".length()
+                + "order.created".length()
+                + pointer.eventDetail().length()
+                + 14);
+  }
+
+  @Test
+  void
+      withPointer_ofAnEventWithFiveHeaders_isRefusedOnAQueue_whereTheSizeAttributeWouldBeAnEleventh() {
+    Map<String, String> headers = new LinkedHashMap<>();
+    for (int h = 0; h < 5; h++) {
+      headers.put("h" + h, "v");
+    }
+    OutboxMessage row =
+        Rows.row(
+            UUID.randomUUID(), "order", "42", "order.created", "{\"id\":42}", headers, null, 0);
+    PayloadPointer pointer = new PayloadPointer("orders-payloads", "p/" + row.id(), 9);
+
+    OutboundMessage onQueue = OutboundMessage.of(row, FIFO_QUEUE).withPointer(pointer);
+    assertThat(onQueue.tooLarge()).isTrue();
+    assertThat(onQueue.tooLargeReason())
+        .contains("ExtendedPayloadSize", "already has 10", "at most 10", "at most 4 headers");
+
+    String bus = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
+    OutboundMessage onBus = OutboundMessage.of(row, bus).withPointer(pointer);
+    assertThat(onBus.tooLarge()).as("a bus entry carries no message attributes").isFalse();
+
+    headers.remove("h4");
+    OutboundMessage fourHeaders =
+        OutboundMessage.of(
+                Rows.row(row.id(), "order", "42", "order.created", "{}", headers, null, 0),
+                FIFO_QUEUE)
+            .withPointer(pointer);
+    assertThat(fourHeaders.tooLarge()).isFalse();
+  }
 }
