@@ -7,7 +7,9 @@ import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.UUID;
 
 /**
@@ -35,8 +37,12 @@ public final class PortableParking {
   /** The last_error_code earlier versions gave an event parked behind its dead-lettered head. */
   public static final String PARKED = "PARKED";
 
+  /** The parked keys whose waiting events one statement counts. */
+  static final int KEYS_PER_COUNT = 100;
+
   private final String selectByDeadLetter;
   private final String list;
+  private final String countWaiting;
   private final String count;
   private final String restoreHead;
   private final String countMarked;
@@ -46,25 +52,27 @@ public final class PortableParking {
     String select =
         """
         SELECT k.aggregate_type, k.aggregate_id, k.dead_letter_id, k.head_seq, k.parked_events,
-          {utc:k.parked_at} AS parked_at,
-          (SELECT count(*) FROM {messages} w
-           WHERE w.aggregate_type = k.aggregate_type AND w.aggregate_id = k.aggregate_id
-             AND w.status = 'PENDING' AND w.seq <= COALESCE(
-               (SELECT x.seq FROM {messages} x
-                WHERE x.aggregate_type = k.aggregate_type AND x.aggregate_id = k.aggregate_id
-                  AND x.status = 'PENDING' ORDER BY x.seq LIMIT 1 OFFSET {cap}),
-               {lastSeq})) AS waiting_events
+          {utc:k.parked_at} AS parked_at
         FROM {parkedKeys} k
         """;
-    // The waiting events counted along the key index no further than the cap plus one: those up to
-    // the seq of the one past the cap, if there is one. (MariaDB refuses a correlated derived
-    // table,
-    // the shape a capped count has elsewhere.)
-    Object[] cap = {"cap", DeadLetterStore.COUNT_CAP, "lastSeq", Long.MAX_VALUE};
-    this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id", cap);
+    this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id");
     this.list =
+        sql.fill(select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit");
+    // One key's waiting events, counted along the key index no further than the cap plus one: a
+    // derived table LIMITed per key, so a key of a million events costs what one of the cap does.
+    // The keys' parts are joined by UNION ALL, one statement for a page of keys. (MariaDB refuses
+    // a derived table correlated with the parked-keys row; these take the key as parameters.)
+    this.countWaiting =
         sql.fill(
-            select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit", cap);
+            """
+            SELECT {n} AS n, count(*) AS waiting_events FROM (
+              SELECT 1 AS one FROM {messages}
+              WHERE aggregate_type = :type{n} AND aggregate_id = :aggregateId{n}
+                AND status = 'PENDING' LIMIT {cap}) w{n}
+            """
+                .replace("{n}", "#"),
+            "cap",
+            DeadLetterStore.COUNT_CAP + 1);
     this.count =
         sql.fill(
             "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {parkedKeys} LIMIT {cap})"
@@ -92,14 +100,39 @@ public final class PortableParking {
     List<Row> rows =
         s.query(
             selectByDeadLetter + (lock ? " FOR UPDATE" : ""), Params.of().uuid("id", deadLetterId));
-    return rows.isEmpty() ? null : read(rows.get(0));
+    return rows.isEmpty() ? null : withWaiting(s, rows).get(0);
   }
 
   /** Up to {@code limit} parked keys, longest parked first, with their waiting events. */
   public List<ParkedKey> parkedKeys(SqlSession s, int limit) {
-    return s.query(list, Params.of().integer("limit", limit)).stream()
-        .map(PortableParking::read)
-        .toList();
+    return withWaiting(s, s.query(list, Params.of().integer("limit", limit)));
+  }
+
+  /**
+   * The keys of {@code rows}, each with its waiting events counted up to {@link
+   * DeadLetterStore#COUNT_CAP} plus one, {@link #KEYS_PER_COUNT} keys a statement.
+   */
+  private List<ParkedKey> withWaiting(SqlSession s, List<Row> rows) {
+    List<ParkedKey> keys = new ArrayList<>(rows.size());
+    for (int from = 0; from < rows.size(); from += KEYS_PER_COUNT) {
+      List<Row> page = rows.subList(from, Math.min(rows.size(), from + KEYS_PER_COUNT));
+      Params params = Params.of();
+      StringJoiner union = new StringJoiner(" UNION ALL ");
+      for (int i = 0; i < page.size(); i++) {
+        union.add(countWaiting.replace("#", Integer.toString(i)));
+        params
+            .text("type" + i, page.get(i).text("aggregate_type"))
+            .text("aggregateId" + i, page.get(i).text("aggregate_id"));
+      }
+      long[] waiting = new long[page.size()];
+      for (Row count : s.query(union.toString(), params)) {
+        waiting[count.integer("n")] = count.longValue("waiting_events");
+      }
+      for (int i = 0; i < page.size(); i++) {
+        keys.add(read(page.get(i), waiting[i]));
+      }
+    }
+    return keys;
   }
 
   public long countParkedKeys(SqlSession s) {
@@ -141,7 +174,7 @@ public final class PortableParking {
     return Params.of().text("type", key.aggregateType()).text("aggregateId", key.aggregateId());
   }
 
-  private static ParkedKey read(Row row) {
+  private static ParkedKey read(Row row, long waitingEvents) {
     return new ParkedKey(
         row.text("aggregate_type"),
         row.text("aggregate_id"),
@@ -149,6 +182,6 @@ public final class PortableParking {
         row.longValue("head_seq"),
         row.integer("parked_events"),
         row.instant("parked_at"),
-        row.longValue("waiting_events"));
+        waitingEvents);
   }
 }
