@@ -177,6 +177,12 @@ public interface OutboxStore {
   int WAITING_COUNT_CAP = 10_000;
 
   /**
+   * The default of {@link Builder#parkingChunkSize}: the most rows behind one head that a
+   * completion holds back, with {@link Ordering#AGGREGATE}.
+   */
+  int PARKING_CHUNK_SIZE = 5_000;
+
+  /**
    * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
    *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
    *     its replay.
@@ -227,6 +233,7 @@ public interface OutboxStore {
     Ordering ordering = Ordering.NONE;
     Duration idempotencyWindow;
     boolean secondConnection;
+    int parkingChunkSize = PARKING_CHUNK_SIZE;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -281,6 +288,20 @@ public interface OutboxStore {
      */
     public Builder completionsOnSecondConnection() {
       this.secondConnection = true;
+      return this;
+    }
+
+    /**
+     * With {@link Ordering#AGGREGATE}, the most rows behind one head that backs off or is deferred
+     * which a completion holds back (moves to the head's due time), the first in seq order: the
+     * rest cannot go before the head either way, and a short claim moves those it meets. 100 to
+     * 50,000; {@value OutboxStore#PARKING_CHUNK_SIZE} when not given.
+     */
+    public Builder parkingChunkSize(int rows) {
+      if (rows < 100 || rows > 50_000) {
+        throw new IllegalArgumentException("parkingChunkSize: must be 100 to 50000, was " + rows);
+      }
+      this.parkingChunkSize = rows;
       return this;
     }
 

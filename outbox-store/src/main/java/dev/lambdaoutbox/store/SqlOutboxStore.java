@@ -33,6 +33,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final OutboxTables tables;
   private final boolean retain;
   private final Ordering ordering;
+  private final int parkingChunkSize;
   private final RetentionPass retention;
   private final UnmarkPass unmarking;
   private final DestinationHealthStore destinationHealth;
@@ -46,6 +47,7 @@ final class SqlOutboxStore implements OutboxStore {
     this.dialect = sql.outbox();
     this.retain = b.retention != null;
     this.ordering = b.ordering;
+    this.parkingChunkSize = b.parkingChunkSize;
     List<PurgeStep> steps = new ArrayList<>();
     if (b.retention != null) {
       steps.add(new PurgeStep.SentRows(b.retention));
@@ -102,7 +104,7 @@ final class SqlOutboxStore implements OutboxStore {
     Outcomes byKind = Outcomes.of(outcomes, at);
     return completions.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
-        s -> byKind.record(s, dialect, owner, at, retain, ordering));
+        s -> byKind.record(s, dialect, owner, at, retain, ordering, parkingChunkSize));
   }
 
   @Override
@@ -238,7 +240,8 @@ final class SqlOutboxStore implements OutboxStore {
         String owner,
         Instant now,
         boolean retain,
-        Ordering ordering) {
+        Ordering ordering,
+        int parkingChunkSize) {
       Set<UUID> applied = new HashSet<>();
       if (!published.isEmpty()) {
         applied.addAll(dialect.published(s, owner, published, now, retain));
@@ -265,7 +268,7 @@ final class SqlOutboxStore implements OutboxStore {
         deferrals.stream().filter(d -> d.errorCode() != null).forEach(d -> waiting.add(d.id()));
         waiting.retainAll(applied);
         if (!waiting.isEmpty()) {
-          dialect.holdBehind(s, waiting);
+          dialect.holdBehind(s, waiting, parkingChunkSize);
         }
       }
       List<UUID> lost = new ArrayList<>();

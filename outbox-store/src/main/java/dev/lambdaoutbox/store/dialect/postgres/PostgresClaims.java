@@ -159,6 +159,13 @@ final class PostgresClaims {
    * walked every PENDING row and probed for its head: seconds on a backlog of thousands, past the
    * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
    * same statistics could read the heads, and the rows behind each, off a whole partial index.)
+   *
+   * <p>At most :perHead rows move behind each head, the first in seq order (LIMIT in the per-head
+   * read, along the key index), so that a completion updates a bounded number of rows whatever the
+   * aggregate's size. The rows left where they were cannot be published out of order: the ordered
+   * claim takes only heads, rows with no earlier PENDING row of their aggregate, and this head
+   * stays PENDING. They keep their earlier place in the due index only until a short claim's window
+   * meets them (holdBehindWaitingHeads moves them), or until their turn comes.
    */
   private static final String HOLD_BEHIND =
       """
@@ -173,7 +180,7 @@ final class PostgresClaims {
           SELECT ctid FROM {messages} b
           WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
             AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
-          ORDER BY b.seq FOR UPDATE SKIP LOCKED) b)
+          ORDER BY b.seq LIMIT :perHead FOR UPDATE SKIP LOCKED) b)
       UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
       WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
       """;
@@ -250,16 +257,16 @@ final class PostgresClaims {
     return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, heads, now, leaseEnd));
   }
 
-  void holdBehind(SqlSession s, Collection<UUID> heads) {
-    s.update(holdBehindSql, holdBehindParams(heads));
+  void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
+    s.update(holdBehindSql, holdBehindParams(heads, perHead));
   }
 
   int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
     return s.update(holdBehindWaitingSql, windowParams(now, limit));
   }
 
-  static Params holdBehindParams(Collection<UUID> heads) {
-    return Params.of().json("ids", JsonLists.uuids(heads));
+  static Params holdBehindParams(Collection<UUID> heads, int perHead) {
+    return Params.of().json("ids", JsonLists.uuids(heads)).integer("perHead", perHead);
   }
 
   static Params windowParams(Instant now, int limit) {
