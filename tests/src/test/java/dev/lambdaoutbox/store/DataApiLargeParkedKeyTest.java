@@ -5,8 +5,8 @@ import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 
 /**
- * An aggregate of a million events parked and released, on the RDS Data API against PostgreSQL, on
- * the test bed's {@code data-api-local}.
+ * A large aggregate parked and released, on the RDS Data API against PostgreSQL, on the test bed's
+ * {@code data-api-local}.
  */
 class DataApiLargeParkedKeyTest extends LargeParkedKeyContractTest {
   @Override

@@ -7,6 +7,7 @@ import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
@@ -31,15 +32,33 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An aggregate of a million PENDING events parked behind its dead-lettered head and released, by
- * discard and by replay, against a real database: every statement of parking, releasing and what
- * the poller and the reprocessor read meanwhile touches a bounded number of rows, well inside the
- * statement timeout, and the aggregate's events then publish in seq order. Events an earlier
- * version marked parked are made due chunk by chunk, and a crash between chunks loses nothing.
+ * An aggregate of many PENDING events parked behind its dead-lettered head and released, by discard
+ * and by replay, against a real database: every statement of parking, releasing and what the poller
+ * and the reprocessor read meanwhile touches a bounded number of rows, well inside the statement
+ * timeout, and the aggregate's events then publish in seq order. Events an earlier version marked
+ * parked are made due chunk by chunk, and a crash between chunks loses nothing.
+ *
+ * <p>By default the aggregate has 30,000 events, unmarked in chunks of 1,000: past every count's
+ * cap (10,000 plus one), the unmarking thirty chunks, each test in seconds. The system property
+ * {@code outbox.largeParkedKey.events} sets another size; from 1,000,000 up the chunk is {@code
+ * OUTBOX_PARKING_CHUNK_SIZE}'s default, 5,000. The million-event shape docs/ordering.md reports
+ * runs with:
+ *
+ * <pre>
+ * ./mvnw -B -pl tests -am verify -Dtest='*LargeParkedKeyTest' \
+ *     -Doutbox.largeParkedKey.events=1000000 -Dsurefire.failIfNoSpecifiedTests=false
+ * </pre>
  */
 abstract class LargeParkedKeyContractTest extends StoreTestBase {
+  /** The system property that sets the big aggregate's size. */
+  static final String EVENTS_PROPERTY = "outbox.largeParkedKey.events";
+
+  static final int DEFAULT_EVENTS = 30_000;
+
+  static final int DEFAULT_CHUNK = 1_000;
+
   /** The events of the big aggregate ({@code o-0}), loaded set-based. */
-  static final int EVENTS = 1_000_000;
+  static final int EVENTS = Integer.getInteger(EVENTS_PROPERTY, DEFAULT_EVENTS);
 
   /**
    * The most a statement may take here: the default statement timeout ({@code
@@ -48,8 +67,11 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
    */
   static final long STATEMENT_MILLIS = 10_000;
 
-  /** The chunk the unmarking runs in: the default of {@code OUTBOX_PARKING_CHUNK_SIZE}. */
-  static final int CHUNK = 5_000;
+  /**
+   * The chunk the unmarking runs in: {@value #DEFAULT_CHUNK}, or from a million events up the
+   * default of {@code OUTBOX_PARKING_CHUNK_SIZE}.
+   */
+  static final int CHUNK = EVENTS >= 1_000_000 ? 5_000 : DEFAULT_CHUNK;
 
   private static final AuditInfo AUDIT = new AuditInfo("req-1", "operator", "fixed the consumer");
 
@@ -60,12 +82,17 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
 
   @AfterEach
   void truncate() {
-    // A DELETE of a million rows would outlast the test; the next test starts from an empty table.
+    // A DELETE of the aggregate's rows could outlast the test; the next test starts from an empty
+    // table.
     rows.execute("TRUNCATE TABLE " + tables.messages());
   }
 
   OutboxStore store(SqlExecutor executor) {
-    return OutboxStore.builder(executor).tables(tables).ordering(Ordering.AGGREGATE).build();
+    return OutboxStore.builder(executor)
+        .tables(tables)
+        .ordering(Ordering.AGGREGATE)
+        .parkingChunkSize(CHUNK)
+        .build();
   }
 
   DeadLetterStore deadLetters(SqlExecutor executor) {
@@ -76,21 +103,21 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
   }
 
   @Test
-  void aMillionEventAggregate_parksAndIsReleasedByDiscard_inBoundedStatements_thenPublishesInOrder()
+  void aLargeAggregate_parksAndIsReleasedByDiscard_inBoundedStatements_thenPublishesInOrder()
       throws Exception {
-    List<UUID> first = parkedMillion(EVENTS);
+    List<UUID> first = parkedAggregate(EVENTS);
     StatementLog log = new StatementLog(newExecutor());
 
     DeadLetterActionResult result = deadLetters(log).discard(List.of(first.get(0)), false, AUDIT);
 
     assertThat(result.released()).extracting(ParkedKey::aggregateId).containsExactly("o-0");
-    assertBounded(log, 2);
+    assertBounded("release by discard", log, 2);
     assertThat(publishedNext(5)).containsExactlyElementsOf(first.subList(1, 6));
   }
 
   @Test
-  void aMillionEventAggregate_isReleasedByReplay_inBoundedStatements_headFirst() throws Exception {
-    List<UUID> first = parkedMillion(EVENTS);
+  void aLargeAggregate_isReleasedByReplay_inBoundedStatements_headFirst() throws Exception {
+    List<UUID> first = parkedAggregate(EVENTS);
     StatementLog log = new StatementLog(newExecutor());
 
     DeadLetterActionResult result =
@@ -98,8 +125,47 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
 
     assertThat(result.applied()).containsExactly(first.get(0));
     assertThat(result.released()).extracting(ParkedKey::aggregateId).containsExactly("o-0");
-    assertBounded(log, 2);
+    assertBounded("release by replay", log, 2);
     assertThat(publishedNext(5)).containsExactlyElementsOf(first.subList(0, 5));
+  }
+
+  /**
+   * A head that backs off holds back at most a chunk of the rows behind it, the first in seq order:
+   * a completion updates a bounded number of rows whatever the aggregate's size. The rows left
+   * where they were are due before the head, and none of them is claimed ahead of it.
+   */
+  @Test
+  void aRetriedHead_holdsBackAChunkBehindIt_andNoRowLeftBehindOvertakesIt() throws Exception {
+    load(EVENTS);
+    List<UUID> first = firstIds(2);
+    assertThat(store(newExecutor()).claim("p1", 10, T0.plusSeconds(2), LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(first.get(0));
+    StatementLog log = new StatementLog(newExecutor());
+    Instant retryAt = T0.plus(Duration.ofDays(2));
+
+    store(log)
+        .complete(
+            "p1",
+            List.of(new Retry(first.get(0), "Throttling", "slow down", retryAt)),
+            T0.plusSeconds(2));
+
+    // MySQL locks the rows behind the head with a SELECT, then moves them by primary key.
+    assertBounded("holding back behind a retried head", log, CHUNK, CHUNK);
+    assertThat(rows.count(tables.messages(), "next_attempt_at > TIMESTAMP '2026-03-02 10:00:00'"))
+        .as("the head and the chunk behind it, due at the retry")
+        .isEqualTo(CHUNK + 1L);
+    OutboxStore store = store(newExecutor());
+    assertThat(store.claim("p2", 10, T0.plusSeconds(3), LEASE).isEmpty())
+        .as("the rows behind the waiting head, held back or not")
+        .isTrue();
+    assertThat(store.claim("p2", 10, retryAt, LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(first.get(0));
+    store.complete("p2", List.of(new Published(first.get(0))), retryAt);
+    assertThat(store.claim("p2", 10, retryAt.plusSeconds(1), LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(first.get(1));
   }
 
   /**
@@ -112,7 +178,7 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
   void eventsMarkedByAnEarlierVersion_areUnmarkedChunkByChunk_resumingAfterACrash()
       throws Exception {
     int events = markedEvents();
-    List<UUID> first = parkedMillion(events);
+    List<UUID> first = parkedAggregate(events);
     markAsAnEarlierVersionDid(first.get(0));
     deadLetters(newExecutor()).discard(List.of(first.get(0)), false, AUDIT);
     assertThat(store(newExecutor()).claim("p2", 10, T0.plusSeconds(3601), LEASE).isEmpty())
@@ -143,7 +209,7 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
     assertThat(unmarked).isEqualTo(events - 1 - 2L * CHUNK);
     assertThat(pass.remaining()).isZero();
     assertThat(marked()).isZero();
-    assertBounded(log, CHUNK);
+    assertBounded("unmarking", log, CHUNK);
     assertThat(publishedNext(5)).containsExactlyElementsOf(first.subList(1, 6));
   }
 
@@ -154,12 +220,8 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
    * bounded, the quiet aggregate flows, and the parked one's events are not touched. Returns the
    * big aggregate's first ids, in seq order.
    */
-  List<UUID> parkedMillion(int events) throws Exception {
-    try (Connection c = database().open()) {
-      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
-      loader.pendingOverKeys(events, 1, T0);
-      loader.analyze();
-    }
+  List<UUID> parkedAggregate(int events) throws Exception {
+    load(events);
     UUID quiet = append(T0.plusSeconds(1), event("z-quiet")).get(0);
     List<UUID> first = firstIds(10);
     StatementLog log = new StatementLog(newExecutor());
@@ -191,23 +253,53 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
         .singleElement()
         .satisfies(k -> assertThat(k.waitingEvents()).isEqualTo(DeadLetterStore.COUNT_CAP + 1L));
     assertThat(rows.message(first.get(1)).get("last_error_code")).isNull();
-    assertBounded(log, 10);
+    assertBounded("parking and the reads while parked", log, 10);
     store.complete("p2", List.of(new Published(later)), T0.plusSeconds(4));
     return first;
   }
 
+  /** {@code events} PENDING events of {@code o-0}, due over a second from T0, analyzed. */
+  void load(int events) throws Exception {
+    try (Connection c = database().open()) {
+      HistoryLoader loader = new HistoryLoader(c, database().dialect(), tables);
+      loader.pendingOverKeys(events, 1, T0);
+      loader.analyze();
+    }
+  }
+
   /**
    * Every statement logged took less than {@link #STATEMENT_MILLIS} and updated at most {@code
-   * maxUpdated} rows; none returned more than a capped count's worth.
+   * maxUpdated} rows; none returned more than a capped count's worth. Prints what {@code what} ran:
+   * statements, the most rows one updated and read, the longest, the sum of their times.
    */
-  static void assertBounded(StatementLog log, int maxUpdated) {
-    assertThat(log.statements()).isNotEmpty();
-    for (StatementLog.Statement st : log.statements()) {
+  static void assertBounded(String what, StatementLog log, int maxUpdated) {
+    assertBounded(what, log, maxUpdated, 100);
+  }
+
+  /** As {@link #assertBounded(String, StatementLog, int)}, none returning over {@code maxRead}. */
+  static void assertBounded(String what, StatementLog log, int maxUpdated, int maxRead) {
+    List<StatementLog.Statement> statements = log.statements();
+    System.out.printf(
+        "%s, %,d events: %d statements, at most %d rows updated and %d read by one, the longest"
+            + " %d ms, %d ms in all%n",
+        what,
+        EVENTS,
+        statements.size(),
+        statements.stream()
+            .filter(StatementLog.Statement::update)
+            .mapToInt(st -> st.rows())
+            .max()
+            .orElse(0),
+        statements.stream().filter(st -> !st.update()).mapToInt(st -> st.rows()).max().orElse(0),
+        statements.stream().mapToLong(StatementLog.Statement::millis).max().orElse(0),
+        statements.stream().mapToLong(StatementLog.Statement::millis).sum());
+    assertThat(statements).isNotEmpty();
+    for (StatementLog.Statement st : statements) {
       assertThat(st.millis()).as("time of %s", st.sql()).isLessThan(STATEMENT_MILLIS);
       if (st.update()) {
         assertThat(st.rows()).as("rows updated by %s", st.sql()).isLessThanOrEqualTo(maxUpdated);
       } else {
-        assertThat(st.rows()).as("rows read by %s", st.sql()).isLessThanOrEqualTo(100);
+        assertThat(st.rows()).as("rows read by %s", st.sql()).isLessThanOrEqualTo(maxRead);
       }
     }
   }

@@ -4,7 +4,7 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 
-/** An aggregate of a million events parked and released, on MariaDB over JDBC. */
+/** A large aggregate parked and released, on MariaDB over JDBC. */
 class MariaDbLargeParkedKeyTest extends LargeParkedKeyContractTest {
   @Override
   TestDatabase database() {

@@ -4,7 +4,7 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 
-/** An aggregate of a million events parked and released, on PostgreSQL over JDBC. */
+/** A large aggregate parked and released, on PostgreSQL over JDBC. */
 class PostgresLargeParkedKeyTest extends LargeParkedKeyContractTest {
   @Override
   TestDatabase database() {
