@@ -160,12 +160,17 @@ final class PostgresClaims {
    * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
    * same statistics could read the heads, and the rows behind each, off a whole partial index.)
    *
-   * <p>At most :perHead rows move behind each head, the first in seq order (LIMIT in the per-head
-   * read, along the key index), so that a completion updates a bounded number of rows whatever the
-   * aggregate's size. The rows left where they were cannot be published out of order: the ordered
-   * claim takes only heads, rows with no earlier PENDING row of their aggregate, and this head
-   * stays PENDING. They keep their earlier place in the due index only until a short claim's window
-   * meets them (holdBehindWaitingHeads moves them), or until their turn comes.
+   * <p>At most :perHead rows move in all, the first behind each head in seq order, so that a
+   * completion updates a bounded number of rows whatever the aggregate's size: the rows behind the
+   * heads are read in a MATERIALIZED CTE, planned as above for all its rows, and the next CTE,
+   * moved, takes only the first :perHead of them, which is all the rows read and locked (a CTE is
+   * read as its reader asks). A LIMIT in the per-head read, or in a subquery the planner may pull
+   * up, made the statistics of a drained outbox read every PENDING row off another partial index
+   * and sort them, the plans costing the same. The rows left where they were cannot be published
+   * out of order: the ordered claim takes only heads, rows with no earlier PENDING row of their
+   * aggregate, and the heads stay PENDING. They keep their earlier place in the due index only
+   * until a short claim's window meets them (holdBehindWaitingHeads moves them), or until their
+   * turn comes.
    */
   private static final String HOLD_BEHIND =
       """
@@ -175,14 +180,15 @@ final class PostgresClaims {
           SELECT aggregate_type, aggregate_id, seq, next_attempt_at, status FROM {messages}
           WHERE id = CAST(i.value AS uuid) OFFSET 0) x
         WHERE x.status = 'PENDING'),
-      behind AS (
+      behind AS MATERIALIZED (
         SELECT b.ctid, h.next_attempt_at FROM h CROSS JOIN LATERAL (
           SELECT ctid FROM {messages} b
           WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
             AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
-          ORDER BY b.seq LIMIT :perHead FOR UPDATE SKIP LOCKED) b)
-      UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
-      WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
+          ORDER BY b.seq FOR UPDATE SKIP LOCKED) b),
+      moved AS (SELECT ctid, next_attempt_at FROM behind LIMIT :perHead)
+      UPDATE {messages} m SET next_attempt_at = moved.next_attempt_at FROM moved
+      WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM moved)) AND m.ctid = moved.ctid
       """;
 
   /**
