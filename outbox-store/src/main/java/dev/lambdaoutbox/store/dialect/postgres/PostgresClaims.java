@@ -160,17 +160,11 @@ final class PostgresClaims {
    * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
    * same statistics could read the heads, and the rows behind each, off a whole partial index.)
    *
-   * <p>At most :perHead rows move in all, the first behind each head in seq order, so that a
-   * completion updates a bounded number of rows whatever the aggregate's size: the rows behind the
-   * heads are read in a MATERIALIZED CTE, planned as above for all its rows, and the next CTE,
-   * moved, takes only the first :perHead of them, which is all the rows read and locked (a CTE is
-   * read as its reader asks). A LIMIT in the per-head read, or in a subquery the planner may pull
-   * up, made the statistics of a drained outbox read every PENDING row off another partial index
-   * and sort them, the plans costing the same. The rows left where they were cannot be published
-   * out of order: the ordered claim takes only heads, rows with no earlier PENDING row of their
-   * aggregate, and the heads stay PENDING. They keep their earlier place in the due index only
-   * until a short claim's window meets them (holdBehindWaitingHeads moves them), or until their
-   * turn comes.
+   * <p>Unlike MySQL's, this statement is not bounded by OUTBOX_PARKING_CHUNK_SIZE: it moves every
+   * row behind each head whose due time is earlier. Each bound tried (a LIMIT in the per-head read,
+   * a bound on its seq range, a MATERIALIZED CTE of the rows read by a LIMITed one) tipped the plan
+   * on a drained outbox's statistics to a read of a whole partial index of PENDING rows and a sort
+   * (PostgresOrderedStoreTest checks the plan), the plans costing the same there.
    */
   private static final String HOLD_BEHIND =
       """
@@ -180,15 +174,14 @@ final class PostgresClaims {
           SELECT aggregate_type, aggregate_id, seq, next_attempt_at, status FROM {messages}
           WHERE id = CAST(i.value AS uuid) OFFSET 0) x
         WHERE x.status = 'PENDING'),
-      behind AS MATERIALIZED (
+      behind AS (
         SELECT b.ctid, h.next_attempt_at FROM h CROSS JOIN LATERAL (
           SELECT ctid FROM {messages} b
           WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
             AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
-          ORDER BY b.seq FOR UPDATE SKIP LOCKED) b),
-      moved AS (SELECT ctid, next_attempt_at FROM behind LIMIT :perHead)
-      UPDATE {messages} m SET next_attempt_at = moved.next_attempt_at FROM moved
-      WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM moved)) AND m.ctid = moved.ctid
+          ORDER BY b.seq FOR UPDATE SKIP LOCKED) b)
+      UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
+      WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
       """;
 
   /**
@@ -263,16 +256,17 @@ final class PostgresClaims {
     return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, heads, now, leaseEnd));
   }
 
-  void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
-    s.update(holdBehindSql, holdBehindParams(heads, perHead));
+  /** Moves every row behind {@code heads} due before its head; see HOLD_BEHIND. */
+  void holdBehind(SqlSession s, Collection<UUID> heads) {
+    s.update(holdBehindSql, holdBehindParams(heads));
   }
 
   int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
     return s.update(holdBehindWaitingSql, windowParams(now, limit));
   }
 
-  static Params holdBehindParams(Collection<UUID> heads, int perHead) {
-    return Params.of().json("ids", JsonLists.uuids(heads)).integer("perHead", perHead);
+  static Params holdBehindParams(Collection<UUID> heads) {
+    return Params.of().json("ids", JsonLists.uuids(heads));
   }
 
   static Params windowParams(Instant now, int limit) {
