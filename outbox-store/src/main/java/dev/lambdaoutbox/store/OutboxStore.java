@@ -178,7 +178,7 @@ public interface OutboxStore {
 
   /**
    * The default of {@link Builder#parkingChunkSize}: the most rows behind one head that a
-   * completion holds back, with {@link Ordering#AGGREGATE} on MySQL.
+   * completion holds back, with {@link Ordering#AGGREGATE}.
    */
   int PARKING_CHUNK_SIZE = 5_000;
 
@@ -292,11 +292,10 @@ public interface OutboxStore {
     }
 
     /**
-     * With {@link Ordering#AGGREGATE} on MySQL, the most rows behind one head that backs off or is
-     * deferred which a completion holds back (moves to the head's due time), the first in seq
-     * order: the rest cannot go before the head either way, and a short claim moves those it meets.
-     * (PostgreSQL holds them all back.) 100 to 50,000; {@value OutboxStore#PARKING_CHUNK_SIZE} when
-     * not given.
+     * With {@link Ordering#AGGREGATE}, the most rows behind one head that backs off or is deferred
+     * which a completion holds back (moves to the head's due time), the first in seq order: the
+     * rest cannot go before the head either way, and a short claim moves those it meets. 100 to
+     * 50,000; {@value OutboxStore#PARKING_CHUNK_SIZE} when not given.
      */
     public Builder parkingChunkSize(int rows) {
       if (rows < 100 || rows > 50_000) {

@@ -172,9 +172,9 @@ public final class PollerVariables {
               "the most outbox rows one statement of parking work updates: events that earlier"
                   + " versions marked parked are made due again this many per statement, each"
                   + " its own transaction, a few seconds of each run until none is left"
-                  + " ([parked keys](operating.md#parked-keys-parkedkeysalarm)); with ordering on"
-                  + " MySQL or MariaDB, a completion holds back at most this many rows behind each"
-                  + " head that backs off");
+                  + " ([parked keys](operating.md#parked-keys-parkedkeysalarm)); with ordering, a"
+                  + " completion holds back at most this many rows behind each head that backs"
+                  + " off");
 
   public static final Setting CLAIM_CHECK_BUCKET =
       Setting.text("OUTBOX_CLAIM_CHECK_BUCKET", null, "an S3 bucket name")

@@ -130,10 +130,9 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
   }
 
   /**
-   * A head that backs off holds back the rows behind it: on MySQL at most a chunk of them, the
-   * first in seq order, so that a completion updates a bounded number of rows whatever the
-   * aggregate's size; on PostgreSQL all of them (its statement is not bounded). The rows left where
-   * they were are due before the head, and none of them is claimed ahead of it.
+   * A head that backs off holds back at most a chunk of the rows behind it, the first in seq order:
+   * a completion updates a bounded number of rows whatever the aggregate's size. The rows left
+   * where they were are due before the head, and none of them is claimed ahead of it.
    */
   @Test
   void aRetriedHead_holdsBackAChunkBehindIt_andNoRowLeftBehindOvertakesIt() throws Exception {
@@ -152,9 +151,8 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
             T0.plusSeconds(2));
 
     // MySQL locks the rows behind the head with a SELECT, then moves them by primary key.
-    boolean bounded = database().dialect() == SqlDialect.MYSQL;
-    int held = bounded ? CHUNK : EVENTS - 1;
-    assertBounded("holding back behind a retried head", log, held, bounded ? CHUNK : 100);
+    int held = CHUNK;
+    assertBounded("holding back behind a retried head", log, held, CHUNK);
     assertThat(rows.count(tables.messages(), "next_attempt_at > TIMESTAMP '2026-03-02 10:00:00'"))
         .as("the head and the rows held back behind it, due at the retry")
         .isEqualTo(held + 1L);

@@ -69,11 +69,10 @@ public interface OutboxSql {
    * front of the ordered claim's window while it waits. Where they wait, not whether: the ordered
    * claim takes no row behind a PENDING one of its aggregate, so a row another transaction holds
    * locked is skipped (left where it is), and this never waits for a lock, nor fails the completion
-   * for one. For the same reason MySQL moves at most {@code perHead} rows behind each head, the
-   * first in seq order, so that a completion touches a bounded number of rows whatever an
-   * aggregate's size: the rows left where they were are taken only after the head is published, and
-   * a short claim moves those it finds in its window ({@link #holdBehindWaitingHeads}). PostgreSQL
-   * moves them all (see its HOLD_BEHIND).
+   * for one. For the same reason at most {@code perHead} rows move behind each head, the first in
+   * seq order, so that a completion touches a bounded number of rows whatever an aggregate's size:
+   * the rows left where they were are taken only after the head is published, and a short claim
+   * moves those it finds in its window ({@link #holdBehindWaitingHeads}).
    */
   void holdBehind(SqlSession s, Collection<UUID> heads, int perHead);
 

@@ -160,11 +160,17 @@ final class PostgresClaims {
    * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
    * same statistics could read the heads, and the rows behind each, off a whole partial index.)
    *
-   * <p>Unlike MySQL's, this statement is not bounded by OUTBOX_PARKING_CHUNK_SIZE: it moves every
-   * row behind each head whose due time is earlier. Each bound tried (a LIMIT in the per-head read,
-   * a bound on its seq range, a MATERIALIZED CTE of the rows read by a LIMITed one) tipped the plan
-   * on a drained outbox's statistics to a read of a whole partial index of PENDING rows and a sort
-   * (PostgresOrderedStoreTest checks the plan), the plans costing the same there.
+   * <p>At most :perHead rows move behind each head: those whose seq is within :perHead of the
+   * head's, a range of the key index (seq is unique, so the range holds no more rows than that), so
+   * that a completion reads and updates a bounded number of rows whatever the aggregate's size
+   * (moving all of them, 999,999 rows behind one head took longer than the statement timeout, and
+   * the completion failed). A bound in the key range, not a LIMIT: with a LIMIT in the per-head
+   * read, or over it, the statistics of a drained outbox made the planner read every PENDING row
+   * off another partial index and sort them, the plans costing the same there. The rows left where
+   * they were cannot be published out of order: the ordered claim takes only heads, rows with no
+   * earlier PENDING row of their aggregate, and this head stays PENDING. They keep their earlier
+   * place in the due index only until a short claim's window meets them (holdBehindWaitingHeads
+   * moves them), or until their turn comes.
    */
   private static final String HOLD_BEHIND =
       """
@@ -178,7 +184,8 @@ final class PostgresClaims {
         SELECT b.ctid, h.next_attempt_at FROM h CROSS JOIN LATERAL (
           SELECT ctid FROM {messages} b
           WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
-            AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
+            AND b.status = 'PENDING' AND b.seq > h.seq AND b.seq <= h.seq + :perHead
+            AND b.next_attempt_at < h.next_attempt_at
           ORDER BY b.seq FOR UPDATE SKIP LOCKED) b)
       UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
       WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
@@ -256,17 +263,16 @@ final class PostgresClaims {
     return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, heads, now, leaseEnd));
   }
 
-  /** Moves every row behind {@code heads} due before its head; see HOLD_BEHIND. */
-  void holdBehind(SqlSession s, Collection<UUID> heads) {
-    s.update(holdBehindSql, holdBehindParams(heads));
+  void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
+    s.update(holdBehindSql, holdBehindParams(heads, perHead));
   }
 
   int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
     return s.update(holdBehindWaitingSql, windowParams(now, limit));
   }
 
-  static Params holdBehindParams(Collection<UUID> heads) {
-    return Params.of().json("ids", JsonLists.uuids(heads));
+  static Params holdBehindParams(Collection<UUID> heads, int perHead) {
+    return Params.of().json("ids", JsonLists.uuids(heads)).integer("perHead", perHead);
   }
 
   static Params windowParams(Instant now, int limit) {

@@ -4,6 +4,7 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
@@ -85,7 +86,7 @@ public final class PostgresSql extends PortableSql {
 
   @Override
   public void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
-    claims.holdBehind(s, heads);
+    claims.holdBehind(s, heads, perHead);
   }
 
   @Override
@@ -221,7 +222,10 @@ public final class PostgresSql extends PortableSql {
 
   @Override
   public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
-    return explain(s, claims.holdBehindSql, PostgresClaims.holdBehindParams(heads));
+    return explain(
+        s,
+        claims.holdBehindSql,
+        PostgresClaims.holdBehindParams(heads, OutboxStore.PARKING_CHUNK_SIZE));
   }
 
   @Override
