@@ -80,6 +80,25 @@ public interface OutboxStore {
   /** Rows one transaction of {@link #purge} deletes at most. */
   int PURGE_BATCH = 2_000;
 
+  /**
+   * Makes due again the events earlier versions marked parked (due never, last error {@code
+   * PARKED}), which this version no longer marks: one short transaction of at most {@code
+   * chunkSize} rows at a time, until a chunk comes back short (caught up) or {@code timeSlice} has
+   * passed; a chunk starts only within the slice, and a crash between chunks loses nothing (the
+   * next call goes on). A parked aggregate's events stay behind its parked-keys row, which the
+   * ordered claim skips; a released aggregate's are published in order.
+   */
+  UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice);
+
+  /**
+   * What one {@link #unmarkParked} did.
+   *
+   * @param unmarked events made due again
+   * @param remaining events still marked, counted up to 10,000 plus one (0 when caught up)
+   * @param caughtUp the last chunk came back short: no event is marked any more
+   */
+  record UnmarkReport(long unmarked, long remaining, boolean caughtUp) {}
+
   /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
 
@@ -91,12 +110,13 @@ public interface OutboxStore {
    * limit}: a bounded walk of the due index, so its cost does not grow with the backlog. For
    * deciding how many pollers a backlog needs.
    *
-   * <p>With {@link Ordering#AGGREGATE} it counts the due rows of aggregates that are not parked. A
-   * parked aggregate's events are never counted (those it had when it parked are not due, those
-   * written since are left out), so parked rows never make a backlog that asks for more pollers.
-   * Rows queued behind a head in flight are counted, though no claim can take them before their
-   * head is published: they are work for the rounds to come. Pollers beyond what the aggregates
-   * with a due head can keep busy find nothing to claim and stop.
+   * <p>With {@link Ordering#AGGREGATE} it counts, of the due index's front (four rows per row of
+   * {@code limit}), the rows of aggregates that are not parked: a parked aggregate's events are
+   * never counted, whatever their number, so parked rows never make a backlog that asks for more
+   * pollers (while they fill the front, fewer rows are counted). Rows queued behind a head in
+   * flight are counted, though no claim can take them before their head is published: they are work
+   * for the rounds to come. Pollers beyond what the aggregates with a due head can keep busy find
+   * nothing to claim and stop.
    */
   int countDue(Instant now, int limit);
 
@@ -157,6 +177,12 @@ public interface OutboxStore {
   int WAITING_COUNT_CAP = 10_000;
 
   /**
+   * The default of {@link Builder#parkingChunkSize}: the most rows behind one head that a
+   * completion holds back, with {@link Ordering#AGGREGATE}.
+   */
+  int PARKING_CHUNK_SIZE = 5_000;
+
+  /**
    * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
    *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
    *     its replay.
@@ -174,6 +200,8 @@ public interface OutboxStore {
    *     message ({@link DestinationState#MISCONFIGURED}: it does not exist, access, its KMS key),
    *     which wait until it is fixed or an operator moves them; counted up to {@link
    *     #WAITING_COUNT_CAP} plus one
+   * @param markedEvents events earlier versions marked parked (due never) that are not yet made due
+   *     again ({@link #unmarkParked}), counted up to {@link #PARKED_COUNT_CAP} plus one
    */
   record Backlog(
       Duration oldestUnpublishedAge,
@@ -183,7 +211,8 @@ public interface OutboxStore {
       int staleDestinations,
       long parkedKeys,
       long parkedEvents,
-      long waitingOnMisconfigured) {
+      long waitingOnMisconfigured,
+      long markedEvents) {
 
     /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
     public boolean deadLettersCapped() {
@@ -204,6 +233,7 @@ public interface OutboxStore {
     Ordering ordering = Ordering.NONE;
     Duration idempotencyWindow;
     boolean secondConnection;
+    int parkingChunkSize = PARKING_CHUNK_SIZE;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -259,6 +289,20 @@ public interface OutboxStore {
      */
     public Builder completionsOnSecondConnection() {
       this.secondConnection = true;
+      return this;
+    }
+
+    /**
+     * With {@link Ordering#AGGREGATE}, the most rows behind one head that backs off or is deferred
+     * which a completion holds back (moves to the head's due time), the first in seq order: the
+     * rest cannot go before the head either way, and a short claim moves those it meets. 100 to
+     * 50,000; {@value OutboxStore#PARKING_CHUNK_SIZE} when not given.
+     */
+    public Builder parkingChunkSize(int rows) {
+      if (rows < 100 || rows > 50_000) {
+        throw new IllegalArgumentException("parkingChunkSize: must be 100 to 50000, was " + rows);
+      }
+      this.parkingChunkSize = rows;
       return this;
     }
 

@@ -33,7 +33,9 @@ final class SqlOutboxStore implements OutboxStore {
   private final OutboxTables tables;
   private final boolean retain;
   private final Ordering ordering;
+  private final int parkingChunkSize;
   private final RetentionPass retention;
+  private final UnmarkPass unmarking;
   private final DestinationHealthStore destinationHealth;
 
   SqlOutboxStore(Builder b) {
@@ -44,6 +46,7 @@ final class SqlOutboxStore implements OutboxStore {
     this.dialect = sql.outbox();
     this.retain = b.retention != null;
     this.ordering = b.ordering;
+    this.parkingChunkSize = b.parkingChunkSize;
     List<PurgeStep> steps = new ArrayList<>();
     if (b.retention != null) {
       steps.add(new PurgeStep.SentRows(b.retention));
@@ -52,6 +55,7 @@ final class SqlOutboxStore implements OutboxStore {
       steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
     }
     this.retention = new RetentionPass(executor, sql.purge(), steps, PURGE_BATCH);
+    this.unmarking = new UnmarkPass(executor, dialect, tables);
     this.destinationHealth = new SqlDestinationHealthStore(completions, sql.health(), tables);
   }
 
@@ -101,13 +105,19 @@ final class SqlOutboxStore implements OutboxStore {
     Outcomes byKind = Outcomes.of(outcomes, at);
     return completions.inTransaction(
         "record " + outcomes.size() + " outcomes in " + tables.messages() + " for " + owner,
-        s -> byKind.record(s, dialect, owner, at, retain, ordering));
+        s -> byKind.record(s, dialect, owner, at, retain, ordering, parkingChunkSize));
   }
 
   @Override
   public PurgeReport purge(Instant now, Duration timeSlice) {
     Objects.requireNonNull(timeSlice, "timeSlice");
     return retention.run(micros(now), timeSlice);
+  }
+
+  @Override
+  public UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice) {
+    Objects.requireNonNull(timeSlice, "timeSlice");
+    return unmarking.run(micros(now), chunkSize, timeSlice);
   }
 
   @Override
@@ -231,7 +241,8 @@ final class SqlOutboxStore implements OutboxStore {
         String owner,
         Instant now,
         boolean retain,
-        Ordering ordering) {
+        Ordering ordering,
+        int parkingChunkSize) {
       Set<UUID> applied = new HashSet<>();
       if (!published.isEmpty()) {
         applied.addAll(dialect.published(s, owner, published, now, retain));
@@ -258,7 +269,7 @@ final class SqlOutboxStore implements OutboxStore {
         deferrals.stream().filter(d -> d.errorCode() != null).forEach(d -> waiting.add(d.id()));
         waiting.retainAll(applied);
         if (!waiting.isEmpty()) {
-          dialect.holdBehind(s, waiting);
+          dialect.holdBehind(s, waiting, parkingChunkSize);
         }
       }
       List<UUID> lost = new ArrayList<>();

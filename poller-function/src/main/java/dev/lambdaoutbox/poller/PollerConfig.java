@@ -58,6 +58,7 @@ public record PollerConfig(
     int maxConcurrentPollers,
     boolean pipeline,
     Duration wakeLinger,
+    int parkingChunkSize,
     Optional<ClaimCheck> claimCheck) {
 
   public PollerConfig {
@@ -120,6 +121,7 @@ public record PollerConfig(
           default -> false;
         };
     Duration wakeLinger = env.duration(PollerVariables.WAKE_LINGER_MS);
+    int parkingChunkSize = env.integer(PollerVariables.PARKING_CHUNK_SIZE);
     Optional<ClaimCheck> claimCheck = claimCheck(env);
 
     return new PollerConfig(
@@ -148,6 +150,7 @@ public record PollerConfig(
         maxConcurrentPollers,
         pipeline,
         wakeLinger,
+        parkingChunkSize,
         claimCheck);
   }
 
@@ -202,6 +205,7 @@ public record PollerConfig(
         maxConcurrentPollers,
         pipeline,
         wakeLinger,
+        parkingChunkSize,
         claimCheck);
   }
 

@@ -166,6 +166,16 @@ public final class PollerVariables {
                   + " and stops. 0: drain and stop"
                   + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
 
+  public static final Setting PARKING_CHUNK_SIZE =
+      Setting.number("OUTBOX_PARKING_CHUNK_SIZE", INTEGER, 5_000, 100, 50_000)
+          .meaning(
+              "the most outbox rows one statement of parking work updates: events that earlier"
+                  + " versions marked parked are made due again this many per statement, each"
+                  + " its own transaction, a few seconds of each run until none is left"
+                  + " ([parked keys](operating.md#parked-keys-parkedkeysalarm)); with ordering, a"
+                  + " completion holds back at most this many rows behind each head that backs"
+                  + " off");
+
   public static final Setting CLAIM_CHECK_BUCKET =
       Setting.text("OUTBOX_CLAIM_CHECK_BUCKET", null, "an S3 bucket name")
           .parameter("ClaimCheckBucket")
@@ -224,6 +234,7 @@ public final class PollerVariables {
             MAX_CONCURRENT_POLLERS,
             PIPELINE,
             WAKE_LINGER_MS,
+            PARKING_CHUNK_SIZE,
             CLAIM_CHECK_BUCKET,
             CLAIM_CHECK_PREFIX,
             CLAIM_CHECK_THRESHOLD_BYTES));

@@ -53,6 +53,7 @@ class PollerConfigTest {
     assertThat(config.maxConcurrentPollers()).isEqualTo(1);
     assertThat(config.pipeline()).isTrue();
     assertThat(config.wakeLinger()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.parkingChunkSize()).isEqualTo(5_000);
     assertThat(config.claimCheck()).isEmpty();
   }
 
@@ -170,9 +171,11 @@ class PollerConfigTest {
     env.put("OUTBOX_SERVICE_NAME", "shop-outbox");
     env.put("OUTBOX_MAX_CONCURRENT_POLLERS", "4");
     env.put("OUTBOX_WAKE_LINGER_MS", "500");
+    env.put("OUTBOX_PARKING_CHUNK_SIZE", "20000");
 
     PollerConfig config = PollerConfig.fromEnvironment(env);
     assertThat(config.wakeLinger()).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.parkingChunkSize()).isEqualTo(20_000);
 
     assertThat(config.defaultDestination()).contains(QUEUE);
     assertThat(config.routes())
@@ -234,6 +237,9 @@ class PollerConfigTest {
     assertRejected("OUTBOX_WAKE_LINGER_MS", "60001", "out of range");
     assertRejected("OUTBOX_WAKE_LINGER_MS", "-1", "out of range");
     assertRejected("OUTBOX_WAKE_LINGER_MS", "soon", "not a whole number");
+    assertRejected("OUTBOX_PARKING_CHUNK_SIZE", "99", "out of range");
+    assertRejected("OUTBOX_PARKING_CHUNK_SIZE", "50001", "out of range");
+    assertRejected("OUTBOX_PARKING_CHUNK_SIZE", "all", "not a whole number");
   }
 
   @Test

@@ -210,7 +210,7 @@ class PollerFanOutTest {
     // No route for the head's type: it is dead-lettered (NO_DESTINATION) and parks its aggregate.
     bed.append(event("order.unrouted", "o-parked").build());
     assertThat(lambda.scheduledInvocation(config).get("deadLettered").asInt()).isEqualTo(1);
-    // Written after it parked, so not marked: due, but behind the parked head.
+    // Due, but behind the parked head.
     OutboxEvent[] behind = new OutboxEvent[300];
     for (int i = 0; i < behind.length; i++) {
       behind[i] = event("order.created", "o-parked").build();

@@ -99,6 +99,8 @@ class PollerHandlerTest {
         Arguments.of("OUTBOX_DEFAULT_DESTINATION", "my-queue", "none of an SNS topic ARN"),
         Arguments.of("OUTBOX_LEASE_SECONDS", "11", "twice"),
         Arguments.of("OUTBOX_POLL_INTERVAL_MS", "-5", "out of range"),
+        Arguments.of("OUTBOX_PARKING_CHUNK_SIZE", "50", "out of range"),
+        Arguments.of("OUTBOX_PARKING_CHUNK_SIZE", "100000", "out of range"),
         Arguments.of("OUTBOX_PROBE_INTERVAL_MIN_MS", "500", "out of range"),
         Arguments.of("OUTBOX_PROBE_INTERVAL_MAX_MS", "soon", "not a whole number"),
         Arguments.of("OUTBOX_LOG_LEVEL", "verbose", "not a log level"),

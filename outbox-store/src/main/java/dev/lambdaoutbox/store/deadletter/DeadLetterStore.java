@@ -58,8 +58,10 @@ public interface DeadLetterStore {
   /**
    * @param keys up to the limit asked for, longest parked first
    * @param total the parked keys, counted up to {@link #COUNT_CAP} + 1
+   * @param markedEvents events earlier versions marked parked (due never) that the poller has not
+   *     made due again yet, counted up to {@link #COUNT_CAP} + 1
    */
-  record ParkedKeys(List<ParkedKey> keys, long total) {
+  record ParkedKeys(List<ParkedKey> keys, long total, long markedEvents) {
     public ParkedKeys {
       keys = List.copyOf(keys);
     }
@@ -67,6 +69,11 @@ public interface DeadLetterStore {
     /** Whether there are more than {@link #COUNT_CAP} parked keys (then {@code total} stopped). */
     public boolean totalCapped() {
       return total > COUNT_CAP;
+    }
+
+    /** Whether more than {@link #COUNT_CAP} events are still marked (then the count stopped). */
+    public boolean markedEventsCapped() {
+      return markedEvents > COUNT_CAP;
     }
   }
 

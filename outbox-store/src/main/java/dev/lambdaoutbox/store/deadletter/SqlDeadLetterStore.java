@@ -64,7 +64,11 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     requireLimit(limit);
     return read(
         "list parked keys",
-        s -> new ParkedKeys(dialect.parkedKeys(s, limit), dialect.countParkedKeys(s)));
+        s ->
+            new ParkedKeys(
+                dialect.parkedKeys(s, limit),
+                dialect.countParkedKeys(s),
+                dialect.countMarkedParked(s)));
   }
 
   @Override
@@ -255,7 +259,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     ParkedKey key = dialect.parkedKey(s, row.id(), !dryRun);
     if (key != null) {
       if (!dryRun) {
-        dialect.release(s, key, replayed, now());
+        dialect.release(s, key, replayed);
       }
       batch.released(key);
     }

@@ -97,11 +97,13 @@ public interface DeadLetterSql {
 
   long countParkedKeys(SqlSession s);
 
+  /** The events earlier versions marked parked, counted up to 10,000 plus one. */
+  long countMarkedParked(SqlSession s);
+
   /**
-   * Releases a parked key: with {@code restoreHead}, the replayed head (back in the outbox under
-   * the dead letter's id) takes its old {@code seq} again, ahead of the events behind it; the
-   * events marked parked become due at {@code now}; the parked-keys row goes. Returns how many
-   * events were unmarked.
+   * Releases a parked key, two rows whatever its size: with {@code restoreHead}, the replayed head
+   * (back in the outbox under the dead letter's id) takes its old {@code seq} again, ahead of the
+   * events behind it; the parked-keys row goes.
    */
-  int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now);
+  void release(SqlSession s, ParkedKey key, boolean restoreHead);
 }

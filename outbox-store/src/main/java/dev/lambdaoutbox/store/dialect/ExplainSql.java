@@ -48,7 +48,8 @@ public interface ExplainSql {
 
   /**
    * The database's plan for how {@link OutboxSql#holdBehind} finds the rows behind {@code heads}
-   * (at most 1,000), without running it.
+   * (at most 1,000), up to {@link dev.lambdaoutbox.store.OutboxStore#PARKING_CHUNK_SIZE} behind
+   * each, without running it. MySQL reads one head a statement: the plan is the first head's.
    */
   String explainHoldBehind(SqlSession s, Collection<UUID> heads);
 

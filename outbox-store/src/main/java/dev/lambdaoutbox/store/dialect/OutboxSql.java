@@ -84,30 +84,43 @@ public interface OutboxSql {
    * front of the ordered claim's window while it waits. Where they wait, not whether: the ordered
    * claim takes no row behind a PENDING one of its aggregate, so a row another transaction holds
    * locked is skipped (left where it is), and this never waits for a lock, nor fails the completion
-   * for one.
+   * for one. For the same reason at most {@code perHead} rows move behind each head, the first in
+   * seq order, so that a completion touches a bounded number of rows whatever an aggregate's size:
+   * the rows left where they were are taken only after the head is published, and a short claim
+   * moves those it finds in its window ({@link #holdBehindWaitingHeads}).
    */
-  void holdBehind(SqlSession s, Collection<UUID> heads);
+  void holdBehind(SqlSession s, Collection<UUID> heads, int perHead);
 
   /**
    * With ordering, after a claim of {@code limit} came back short: the rows of the window it looked
-   * at ({@link #scan} oldest due rows of aggregates not parked) that are due before their own
-   * aggregate's head while that head waits (backs off, is deferred, or is due but further along the
-   * due index) become due at the head's due time. Without this, events written after their head was
-   * held back ({@link #holdBehind} moves only those there are) sit before it in the due index, and
-   * enough of them fill the window: the heads behind them, due or soon due, are never looked at,
-   * and nothing more is claimed. A head under a live lease is in flight; its rows stay where they
-   * are. Rows another transaction holds are skipped; this never waits for a lock. Returns how many
-   * rows moved.
+   * at (of the {@link #scan} oldest due rows, those of aggregates not parked) that are due before
+   * their own aggregate's head while that head waits (backs off, is deferred, or is due but further
+   * along the due index) become due at the head's due time. Without this, events written after
+   * their head was held back ({@link #holdBehind} moves only those there are) sit before it in the
+   * due index, and enough of them fill the window: the heads behind them, due or soon due, are
+   * never looked at, and nothing more is claimed. A head under a live lease is in flight; its rows
+   * stay where they are. Rows another transaction holds are skipped; this never waits for a lock.
+   * Returns how many rows moved.
    */
   int holdBehindWaitingHeads(SqlSession s, Instant now, int limit);
 
   /**
    * Parks the aggregate of each row among {@code heads} that {@code owner} still holds, before that
    * row is dead-lettered in the same transaction: a parked-keys row (the head's id and seq, the
-   * events behind it), and the events behind it marked parked (due never, last error saying behind
-   * which dead letter). Returns, per head parked, how many events it parked.
+   * events behind it counted up to {@link
+   * dev.lambdaoutbox.store.deadletter.DeadLetterStore#COUNT_CAP} plus one). The events are not
+   * touched, whatever their number. Returns, per head parked, how many events it parked.
    */
   Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now);
+
+  /**
+   * Makes up to {@code limit} events that an earlier version marked parked (due never) due at
+   * {@code now}, in one statement along the due index; returns how many.
+   */
+  int unmarkParked(SqlSession s, Instant now, int limit);
+
+  /** The events an earlier version marked parked, counted up to 10,000 plus one. */
+  long countMarkedParked(SqlSession s);
 
   /**
    * Deletes the PENDING rows among {@code ids} that {@code owner} still holds, or with {@code
@@ -159,10 +172,9 @@ public interface OutboxSql {
 
   /**
    * Due rows, counted along the due index up to {@code limit}. With {@code ordered}, only those of
-   * aggregates that are not parked: the events a parked aggregate had when it parked are not due,
-   * and those written since are left out here, so a parked backlog never counts as work. Rows
-   * queued behind a head in flight (leased) are counted: the ordered claim takes them one round
-   * after another, as their heads are published.
+   * aggregates that are not parked among the {@link #scan} oldest, so a parked backlog never counts
+   * as work and costs no more than that front. Rows queued behind a head in flight (leased) are
+   * counted: the ordered claim takes them one round after another, as their heads are published.
    */
   int countDue(SqlSession s, Instant now, int limit, boolean ordered);
 

@@ -51,18 +51,19 @@ final class MysqlClaims {
   private static final String CLAIMED_ROWS = "SELECT {columns} FROM {messages} WHERE id IN ";
 
   /**
-   * The window holdBehindWaitingHeads walks: the :scan oldest due rows of aggregates not parked,
-   * read along the due index without locking (a parked aggregate's events written after it parked
-   * are stepped over).
+   * The window holdBehindWaitingHeads walks: of the :scan oldest due rows, read along the due index
+   * without locking, those of aggregates not parked. The :scan rows are read first, so a parked
+   * aggregate's events, however many are due, cost no more than their share of the window.
    */
   private static final String WINDOW =
       """
       FROM (
-        SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM {messages} w
-        WHERE w.status = 'PENDING' AND w.next_attempt_at <= :now
-          AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
-            WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)
-        ORDER BY w.next_attempt_at, w.id LIMIT :scan) c
+        SELECT w.id, w.aggregate_type, w.aggregate_id, w.seq, w.next_attempt_at FROM (
+          SELECT id, aggregate_type, aggregate_id, seq, next_attempt_at FROM {messages}
+          WHERE status = 'PENDING' AND next_attempt_at <= :now
+          ORDER BY next_attempt_at, id LIMIT :scan) w
+        WHERE NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+          WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)) c
       """;
 
   /**
@@ -108,16 +109,26 @@ final class MysqlClaims {
    * takes no row behind a PENDING one of its aggregate. So the rows are locked SKIP LOCKED first (a
    * completion never waits for a lock here, nor fails for one; a row skipped stays where it was),
    * each head found by primary key and probing the key index for the rows behind it (STRAIGHT_JOIN:
-   * the heads first, whatever the statistics say), then moved by primary key. The heads' IN list
-   * follows.
+   * the head first, whatever the statistics say; the key index named, as once the head is read its
+   * due time is a constant, and on an empty table's statistics the due index looked cheaper), then
+   * moved by primary key.
+   *
+   * <p>One head a statement, and at most :perHead rows behind it, the first in seq order along the
+   * key index, so that a completion updates a bounded number of rows whatever the aggregate's size.
+   * The rows left where they were cannot be published out of order: the ordered claim takes only
+   * heads, rows with no earlier PENDING row of their aggregate, and this head stays PENDING. They
+   * keep their earlier place in the due index only until a short claim's window meets them
+   * (holdBehindWaitingHeads moves them), or until their turn comes.
    */
   private static final String HOLD_BEHIND =
       """
       SELECT STRAIGHT_JOIN m.id, {utc:h.next_attempt_at} AS due
       FROM {messages} h
-      JOIN {messages} m ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id
+      JOIN {messages} m{index:{messages}_key_ix}
+        ON m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id
       WHERE h.status = 'PENDING' AND m.status = 'PENDING' AND m.seq > h.seq
-        AND m.next_attempt_at < h.next_attempt_at AND h.id IN
+        AND m.next_attempt_at < h.next_attempt_at AND h.id = :id
+      ORDER BY m.seq LIMIT :perHead FOR UPDATE SKIP LOCKED
       """;
 
   /**
@@ -146,7 +157,7 @@ final class MysqlClaims {
   private final String claimHeadsSizesSql;
   private final String claimedRows;
   private final String lease;
-  private final String holdBehind;
+  final String holdBehind;
   private final String moveBehind;
 
   MysqlClaims(SqlTemplate sql) {
@@ -242,11 +253,10 @@ final class MysqlClaims {
     return ids.stream().map(byId::get).toList();
   }
 
-  void holdBehind(SqlSession s, Collection<UUID> heads) {
+  void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
     List<Row> behind = new ArrayList<>();
-    for (List<UUID> chunk : InLists.chunks(List.copyOf(heads))) {
-      Params params = Params.of();
-      behind.addAll(s.query(behindSql(chunk, params), params));
+    for (UUID head : heads) {
+      behind.addAll(s.query(holdBehind, behindParams(head, perHead)));
     }
     moveToTheirDueTimes(s, behind);
   }
@@ -255,9 +265,9 @@ final class MysqlClaims {
     return moveToTheirDueTimes(s, s.query(holdBehindWaitingSql, windowParams(now, limit)));
   }
 
-  /** Locks the rows behind {@code heads} that no other transaction holds: their ids, due times. */
-  String behindSql(Collection<UUID> heads, Params params) {
-    return holdBehind + " " + InLists.uuids("id", heads, params) + " FOR UPDATE SKIP LOCKED";
+  /** The parameters of the rows behind {@code head} to lock, up to {@code perHead}. */
+  static Params behindParams(UUID head, int perHead) {
+    return Params.of().uuid("id", head).integer("perHead", perHead);
   }
 
   /** Moves the locked rows ({@code id}, {@code due}) to their due times, by primary key. */

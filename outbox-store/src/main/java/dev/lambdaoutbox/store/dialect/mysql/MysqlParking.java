@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.mysql;
 
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.dialect.portable.PortableParking;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.InLists;
@@ -14,17 +15,19 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * How MySQL parks an aggregate before its head is dead-lettered in the same transaction: lock the
- * heads and read their keys, then per head mark the events behind it (due never, the dead letter
- * named) and record the key. (The parked keys' reads and their release: {@link PortableParking}.)
+ * How MySQL parks an aggregate before its head is dead-lettered in the same transaction, a few
+ * statements whatever the aggregate's size: lock the heads and read their keys, then per head count
+ * the events behind it along the key index, no further than {@link DeadLetterStore#COUNT_CAP} plus
+ * one, and record the key. The events themselves are not touched: the ordered claim skips a parked
+ * key. (The parked keys' reads and their release: {@link PortableParking}.)
  */
 final class MysqlParking {
-  private static final String MARK_BEHIND =
+  private static final String COUNT_BEHIND =
       """
-      UPDATE {messages}
-      SET next_attempt_at = :parkedUntil, last_error_code = :parked, last_error_reason = :reason
-      WHERE aggregate_type = :type AND aggregate_id = :aggregateId
-        AND status = 'PENDING' AND seq > :seq
+      SELECT count(*) AS behind FROM (
+        SELECT 1 AS one FROM {messages}
+        WHERE aggregate_type = :type AND aggregate_id = :aggregateId
+          AND status = 'PENDING' AND seq > :seq LIMIT {cap}) capped
       """;
 
   private static final String PARK_KEY =
@@ -34,14 +37,32 @@ final class MysqlParking {
       VALUES (:type, :aggregateId, :id, :seq, :events, :now)
       """;
 
+  /**
+   * Up to :limit events an earlier version marked parked made due, along the due index, where they
+   * are the last entries.
+   */
+  private static final String UNMARK =
+      """
+      UPDATE {messages}
+      SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
+      WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
+      ORDER BY next_attempt_at, id LIMIT :limit
+      """;
+
   private final MysqlLocks locks;
-  private final String markBehind;
+  private final String unmark;
+  private final String countBehind;
   private final String parkKey;
 
   MysqlParking(SqlTemplate sql, MysqlLocks locks) {
     this.locks = locks;
-    this.markBehind = sql.fill(MARK_BEHIND);
+    this.countBehind = sql.fill(COUNT_BEHIND, "cap", DeadLetterStore.COUNT_CAP + 1);
     this.parkKey = sql.fill(PARK_KEY);
+    this.unmark = sql.fill(UNMARK);
+  }
+
+  int unmark(SqlSession s, Instant now, int limit) {
+    return s.update(unmark, PortableParking.unmarkParams(now, limit));
   }
 
   /**
@@ -67,12 +88,7 @@ final class MysqlParking {
                 .text("type", head.text("aggregate_type"))
                 .text("aggregateId", head.text("aggregate_id"))
                 .longValue("seq", head.longValue("seq"));
-        int events =
-            s.update(
-                markBehind,
-                key.timestamp("parkedUntil", PortableParking.PARKED_UNTIL)
-                    .text("parked", PortableParking.PARKED)
-                    .text("reason", PortableParking.reason(deadLetterId)));
+        int events = (int) s.query(countBehind, key).get(0).longValue("behind");
         try {
           s.update(
               parkKey,

@@ -5,6 +5,7 @@ import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
@@ -94,8 +95,8 @@ public final class MysqlSql extends PortableSql {
   }
 
   @Override
-  public void holdBehind(SqlSession s, Collection<UUID> heads) {
-    claims.holdBehind(s, heads);
+  public void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
+    claims.holdBehind(s, heads, perHead);
   }
 
   @Override
@@ -119,6 +120,11 @@ public final class MysqlSql extends PortableSql {
     Map<String, UUID> deadLetterIds = new LinkedHashMap<>();
     rows.forEach(r -> deadLetterIds.put(r.rawId(), r.deadLetterId()));
     return parking.park(s, null, deadLetterIds, now);
+  }
+
+  @Override
+  public int unmarkParked(SqlSession s, Instant now, int limit) {
+    return parking.unmark(s, now, limit);
   }
 
   /** Locks the heads the owner still holds, then parks each. */
@@ -270,8 +276,9 @@ public final class MysqlSql extends PortableSql {
 
   @Override
   public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
-    Params params = Params.of();
-    return explain(s, claims.behindSql(heads, params), params);
+    Params params =
+        MysqlClaims.behindParams(heads.iterator().next(), OutboxStore.PARKING_CHUNK_SIZE);
+    return explain(s, claims.holdBehind, params);
   }
 
   @Override

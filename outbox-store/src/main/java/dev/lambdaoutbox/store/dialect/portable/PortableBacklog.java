@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect.portable;
 
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.OutboxStore.Backlog;
+import dev.lambdaoutbox.store.dialect.OutboxSql;
 import dev.lambdaoutbox.store.dialect.rows.Results;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -24,7 +25,8 @@ public final class PortableBacklog {
     // the rows waiting for a destination marked misconfigured, looked up along the waiting index
     // from each such destination (the join proves the partial index's waiting_for IS NOT NULL to
     // PostgreSQL; MySQL, which may otherwise walk every PENDING row when many wait, is told), no
-    // further than their cap.
+    // further than their cap; the events earlier versions marked parked, along the due index, where
+    // they are the last entries, no further than their cap.
     this.backlog =
         sql.fill(
             """
@@ -53,32 +55,42 @@ public final class PortableBacklog {
                  JOIN {messages} pm ON pm.aggregate_type = pk.aggregate_type
                    AND pm.aggregate_id = pk.aggregate_id AND pm.status = 'PENDING'
                  LIMIT {parkedCap}) capped_events)
-                AS parked_events
+                AS parked_events,
+              (SELECT count(*) FROM (
+                 SELECT 1 AS one FROM {messages}
+                 WHERE status = 'PENDING' AND next_attempt_at >= {markedFrom} LIMIT {parkedCap}) marked)
+                AS marked_events
             """,
+            "markedFrom",
+            PortableParking.MARKED_FROM,
             "deadLetterCap",
             OutboxStore.DEAD_LETTER_COUNT_CAP + 1,
             "waitingCap",
             OutboxStore.WAITING_COUNT_CAP + 1,
             "parkedCap",
             OutboxStore.PARKED_COUNT_CAP + 1);
-    String countDue =
-        """
-        SELECT COUNT(*) AS due FROM (
-          SELECT w.id FROM {messages} w
-          WHERE w.status = 'PENDING' AND w.next_attempt_at <= {at:now}{unparked}
-          ORDER BY w.next_attempt_at, w.id LIMIT :limit) due
-        """;
-    this.countDue = sql.fill(countDue, "unparked", "");
+    this.countDue =
+        sql.fill(
+            """
+            SELECT COUNT(*) AS due FROM (
+              SELECT w.id FROM {messages} w
+              WHERE w.status = 'PENDING' AND w.next_attempt_at <= {at:now}
+              ORDER BY w.next_attempt_at, w.id LIMIT :limit) due
+            """);
+    // Of the :scan oldest due rows, those of aggregates not parked: a parked aggregate's events,
+    // however many are due, cost no more than their share of the scan.
     this.countDueUnparked =
         sql.fill(
-            countDue,
-            "unparked",
-            " "
-                + sql.fill(
-                    """
-                 AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
-                   WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id)
-                """));
+            """
+            SELECT COUNT(*) AS due FROM (
+              SELECT f.id FROM (
+                SELECT w.id, w.aggregate_type, w.aggregate_id FROM {messages} w
+                WHERE w.status = 'PENDING' AND w.next_attempt_at <= {at:now}
+                ORDER BY w.next_attempt_at, w.id LIMIT :scan) f
+              WHERE NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+                WHERE k.aggregate_type = f.aggregate_type AND k.aggregate_id = f.aggregate_id)
+              LIMIT :limit) due
+            """);
   }
 
   /**
@@ -99,10 +111,13 @@ public final class PortableBacklog {
 
   /**
    * Due rows, counted along the due index up to {@code limit}; with {@code ordered}, only those of
-   * aggregates that are not parked.
+   * aggregates that are not parked among the {@link OutboxSql#scan} oldest.
    */
   public int countDue(SqlSession s, Instant now, int limit, boolean ordered) {
     Params params = Params.of().timestamp("now", now).integer("limit", limit);
+    if (ordered) {
+      params.integer("scan", OutboxSql.scan(limit));
+    }
     return (int) s.query(ordered ? countDueUnparked : countDue, params).get(0).longValue("due");
   }
 }

@@ -1,51 +1,78 @@
 package dev.lambdaoutbox.store.dialect.portable;
 
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 import java.util.UUID;
 
 /**
- * The parked-keys statements the reprocessor runs, the same in every dialect apart from how a time
- * is written: a parked key read, listed and counted, and released. (Parking itself, which the
- * poller runs before a head is dead-lettered, is each dialect's own.)
+ * The parked-keys statements, the same in every dialect apart from how a time is written: a parked
+ * key read, listed and counted, and released, and the events an earlier version marked counted.
+ * (Parking itself, which the poller runs before a head is dead-lettered, is each dialect's own.)
  *
- * <p>A parked aggregate's events are recognised by its row in the parked-keys table, which the
- * ordered claim skips. Those that were in the outbox when it parked are also marked: their {@code
- * next_attempt_at} is {@link #PARKED_UNTIL}, so that no claim walks past them, and their last error
- * says behind which dead letter they wait. Releasing the key makes them due again.
+ * <p>A parked aggregate is its row in the parked-keys table, which the ordered claim probes for
+ * each head it walks to: its events are not touched, so parking and releasing an aggregate of any
+ * size is one row each. Earlier versions also marked the events that were behind the head ({@code
+ * next_attempt_at} {@link #PARKED_UNTIL}, last error {@link #PARKED}); each dialect makes such rows
+ * due again, a bounded chunk per statement, whatever their aggregate (a parked one's stay behind
+ * its parked-keys row).
  */
 public final class PortableParking {
   /** The due time of a parked event: never, until its key is released. */
   public static final Instant PARKED_UNTIL = Instant.parse("9999-01-01T00:00:00Z");
 
-  /** The last_error_code of an event parked behind its dead-lettered head. */
+  /**
+   * A literal below {@link #PARKED_UNTIL} and above any real due time, whatever the session's time
+   * zone: the backlog counts the rows due at or after it as marked, with no parameter to bind.
+   */
+  public static final String MARKED_FROM = "TIMESTAMP '9000-01-01 00:00:00'";
+
+  /** The last_error_code earlier versions gave an event parked behind its dead-lettered head. */
   public static final String PARKED = "PARKED";
+
+  /** The parked keys whose waiting events one statement counts. */
+  static final int KEYS_PER_COUNT = 100;
 
   private final String selectByDeadLetter;
   private final String list;
+  private final String countWaiting;
   private final String count;
   private final String restoreHead;
-  private final String unpark;
+  private final String countMarked;
   private final String delete;
 
   public PortableParking(SqlTemplate sql) {
     String select =
         """
         SELECT k.aggregate_type, k.aggregate_id, k.dead_letter_id, k.head_seq, k.parked_events,
-          {utc:k.parked_at} AS parked_at,
-          (SELECT count(*) FROM {messages} w
-           WHERE w.aggregate_type = k.aggregate_type AND w.aggregate_id = k.aggregate_id
-             AND w.status = 'PENDING') AS waiting_events
+          {utc:k.parked_at} AS parked_at
         FROM {parkedKeys} k
         """;
     this.selectByDeadLetter = sql.fill(select + "WHERE k.dead_letter_id = :id");
     this.list =
         sql.fill(select + "ORDER BY k.parked_at, k.aggregate_type, k.aggregate_id LIMIT :limit");
+    // One key's waiting events, counted along the key index no further than the cap plus one: a
+    // derived table LIMITed per key, so a key of a million events costs what one of the cap does.
+    // The keys' parts are joined by UNION ALL, one statement for a page of keys. (MariaDB refuses
+    // a derived table correlated with the parked-keys row; these take the key as parameters.)
+    this.countWaiting =
+        sql.fill(
+            """
+            SELECT {n} AS n, count(*) AS waiting_events FROM (
+              SELECT 1 AS one FROM {messages}
+              WHERE aggregate_type = :type{n} AND aggregate_id = :aggregateId{n}
+                AND status = 'PENDING' LIMIT {cap}) w{n}
+            """
+                .replace("{n}", "#"),
+            "cap",
+            DeadLetterStore.COUNT_CAP + 1);
     this.count =
         sql.fill(
             "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {parkedKeys} LIMIT {cap})"
@@ -54,14 +81,15 @@ public final class PortableParking {
             DeadLetterStore.COUNT_CAP + 1);
     this.restoreHead =
         sql.fill("UPDATE {messages} SET seq = :seq WHERE id = :id AND status = 'PENDING'");
-    this.unpark =
+    this.countMarked =
         sql.fill(
             """
-            UPDATE {messages}
-            SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
-            WHERE aggregate_type = :type AND aggregate_id = :aggregateId
-              AND status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
-            """);
+            SELECT count(*) AS row_count FROM (
+              SELECT 1 AS one FROM {messages}
+              WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil} LIMIT {cap}) capped
+            """,
+            "cap",
+            OutboxStore.PARKED_COUNT_CAP + 1);
     this.delete =
         sql.fill(
             "DELETE FROM {parkedKeys} WHERE aggregate_type = :type AND aggregate_id = :aggregateId");
@@ -72,14 +100,39 @@ public final class PortableParking {
     List<Row> rows =
         s.query(
             selectByDeadLetter + (lock ? " FOR UPDATE" : ""), Params.of().uuid("id", deadLetterId));
-    return rows.isEmpty() ? null : read(rows.get(0));
+    return rows.isEmpty() ? null : withWaiting(s, rows).get(0);
   }
 
   /** Up to {@code limit} parked keys, longest parked first, with their waiting events. */
   public List<ParkedKey> parkedKeys(SqlSession s, int limit) {
-    return s.query(list, Params.of().integer("limit", limit)).stream()
-        .map(PortableParking::read)
-        .toList();
+    return withWaiting(s, s.query(list, Params.of().integer("limit", limit)));
+  }
+
+  /**
+   * The keys of {@code rows}, each with its waiting events counted up to {@link
+   * DeadLetterStore#COUNT_CAP} plus one, {@link #KEYS_PER_COUNT} keys a statement.
+   */
+  private List<ParkedKey> withWaiting(SqlSession s, List<Row> rows) {
+    List<ParkedKey> keys = new ArrayList<>(rows.size());
+    for (int from = 0; from < rows.size(); from += KEYS_PER_COUNT) {
+      List<Row> page = rows.subList(from, Math.min(rows.size(), from + KEYS_PER_COUNT));
+      Params params = Params.of();
+      StringJoiner union = new StringJoiner(" UNION ALL ");
+      for (int i = 0; i < page.size(); i++) {
+        union.add(countWaiting.replace("#", Integer.toString(i)));
+        params
+            .text("type" + i, page.get(i).text("aggregate_type"))
+            .text("aggregateId" + i, page.get(i).text("aggregate_id"));
+      }
+      long[] waiting = new long[page.size()];
+      for (Row count : s.query(union.toString(), params)) {
+        waiting[count.integer("n")] = count.longValue("waiting_events");
+      }
+      for (int i = 0; i < page.size(); i++) {
+        keys.add(read(page.get(i), waiting[i]));
+      }
+    }
+    return keys;
   }
 
   public long countParkedKeys(SqlSession s) {
@@ -87,35 +140,41 @@ public final class PortableParking {
   }
 
   /**
-   * Releases a parked key: with {@code restoreHead}, the replayed head (back in the outbox under
-   * the dead letter's id) takes its old {@code seq} again, ahead of the events behind it; the
-   * events marked parked become due at {@code now}; the parked-keys row goes. Returns how many
-   * events were unmarked.
+   * Releases a parked key, two rows whatever its size: with {@code restoreHead}, the replayed head
+   * (back in the outbox under the dead letter's id) takes its old {@code seq} again, ahead of the
+   * events behind it; the parked-keys row goes. Its events, never marked, are due as they were.
    */
-  public int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now) {
+  public void release(SqlSession s, ParkedKey key, boolean restoreHead) {
     if (restoreHead) {
       s.update(
           this.restoreHead,
           Params.of().longValue("seq", key.headSeq()).uuid("id", key.deadLetterId()));
     }
-    Params params = keyParams(key).timestamp("now", now).timestamp("parkedUntil", PARKED_UNTIL);
-    int unparked = s.update(unpark, params);
     s.update(delete, keyParams(key));
-    return unparked;
   }
 
-  /** The reason a parked event's row shows: behind which dead letter it waits. */
-  public static String reason(Object deadLetterId) {
-    return "parked behind dead letter "
-        + deadLetterId
-        + ", the oldest event of its aggregate; replay or discard it to release them";
+  /** The parameters of a dialect's statement that makes up to :limit marked events due at :now. */
+  public static Params unmarkParams(Instant now, int limit) {
+    return Params.of()
+        .timestamp("now", now)
+        .timestamp("parkedUntil", PARKED_UNTIL)
+        .integer("limit", limit);
+  }
+
+  /**
+   * The events still marked parked, counted up to {@link OutboxStore#PARKED_COUNT_CAP} plus one.
+   */
+  public long countMarked(SqlSession s) {
+    return s.query(countMarked, Params.of().timestamp("parkedUntil", PARKED_UNTIL))
+        .get(0)
+        .longValue("row_count");
   }
 
   private static Params keyParams(ParkedKey key) {
     return Params.of().text("type", key.aggregateType()).text("aggregateId", key.aggregateId());
   }
 
-  private static ParkedKey read(Row row) {
+  private static ParkedKey read(Row row, long waitingEvents) {
     return new ParkedKey(
         row.text("aggregate_type"),
         row.text("aggregate_id"),
@@ -123,6 +182,6 @@ public final class PortableParking {
         row.longValue("head_seq"),
         row.integer("parked_events"),
         row.instant("parked_at"),
-        row.longValue("waiting_events"));
+        waitingEvents);
   }
 }

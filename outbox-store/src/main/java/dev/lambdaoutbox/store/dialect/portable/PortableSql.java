@@ -253,8 +253,13 @@ public abstract class PortableSql
   }
 
   @Override
-  public final int release(SqlSession s, ParkedKey key, boolean restoreHead, Instant now) {
-    return parking.release(s, key, restoreHead, now);
+  public final void release(SqlSession s, ParkedKey key, boolean restoreHead) {
+    parking.release(s, key, restoreHead);
+  }
+
+  @Override
+  public final long countMarkedParked(SqlSession s) {
+    return parking.countMarked(s);
   }
 
   // ---- the rows waiting for a destination that is down

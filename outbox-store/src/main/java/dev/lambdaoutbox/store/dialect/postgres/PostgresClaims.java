@@ -74,19 +74,21 @@ final class PostgresClaims {
       """;
 
   /**
-   * The window holdBehindWaitingHeads walks: the :scan oldest due rows of aggregates that are not
-   * parked (a parked aggregate's events written after it parked are stepped over, one probe each),
-   * read without locking. OFFSET 0 keeps each NOT EXISTS a correlated subplan, run per candidate:
-   * left to itself the planner may make it an anti-join, and a plan cached while the table was
-   * small (a nested loop over a sequential scan) costs the square of the backlog once it has grown.
+   * The window holdBehindWaitingHeads walks: of the :scan oldest due rows, those of aggregates that
+   * are not parked, read without locking. The :scan rows are read first, so a parked aggregate's
+   * events, however many are due, cost no more than their share of the window. OFFSET 0 keeps each
+   * NOT EXISTS a correlated subplan, run per candidate: left to itself the planner may make it an
+   * anti-join, and a plan cached while the table was small (a nested loop over a sequential scan)
+   * costs the square of the backlog once it has grown.
    */
   private static final String WINDOW =
       """
-      SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM {messages} w
-      WHERE status = 'PENDING' AND next_attempt_at <= {at:now}
-        AND NOT EXISTS (SELECT 1 FROM {parkedKeys} k
-          WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id OFFSET 0)
-      ORDER BY next_attempt_at, id LIMIT :scan
+      SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM (
+        SELECT ctid, id, next_attempt_at, aggregate_type, aggregate_id, seq FROM {messages}
+        WHERE status = 'PENDING' AND next_attempt_at <= {at:now}
+        ORDER BY next_attempt_at, id LIMIT :scan) w
+      WHERE NOT EXISTS (SELECT 1 FROM {parkedKeys} k
+        WHERE k.aggregate_type = w.aggregate_type AND k.aggregate_id = w.aggregate_id OFFSET 0)
       """;
 
   /**
@@ -157,6 +159,18 @@ final class PostgresClaims {
    * walked every PENDING row and probed for its head: seconds on a backlog of thousands, past the
    * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
    * same statistics could read the heads, and the rows behind each, off a whole partial index.)
+   *
+   * <p>At most :perHead rows move behind each head: those whose seq is within :perHead of the
+   * head's, a range of the key index (seq is unique, so the range holds no more rows than that), so
+   * that a completion reads and updates a bounded number of rows whatever the aggregate's size
+   * (moving all of them, 999,999 rows behind one head took longer than the statement timeout, and
+   * the completion failed). A bound in the key range, not a LIMIT: with a LIMIT in the per-head
+   * read, or over it, the statistics of a drained outbox made the planner read every PENDING row
+   * off another partial index and sort them, the plans costing the same there. The rows left where
+   * they were cannot be published out of order: the ordered claim takes only heads, rows with no
+   * earlier PENDING row of their aggregate, and this head stays PENDING. They keep their earlier
+   * place in the due index only until a short claim's window meets them (holdBehindWaitingHeads
+   * moves them), or until their turn comes.
    */
   private static final String HOLD_BEHIND =
       """
@@ -170,7 +184,8 @@ final class PostgresClaims {
         SELECT b.ctid, h.next_attempt_at FROM h CROSS JOIN LATERAL (
           SELECT ctid FROM {messages} b
           WHERE b.aggregate_type = h.aggregate_type AND b.aggregate_id = h.aggregate_id
-            AND b.status = 'PENDING' AND b.seq > h.seq AND b.next_attempt_at < h.next_attempt_at
+            AND b.status = 'PENDING' AND b.seq > h.seq AND b.seq <= h.seq + :perHead
+            AND b.next_attempt_at < h.next_attempt_at
           ORDER BY b.seq FOR UPDATE SKIP LOCKED) b)
       UPDATE {messages} m SET next_attempt_at = behind.next_attempt_at FROM behind
       WHERE m.ctid = ANY(ARRAY(SELECT ctid FROM behind)) AND m.ctid = behind.ctid
@@ -248,16 +263,16 @@ final class PostgresClaims {
     return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, heads, now, leaseEnd));
   }
 
-  void holdBehind(SqlSession s, Collection<UUID> heads) {
-    s.update(holdBehindSql, holdBehindParams(heads));
+  void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
+    s.update(holdBehindSql, holdBehindParams(heads, perHead));
   }
 
   int holdBehindWaitingHeads(SqlSession s, Instant now, int limit) {
     return s.update(holdBehindWaitingSql, windowParams(now, limit));
   }
 
-  static Params holdBehindParams(Collection<UUID> heads) {
-    return Params.of().json("ids", JsonLists.uuids(heads));
+  static Params holdBehindParams(Collection<UUID> heads, int perHead) {
+    return Params.of().json("ids", JsonLists.uuids(heads)).integer("perHead", perHead);
   }
 
   static Params windowParams(Instant now, int limit) {

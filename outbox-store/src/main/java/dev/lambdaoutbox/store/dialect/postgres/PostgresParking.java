@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.postgres;
 
+import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.dialect.portable.PortableParking;
 import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.JsonLists;
@@ -14,48 +15,57 @@ import java.util.UUID;
 
 /**
  * How PostgreSQL parks an aggregate before its head is dead-lettered in the same transaction, in
- * one statement: lock the heads the owner still holds, mark the events behind each (due never, the
- * dead letter named), and record the key with the head's seq and how many events it parked. (The
- * parked keys' reads and their release: {@link PortableParking}.)
+ * one statement whatever the aggregate's size: lock the heads the owner still holds and record each
+ * key with the head's seq and the events behind it, counted along the key index no further than
+ * {@link DeadLetterStore#COUNT_CAP} plus one. The events themselves are not touched: the ordered
+ * claim skips a parked key. (The parked keys' reads and their release: {@link PortableParking}.)
  */
 final class PostgresParking {
   private static final String PARK =
       """
       WITH h AS (
         SELECT id, aggregate_type, aggregate_id, seq FROM {messages}
-        WHERE id = ANY({idArray}) AND locked_by = :owner AND status = 'PENDING' FOR UPDATE),
-      held AS (
-        UPDATE {messages} m
-        SET next_attempt_at = {at:parkedUntil}, last_error_code = :parked,
-          last_error_reason = :reasonStart || h.id || :reasonEnd
-        FROM h WHERE m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id
-          AND m.status = 'PENDING' AND m.seq > h.seq
-        RETURNING h.id)
+        WHERE id = ANY({idArray}) AND locked_by = :owner AND status = 'PENDING' FOR UPDATE)
       INSERT INTO {parkedKeys}
         (aggregate_type, aggregate_id, dead_letter_id, head_seq, parked_events, parked_at)
       SELECT h.aggregate_type, h.aggregate_id, h.id, h.seq,
-        (SELECT count(*) FROM held WHERE held.id = h.id), {at:now}
+        (SELECT count(*) FROM (SELECT 1 AS one FROM {messages} m
+           WHERE m.aggregate_type = h.aggregate_type AND m.aggregate_id = h.aggregate_id
+             AND m.status = 'PENDING' AND m.seq > h.seq LIMIT {cap}) behind), {at:now}
       FROM h ON CONFLICT DO NOTHING RETURNING dead_letter_id, parked_events
       """;
 
+  /**
+   * Up to :limit events an earlier version marked parked made due, along the due index (they are
+   * its last entries), locked SKIP LOCKED so that two pollers take different ones, and updated by
+   * ctid.
+   */
+  private static final String UNMARK =
+      """
+      UPDATE {messages}
+      SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
+      WHERE ctid = ANY(ARRAY(
+        SELECT ctid FROM {messages}
+        WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
+        ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED))
+      """;
+
   private final String park;
+  private final String unmark;
 
   PostgresParking(SqlTemplate sql) {
-    this.park = sql.fill(PARK, "idArray", PostgresSyntax.ID_ARRAY);
+    this.park =
+        sql.fill(PARK, "idArray", PostgresSyntax.ID_ARRAY, "cap", DeadLetterStore.COUNT_CAP + 1);
+    this.unmark = sql.fill(UNMARK);
+  }
+
+  int unmark(SqlSession s, Instant now, int limit) {
+    return s.update(unmark, PortableParking.unmarkParams(now, limit));
   }
 
   Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
-    String reason = PortableParking.reason("\u0000");
-    int split = reason.indexOf('\u0000');
     Params params =
-        Params.of()
-            .json("ids", JsonLists.uuids(heads))
-            .text("owner", owner)
-            .timestamp("parkedUntil", PortableParking.PARKED_UNTIL)
-            .text("parked", PortableParking.PARKED)
-            .text("reasonStart", reason.substring(0, split))
-            .text("reasonEnd", reason.substring(split + 1))
-            .timestamp("now", now);
+        Params.of().json("ids", JsonLists.uuids(heads)).text("owner", owner).timestamp("now", now);
     Map<UUID, Integer> parked = new HashMap<>();
     for (Row row : s.query(park, params)) {
       parked.put(row.uuid("dead_letter_id"), row.integer("parked_events"));

@@ -4,6 +4,7 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.UnreadableRow;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
@@ -85,8 +86,8 @@ public final class PostgresSql extends PortableSql {
   }
 
   @Override
-  public void holdBehind(SqlSession s, Collection<UUID> heads) {
-    claims.holdBehind(s, heads);
+  public void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {
+    claims.holdBehind(s, heads, perHead);
   }
 
   @Override
@@ -105,6 +106,11 @@ public final class PostgresSql extends PortableSql {
   protected Map<UUID, Integer> parkUnreadable(
       SqlSession s, String owner, List<UnreadableRow> rows, Instant now) {
     return park(s, owner, rows.stream().map(UnreadableRow::deadLetterId).toList(), now);
+  }
+
+  @Override
+  public int unmarkParked(SqlSession s, Instant now, int limit) {
+    return parking.unmark(s, now, limit);
   }
 
   @Override
@@ -225,7 +231,10 @@ public final class PostgresSql extends PortableSql {
 
   @Override
   public String explainHoldBehind(SqlSession s, Collection<UUID> heads) {
-    return explain(s, claims.holdBehindSql, PostgresClaims.holdBehindParams(heads));
+    return explain(
+        s,
+        claims.holdBehindSql,
+        PostgresClaims.holdBehindParams(heads, OutboxStore.PARKING_CHUNK_SIZE));
   }
 
   @Override

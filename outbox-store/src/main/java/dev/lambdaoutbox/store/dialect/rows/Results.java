@@ -24,7 +24,7 @@ public final class Results {
   /**
    * The backlog from {@code oldest_created_at}, {@code dead_letters}, {@code destinations_down},
    * {@code destinations_misconfigured}, {@code stale_destinations}, {@code parked_keys}, {@code
-   * parked_events} and {@code waiting_on_misconfigured}.
+   * parked_events}, {@code waiting_on_misconfigured} and {@code marked_events}.
    */
   public static Backlog backlog(Row row, Instant now) {
     Instant oldest = row.instant("oldest_created_at");
@@ -38,7 +38,8 @@ public final class Results {
         row.integer("stale_destinations"),
         row.longValue("parked_keys"),
         row.longValue("parked_events"),
-        row.longValue("waiting_on_misconfigured"));
+        row.longValue("waiting_on_misconfigured"),
+        row.longValue("marked_events"));
   }
 
   /**

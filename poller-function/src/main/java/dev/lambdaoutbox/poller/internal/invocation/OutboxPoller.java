@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,7 +44,9 @@ import java.util.function.LongSupplier;
  *       destinations keep flowing.
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
  *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
- *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}).
+ *   <li>Last, the store's retention pass, the backlog, and when the backlog counts any, the
+ *       unmarking of the events earlier versions marked parked, each pass bounded by time ({@link
+ *       #PURGE_SLICE}).
  *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
  *       is claimed while one is published, and outcomes are recorded on a second connection
  *       meanwhile, with the same leases, failure paths and order per aggregate.
@@ -162,6 +165,9 @@ public final class OutboxPoller implements AutoCloseable {
       stoppedBecause = stopped;
       purge(budget);
       backlog = backlog();
+      if (backlog.markedEvents() > 0) {
+        unmarkParked(budget);
+      }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
       metrics.emit(totals, backlog, durationMs, requestId, stoppedBecause);
@@ -304,11 +310,7 @@ public final class OutboxPoller implements AutoCloseable {
    * {@link #PURGE_SLICE}; what it does not reach, the next invocation does.
    */
   private void purge(InvocationBudget budget) {
-    Duration slice =
-        Duration.ofMillis(
-            Math.min(
-                PURGE_SLICE.toMillis(),
-                budget.remainingMillis() - config.safetyMargin().toMillis()));
+    Duration slice = slice(budget);
     OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
     if (!report.caughtUp()) {
       log.warn(
@@ -317,6 +319,36 @@ public final class OutboxPoller implements AutoCloseable {
     } else if (report.total() > 0) {
       log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
+  }
+
+  /**
+   * Makes due again, {@code OUTBOX_PARKING_CHUNK_SIZE} rows per transaction, the events earlier
+   * versions marked parked, in what is left of the invocation before the safety margin, at most
+   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does. Only when the backlog
+   * counted some: with none left, a run makes no statement for it.
+   */
+  private void unmarkParked(InvocationBudget budget) {
+    OutboxStore.UnmarkReport report =
+        store.unmarkParked(clock.instant(), config.parkingChunkSize(), slice(budget));
+    if (report.unmarked() == 0) {
+      return;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("unmarked", report.unmarked());
+    fields.put("remaining", Math.min(report.remaining(), OutboxStore.PARKED_COUNT_CAP));
+    fields.put("remainingCapped", report.remaining() > OutboxStore.PARKED_COUNT_CAP);
+    log.info(
+        report.caughtUp()
+            ? "made due the events an earlier version had marked parked; none is left"
+            : "made due events an earlier version had marked parked; the next invocation goes on",
+        fields);
+  }
+
+  /** What is left of the invocation before the safety margin, at most {@link #PURGE_SLICE}. */
+  private Duration slice(InvocationBudget budget) {
+    return Duration.ofMillis(
+        Math.min(
+            PURGE_SLICE.toMillis(), budget.remainingMillis() - config.safetyMargin().toMillis()));
   }
 
   /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */
@@ -331,8 +363,8 @@ public final class OutboxPoller implements AutoCloseable {
     }
     if (!ordered && backlog.parkedKeys() > 0) {
       log.warn(
-          "aggregates are parked behind dead letters, and OUTBOX_ORDERING is none: their parked"
-              + " events wait until each dead letter is replayed or discarded",
+          "aggregates are parked behind dead letters, and OUTBOX_ORDERING is none: their events"
+              + " are published without order; replay or discard each dead letter to unpark",
           Map.of("parkedKeys", backlog.parkedKeys(), "parkedEvents", backlog.parkedEvents()));
     }
     return backlog;

@@ -212,7 +212,8 @@ public final class PollerWiring {
             .tables(config.database().tables())
             .retention(config.retention())
             .ordering(config.ordering())
-            .idempotencyWindow(config.idempotencyWindow());
+            .idempotencyWindow(config.idempotencyWindow())
+            .parkingChunkSize(config.parkingChunkSize());
     if (config.pipeline()) {
       store.completionsOnSecondConnection();
     }
