@@ -79,13 +79,20 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
   }
 
   /**
-   * Holding back the rows behind heads that back off starts from the heads and probes the key index
-   * once per head, whatever the statistics say. Here they say the table is empty, as after a vacuum
-   * of a drained outbox, and a backlog has come since: a join of the table with itself planned from
-   * them walked every PENDING row and probed for its head, seconds on a few thousand rows.
+   * Holding back the rows behind heads that back off starts from the heads, whatever the statistics
+   * say. Here they say the table is empty, as after a vacuum of a drained outbox, and a backlog has
+   * come since: a join of the table with itself planned from them walked every PENDING row and
+   * probed for its head, seconds on a few thousand rows. Now the statement is driven by the list of
+   * heads, each read by its primary key, so it does at most one read of the rows behind per head.
+   * Which index that read takes on these statistics is the planner's choice between equal costs
+   * (the key index's range, or the partial index of PENDING rows and a sort: both cost 8.3 on a
+   * table said to be empty), and it has gone either way in runs of this class; once the table is
+   * analysed again (autovacuum does after 50 rows and a tenth of the table have changed) it is the
+   * key index's range, which the next test checks.
    */
   @Test
-  void holdBehind_withTheStatisticsOfADrainedOutbox_probesTheKeyIndexPerHead() throws Exception {
+  void holdBehind_withTheStatisticsOfADrainedOutbox_readsEachHeadByItsPrimaryKey()
+      throws Exception {
     List<UUID> heads;
     try (Connection c = database().open()) {
       backlogOnTheStatisticsOfADrainedOutbox(c);
@@ -95,21 +102,43 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
     String plan = Stores.explainHoldBehind(database(), tables, heads);
 
     assertThat(plan)
-        .as("each head one probe of the primary key, no partial index read whole")
-        .contains("LockRows")
+        .as("driven by the heads, each one probe of the primary key")
+        .containsPattern(
+            "Nested Loop[^\\n]*\\n\\s*->  Nested Loop[^\\n]*\\n\\s*->  Function Scan on"
+                + " json_array_elements_text")
         .containsPattern("(Index Scan using|Bitmap Index Scan on) " + tables.messages() + "_pk ")
+        .contains("LockRows")
         .contains("Tid Scan on " + tables.messages())
-        .doesNotContain("Recheck Cond: ((status)")
         .doesNotContain("Filter: (id = ANY")
-        .doesNotContain(tables.messages() + "_unpublished_ix")
-        .doesNotContain(tables.messages() + "_due_ix")
         .doesNotContain("Seq Scan on " + tables.messages());
+  }
+
+  /**
+   * With statistics that know the backlog, the rows behind each head are a range of the key index
+   * from the head's seq, bounded by the chunk: no partial index is read whole.
+   */
+  @Test
+  void holdBehind_onAnalysedStatistics_readsARangeOfTheKeyIndexPerHead() throws Exception {
+    List<UUID> heads;
+    try (Connection c = database().open()) {
+      backlogOnTheStatisticsOfADrainedOutbox(c);
+      try (Statement st = c.createStatement()) {
+        st.execute("ANALYZE " + tables.messages());
+      }
+      heads = firstIds(c, 10);
+    }
+
+    String plan = Stores.explainHoldBehind(database(), tables, heads);
+
     assertThat(plan)
-        .as("the rows behind each head: a range of the key index from the head's seq")
         .containsPattern(
             "Index Scan using "
                 + tables.messages()
-                + "_key_ix[^\\n]*\\n\\s*Index Cond: \\(\\(\\(aggregate_type\\)[^\\n]*seq >");
+                + "_key_ix[^\\n]*\\n\\s*Index Cond: \\(\\(\\(aggregate_type\\)[^\\n]*seq >")
+        .doesNotContain("Recheck Cond: ((status)")
+        .doesNotContain(tables.messages() + "_unpublished_ix")
+        .doesNotContain(tables.messages() + "_due_ix")
+        .doesNotContain("Seq Scan on " + tables.messages());
   }
 
   /**
