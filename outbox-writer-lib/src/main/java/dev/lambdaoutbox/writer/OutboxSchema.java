@@ -29,7 +29,10 @@ import org.jdbi.v3.core.Jdbi;
  * table_prefix} set (empty for no prefix).
  */
 public final class OutboxSchema {
-  /** The migrations, oldest first; each exists for every dialect. */
+  /**
+   * The migrations, oldest first; each exists for every dialect, so that both list the same
+   * versions. One that changes only one dialect's schema is, for the other, a comment saying why.
+   */
   public static final List<String> MIGRATIONS =
       List.of(
           "V1__create_outbox_tables.sql",
@@ -40,7 +43,8 @@ public final class OutboxSchema {
           "V6__audit_invoker_identity.sql",
           "V7__full_size_headers_and_rows_waiting_for_a_destination.sql",
           "V8__poller_leases.sql",
-          "V9__claim_cursors.sql");
+          "V9__claim_cursors.sql",
+          "V10__pending_key_index.sql");
 
   private final OutboxTables tables;
 

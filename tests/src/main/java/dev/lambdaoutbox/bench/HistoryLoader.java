@@ -140,6 +140,17 @@ public final class HistoryLoader {
     return insertMessages(count, base, "SENT", -1000, "n");
   }
 
+  /**
+   * {@code count} SENT rows over {@code keys} aggregates ({@code o-<first>} to {@code
+   * o-<first+keys-1>}, taken in turn), sent (and created) before {@code base}, one a millisecond.
+   */
+  public int sentOverKeys(int count, int keys, int first, Instant base) throws SQLException {
+    if (keys < 1) {
+      throw new IllegalArgumentException("keys must be positive, not " + keys);
+    }
+    return insertMessages(count, base, "SENT", -1000, "(" + first + " + n % " + keys + ")");
+  }
+
   /** {@code count} dead letters that died before {@code base}, one a millisecond. */
   public int deadLetters(int count, Instant base) throws SQLException {
     String columns =

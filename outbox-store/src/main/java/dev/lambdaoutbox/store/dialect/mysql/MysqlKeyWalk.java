@@ -14,13 +14,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How MySQL walks the ordered claim's keys ({@code OutboxSql#walkKeys}): along the key index
- * (aggregate_type, aggregate_id, status, seq) in order, in two statements per step. ENTRIES reads
- * the next :keys entries of the index after the last key visited, a range read in index order that
- * stops at its LIMIT; every aggregate it reaches starts in it (the read starts past the previous
- * one), and its first entry is its head when PENDING ('PENDING' sorts before 'SENT'). The next step
- * starts past the last aggregate reached, one index descent however many events it holds. HEADS
- * then reads those heads by seq (unique), with whether each is ready.
+ * How MySQL walks the ordered claim's keys ({@code OutboxSql#walkKeys}): along the PENDING part of
+ * the pending key index (status, aggregate_type, aggregate_id, seq) in order, in two statements per
+ * step. MySQL has no partial index, so the key index (aggregate_type, aggregate_id, status, seq)
+ * holds every sent (retained) row too, and a walk along it stepped over every aggregate that had
+ * only sent rows left, most of them where rows are retained; this one leads with status, and its
+ * PENDING part holds the pending rows alone. ENTRIES reads the next :keys PENDING entries after the
+ * last key visited, a range read in index order from ('PENDING', after) that stops at its LIMIT;
+ * every aggregate it reaches starts in it (the read starts past the previous one), and its first
+ * entry is its head. The next step starts past the last aggregate reached, one index descent
+ * however many events it holds. HEADS then reads those heads by seq (unique), with whether each is
+ * ready.
  *
  * <p>No GROUP BY loose index scan: on InnoDB it returned an aggregate twice where delete-marked
  * entries (published rows not yet purged) sat among its PENDING ones, and whether the server chose
@@ -29,13 +33,16 @@ import java.util.Map;
  * :keys entries.
  */
 final class MysqlKeyWalk {
-  /** The next :keys entries of the key index in the range, in index order, covered by the index. */
+  /**
+   * The next :keys PENDING entries of the pending key index in the range, in index order, covered
+   * by the index.
+   */
   private static final String ENTRIES =
       """
-      SELECT e.aggregate_type, e.aggregate_id, e.status, e.seq
-      FROM {messages} e{index:{messages}_key_ix}
-      WHERE 1 = 1{after}{upTo}
-      ORDER BY e.aggregate_type, e.aggregate_id, e.status, e.seq LIMIT :keys
+      SELECT e.aggregate_type, e.aggregate_id, e.seq
+      FROM {messages} e{index:{messages}_status_key_ix}
+      WHERE e.status = 'PENDING'{after}{upTo}
+      ORDER BY e.status, e.aggregate_type, e.aggregate_id, e.seq LIMIT :keys
       """;
 
   private static final String AFTER =
@@ -82,9 +89,7 @@ final class MysqlKeyWalk {
         KeyHead.Key key = new KeyHead.Key(row.text("aggregate_type"), row.text("aggregate_id"));
         if (!key.equals(from) && visited.size() < keys) {
           visited.add(key);
-          if (row.text("status").equals("PENDING")) {
-            headSeqs.put(key, row.longValue("seq"));
-          }
+          headSeqs.put(key, row.longValue("seq"));
           from = key;
         }
       }

@@ -1,0 +1,4 @@
+-- Lambda Outbox schema, PostgreSQL: nothing to change. MySQL's V10 adds an index of the pending rows in
+-- key order for the ordered claim's walk; here the key index of V5 (${table_prefix}outbox_messages_key_ix)
+-- is already that index, being partial (WHERE status = 'PENDING'). The version exists in both dialects so
+-- that their schema histories list the same versions.
