@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
@@ -10,10 +11,12 @@ import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
+import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,13 +44,17 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  *
  * <pre>
  * scripts/run-main dev.lambdaoutbox.bench.BrokerLatencyThroughputBenchmark [ROWS]   default 20000
- * JAVA_OPTS="-Dbench.cases=1x8,1x32,1x8/1000,2x8/1000 -Dbench.delayMs=15-25
- *            -Dbench.database=postgres|mariadb -Dbench.pollerEnv=OUTBOX_PIPELINE=false"
+ * JAVA_OPTS="-Dbench.cases=1x8,1x32,1x8/1000,2x8/1000,1x8/1000@jar -Dbench.delayMs=15-25
+ *            -Dbench.database=postgres|mariadb -Dbench.pollerEnv=OUTBOX_PIPELINE=false
+ *            -Dbench.java=$(scripts/lambda-java21)"
  * </pre>
  *
  * A case {@code PxC/B} is P pollers with {@code OUTBOX_PUBLISH_CONCURRENCY=C} and {@code
  * OUTBOX_BATCH_SIZE=B} (default 100). The poller pipelines by default ({@code OUTBOX_PIPELINE}
- * auto): it claims its next batch while it publishes one.
+ * auto): it claims its next batch while it publishes one. With {@code @jar} the pollers are the
+ * packaged jar, each in its own process on the Runtime API emulator with Lambda's JVM options
+ * ({@code bench.jvmOptions} replaces them) on {@code bench.java} (by default this JVM); their CPU
+ * is those processes', and the time in claims and completions is not measured.
  */
 public final class BrokerLatencyThroughputBenchmark {
   private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
@@ -55,20 +62,33 @@ public final class BrokerLatencyThroughputBenchmark {
 
   private BrokerLatencyThroughputBenchmark() {}
 
-  /** P pollers, C calls in flight each, and a batch size (0: the default). */
-  private record Case(int pollers, int concurrency, int batch) {
-    /** {@code PxC} or {@code PxC/B}. */
+  /**
+   * P pollers, C calls in flight each, a batch size (0: the default), and whether the pollers are
+   * the packaged jar in their own processes.
+   */
+  private record Case(int pollers, int concurrency, int batch, boolean packaged) {
+    /** {@code PxC}, {@code PxC/B}, each with an optional {@code @jar}. */
     static Case parse(String spec) {
-      String[] sizes = spec.strip().split("/");
+      String[] where = spec.strip().split("@");
+      if (where.length > 1 && !where[1].equals("jar")) {
+        throw new IllegalArgumentException(
+            "bench.cases: '" + spec + "' ends in @" + where[1] + "; the only suffix is @jar");
+      }
+      String[] sizes = where[0].split("/");
       String[] pc = sizes[0].split("x");
       return new Case(
           Integer.parseInt(pc[0]),
           Integer.parseInt(pc[1]),
-          sizes.length > 1 ? Integer.parseInt(sizes[1]) : 0);
+          sizes.length > 1 ? Integer.parseInt(sizes[1]) : 0,
+          where.length > 1);
     }
 
     String batchName() {
       return batch == 0 ? "100 (default)" : Integer.toString(batch);
+    }
+
+    String pollerName() {
+      return packaged ? "packaged jar" : "in process";
     }
   }
 
@@ -105,6 +125,8 @@ public final class BrokerLatencyThroughputBenchmark {
     String[] delay = System.getProperty("bench.delayMs", "15-25").split("-");
     Map<String, String> settings =
         LatencyBenchmark.settings(System.getProperty("bench.pollerEnv", ""));
+    Path java = ColdStartBenchmark.functionJava();
+    List<String> jvmOptions = ColdStartBenchmark.functionJvmOptions();
     TestDatabase db =
         System.getProperty("bench.database", "postgres").startsWith("maria")
             ? TestEndpoints.mysql()
@@ -115,22 +137,29 @@ public final class BrokerLatencyThroughputBenchmark {
             Duration.ofMillis(Long.parseLong(delay[0])),
             Duration.ofMillis(Long.parseLong(delay[delay.length - 1])))) {
       System.out.printf(
-          "%s at %s; %s; %d CPUs; %,d rows a case; poller settings beyond the defaults: %s%n",
+          "%s at %s; %s; %d CPUs; %,d rows a case; poller settings beyond the defaults: %s;"
+              + " packaged pollers on %s %s%n",
           db.name(),
           db.jdbcUrl(),
           broker.describe(),
           Runtime.getRuntime().availableProcessors(),
           rows,
-          settings.isEmpty() ? "none" : settings);
+          settings.isEmpty() ? "none" : settings,
+          java,
+          jvmOptions);
       CpuUse cpu = CpuUse.withServerOn(broker.port().orElseThrow());
       for (Case c : cases) {
-        Result r = measure(db, broker, cpu, c, rows, settings);
+        Result r =
+            c.packaged()
+                ? measurePackaged(db, broker, cpu, c, rows, settings, java, jvmOptions)
+                : measure(db, broker, cpu, c, rows, settings);
         System.out.printf(
-            "  %d poller(s) x %2d calls in flight, batch %s: %,d events in %.2f s = %,.0f/s, %.2f of the"
-                + " ceiling %,.0f/s (call %.1f ms, %.1f entries a call); CPU %.0f ms per 1,000"
-                + " events; claims %.0f%%, completions %.0f%% of the pollers' time; %.0f rows a"
+            "  %d poller(s) %s x %2d calls in flight, batch %s: %,d events in %.2f s = %,.0f/s, %.2f"
+                + " of the ceiling %,.0f/s (call %.1f ms, %.1f entries a call); CPU %.0f ms per"
+                + " 1,000 events; claims %s, completions %s of the pollers' time; %.0f rows a"
                 + " claim; %s%n",
             c.pollers(),
+            c.pollerName(),
             c.concurrency(),
             c.batchName(),
             r.published(),
@@ -141,21 +170,23 @@ public final class BrokerLatencyThroughputBenchmark {
             r.meanCallMs(),
             r.entriesPerCall(),
             r.cpuMsPer1000(),
-            r.claimShare() * 100,
-            r.completeShare() * 100,
+            percent(r.claimShare()),
+            percent(r.completeShare()),
             r.rowsPerClaim(),
             r.load());
         results.add(r);
       }
     }
     System.out.printf(
-        "%n| pollers | calls in flight | batch | events/s | ceiling events/s | share of ceiling |"
-            + " call ms | entries a call | poller CPU ms / 1,000 events | claims | completions |%n"
-            + "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
+        "%n| pollers | poller | calls in flight | batch | events/s | ceiling events/s | share of"
+            + " ceiling | call ms | entries a call | poller CPU ms / 1,000 events | claims |"
+            + " completions |%n"
+            + "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
     for (Result r : results) {
       System.out.printf(
-          "| %d | %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.0f | %.0f%% | %.0f%% |%n",
+          "| %d | %s | %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.0f | %s | %s |%n",
           r.c().pollers(),
+          r.c().pollerName(),
           r.c().concurrency(),
           r.c().batchName(),
           r.perSecond(),
@@ -164,9 +195,91 @@ public final class BrokerLatencyThroughputBenchmark {
           r.meanCallMs(),
           r.entriesPerCall(),
           r.cpuMsPer1000(),
-          r.claimShare() * 100,
-          r.completeShare() * 100);
+          percent(r.claimShare()),
+          percent(r.completeShare()));
     }
+  }
+
+  /** "37%", or "-" where it was not measured (a packaged poller's store is out of reach). */
+  private static String percent(double share) {
+    return Double.isNaN(share) ? "-" : String.format("%.0f%%", share * 100);
+  }
+
+  /**
+   * A case through the packaged jar: P poller processes on the Runtime API emulator, each sent
+   * invocations marked as a fan-out's (each drains and stops) until the rows are published. CPU is
+   * the poller processes' own; the time in claims and completions is not measured.
+   */
+  private static Result measurePackaged(
+      TestDatabase db,
+      BrokerStandInProcess broker,
+      CpuUse cpu,
+      Case c,
+      int rows,
+      Map<String, String> settings,
+      Path java,
+      List<String> jvmOptions)
+      throws Exception {
+    OutboxTables tables = db.createTables("tput");
+    Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, broker.aws());
+    env.put(PollerVariables.DEFAULT_DESTINATION.name(), broker.newDestination());
+    env.put(PollerVariables.PUBLISH_CONCURRENCY.name(), Integer.toString(c.concurrency()));
+    env.put("OUTBOX_LOG_LEVEL", "WARN");
+    env.putAll(settings);
+    if (c.batch() > 0) {
+      env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(c.batch()));
+    }
+    Duration timeout = Duration.ofMinutes(15);
+    try (PackagedPollers pollers =
+        new PackagedPollers(db, tables, env, java, jvmOptions, c.pollers(), timeout, timeout)) {
+      pollers.load(WARM_UP_ROWS * c.pollers());
+      drainPackaged(pollers, c.pollers(), WARM_UP_ROWS * c.pollers());
+      pollers.load(rows);
+      BrokerStandInProcess.Stats before = broker.stats();
+      CpuUse.Sample from = cpu.sample();
+      long pollerCpuFrom = pollers.cpuNanos();
+      long start = System.nanoTime();
+      List<JsonNode> answers = drainPackaged(pollers, c.pollers(), rows);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      long pollerCpuTo = pollers.cpuNanos();
+      CpuUse.Sample to = cpu.sample();
+      BrokerStandInProcess.Stats calls = broker.stats().since(before);
+      pollers.requireAllRunning();
+      long published = answers.stream().mapToLong(j -> j.path("published").asLong()).sum();
+      if (published != rows) {
+        throw new IllegalStateException("published " + published + " of " + rows + ": " + answers);
+      }
+      long rounds = answers.stream().mapToLong(j -> j.path("rounds").asLong()).sum();
+      return new Result(
+          c,
+          published,
+          seconds,
+          calls.meanCallMillis(),
+          calls.messages() / (double) Math.max(1, calls.calls()),
+          pollerCpuFrom < 0 || pollerCpuTo < 0
+              ? Double.NaN
+              : (pollerCpuTo - pollerCpuFrom) / 1e6 / published * 1000,
+          Double.NaN,
+          Double.NaN,
+          published / (double) Math.max(1, rounds),
+          cpu.describe(from, to) + " (JVM: this one, not the pollers')");
+    } finally {
+      db.dropTables(tables);
+    }
+  }
+
+  /** Sends each packaged poller an invocation until {@code rows} are published; the answers. */
+  private static List<JsonNode> drainPackaged(PackagedPollers pollers, int n, int rows)
+      throws Exception {
+    List<JsonNode> answers = new ArrayList<>();
+    long published = 0;
+    for (int round = 0; round < 10 && published < rows; round++) {
+      for (JsonNode answer : pollers.drainEach(n)) {
+        answers.add(answer);
+        published += answer.path("published").asLong();
+      }
+    }
+    return answers;
   }
 
   private static Result measure(

@@ -64,6 +64,21 @@ public final class ColdStartBenchmark {
           "-XX:+UseSerialGC", "-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
 
   private static final String POLLER = "dev.lambdaoutbox.poller.PollerHandler::handleRequest";
+
+  /** The JVM to start packaged functions on: {@code bench.java}, by default this one. */
+  static Path functionJava() {
+    return Path.of(
+        System.getProperty("bench.java", ProcessHandle.current().info().command().orElse("java")));
+  }
+
+  /** The packaged functions' JVM options: {@code bench.jvmOptions}, by default Lambda's. */
+  static List<String> functionJvmOptions() {
+    String options = System.getProperty("bench.jvmOptions");
+    return options == null
+        ? LAMBDA_JVM_OPTIONS
+        : Arrays.stream(options.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+  }
+
   private static final String REPROCESSOR =
       "dev.lambdaoutbox.reprocessor.DeadLetterReprocessorHandler::handleRequest";
   private static final String FLOOR = "dev.lambdaoutbox.bench.floor.DoNothingHandler";
@@ -87,16 +102,8 @@ public final class ColdStartBenchmark {
   public static void main(String[] args) throws Exception {
     Locale.setDefault(Locale.ROOT);
     int starts = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    Path java =
-        Path.of(
-            System.getProperty(
-                "bench.java", ProcessHandle.current().info().command().orElse("java")));
-    List<String> jvmOptions =
-        System.getProperty("bench.jvmOptions") == null
-            ? LAMBDA_JVM_OPTIONS
-            : Arrays.stream(System.getProperty("bench.jvmOptions").trim().split("\\s+"))
-                .filter(s -> !s.isEmpty())
-                .toList();
+    Path java = functionJava();
+    List<String> jvmOptions = functionJvmOptions();
 
     TestDatabase db = TestEndpoints.postgres();
     AwsEndpoint aws = TestEndpoints.aws();

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  */
 final class CpuUse {
   /** Linux reports process CPU time in clock ticks of 1/100 s on every common platform. */
-  private static final long NANOS_PER_TICK = 10_000_000L;
+  static final long NANOS_PER_TICK = 10_000_000L;
 
   private final OptionalLong serverPid;
   private final int cpus = Runtime.getRuntime().availableProcessors();
@@ -79,7 +79,7 @@ final class CpuUse {
   }
 
   /** utime + stime of one process, in ticks; -1 when it cannot be read. */
-  private static long processTicks(long pid) {
+  static long processTicks(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
       // The command name (field 2) may hold spaces; fields after its closing parenthesis are plain.

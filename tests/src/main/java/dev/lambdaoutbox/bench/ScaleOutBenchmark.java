@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
@@ -10,13 +9,11 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -44,8 +41,6 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * </pre>
  */
 public final class ScaleOutBenchmark {
-  private static final String POLLER = "dev.lambdaoutbox.poller.PollerHandler::handleRequest";
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
 
   /** The fan-out part's invocations: short, so that the backlog is beyond one of them. */
@@ -168,7 +163,7 @@ public final class ScaleOutBenchmark {
     private final OutboxTables tables;
     private final SqsClient sqs;
     private final String queue;
-    private final List<PackagedFunction> functions = new ArrayList<>();
+    private final PackagedPollers pollers;
 
     Fleet(TestDatabase db, SqsClient sqs, ElasticMq broker, Path java, int n, int maxPollers)
         throws Exception {
@@ -176,77 +171,47 @@ public final class ScaleOutBenchmark {
       this.sqs = sqs;
       this.tables = db.createTables("scale");
       this.queue = sqs.createQueue(r -> r.queueName(tables.prefix() + "q")).queueUrl();
-      this.emulator = new LambdaRuntimeEmulator(SCHEDULED_TIMEOUT);
       Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, broker.endpoint());
       env.put("OUTBOX_DEFAULT_DESTINATION", queue);
       env.put("OUTBOX_BATCH_SIZE", "1000");
       env.put("OUTBOX_LOG_LEVEL", "WARN");
       env.put("OUTBOX_MAX_CONCURRENT_POLLERS", Integer.toString(maxPollers));
-      env.put("AWS_ENDPOINT_URL_LAMBDA", emulator.invokeEndpoint());
-      for (int i = 0; i < n; i++) {
-        functions.add(
-            PackagedFunction.start(
-                PackagedFunction.lambdaJar("poller-function"),
-                "outbox-poller",
-                POLLER,
-                env,
-                emulator,
-                java,
-                ColdStartBenchmark.LAMBDA_JVM_OPTIONS));
-      }
+      this.pollers =
+          new PackagedPollers(
+              db,
+              tables,
+              env,
+              java,
+              ColdStartBenchmark.LAMBDA_JVM_OPTIONS,
+              n,
+              SCHEDULED_TIMEOUT,
+              DRAIN_TIMEOUT);
+      this.emulator = pollers.emulator;
       load(2_000 * n);
       List<JsonNode> warm = drainEach(n);
       long published = warm.stream().mapToLong(j -> j.path("published").asLong()).sum();
       if (published != 2_000L * n) {
         throw new IllegalStateException("warm-up published " + published + ": " + warm);
       }
-      requireAllRunning();
-    }
-
-    /** Fails when a function's JVM died: the run would measure fewer pollers than it says. */
-    void requireAllRunning() throws Exception {
-      if (!functions.stream().allMatch(PackagedFunction::isAlive)) {
-        throw new IllegalStateException("a poller process died:\n" + output());
-      }
+      pollers.requireAllRunning();
     }
 
     void load(int rows) throws Exception {
-      try (Connection c = db.open()) {
-        c.setAutoCommit(true);
-        HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
-        loader.pending(rows, Instant.now().minus(Duration.ofDays(1)));
-        loader.analyze();
-      }
+      pollers.load(rows);
     }
 
-    /** Sends n invocations marked as a fan-out's at once; their answers. */
     List<JsonNode> drainEach(int n) throws Exception {
-      List<CompletableFuture<LambdaRuntimeEmulator.Result>> sent = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        sent.add(
-            emulator.submit("{\"outboxFanOut\":{\"startedBy\":\"benchmark\"}}", DRAIN_TIMEOUT));
-      }
-      List<JsonNode> answers = new ArrayList<>();
-      for (CompletableFuture<LambdaRuntimeEmulator.Result> f : sent) {
-        answers.add(answer(f));
-      }
-      return answers;
+      return pollers.drainEach(n);
     }
 
     JsonNode answer(CompletableFuture<LambdaRuntimeEmulator.Result> result) throws Exception {
-      LambdaRuntimeEmulator.Result r =
-          result.get(DRAIN_TIMEOUT.toMillis() + 120_000, TimeUnit.MILLISECONDS);
-      if (r.failed()) {
-        throw new IllegalStateException(
-            "an invocation failed: " + r.errorType() + " " + r.body() + "\n" + output());
-      }
-      return JSON.readTree(r.body());
+      return pollers.answer(result);
     }
 
     /** The run, after checking that the outbox is empty and the answers add up to the rows. */
     Run checked(String name, int n, int rows, List<JsonNode> answers, double seconds, String note)
         throws Exception {
-      requireAllRunning();
+      pollers.requireAllRunning();
       long published = answers.stream().mapToLong(j -> j.path("published").asLong()).sum();
       long left;
       try (Connection c = db.open();
@@ -264,20 +229,9 @@ public final class ScaleOutBenchmark {
       return new Run(name, n, rows, published, seconds, check + "; " + note);
     }
 
-    private String output() throws Exception {
-      StringBuilder out = new StringBuilder();
-      for (PackagedFunction f : functions) {
-        out.append(f.output());
-      }
-      return out.toString();
-    }
-
     @Override
     public void close() throws Exception {
-      for (PackagedFunction f : functions) {
-        f.close();
-      }
-      emulator.close();
+      pollers.close();
       sqs.deleteQueue(r -> r.queueUrl(queue));
       db.dropTables(tables);
     }

@@ -194,6 +194,11 @@ public final class PackagedFunction implements AutoCloseable {
     return String.join(File.pathSeparator, entries);
   }
 
+  /** The function JVM's process id. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** Whether the function's JVM is still running. */
   public boolean isAlive() {
     return process.isAlive();
