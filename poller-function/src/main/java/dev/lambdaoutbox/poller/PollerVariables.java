@@ -110,7 +110,10 @@ public final class PollerVariables {
 
   public static final Setting PUBLISH_CONCURRENCY =
       Setting.number("OUTBOX_PUBLISH_CONCURRENCY", INTEGER, 8, 1, 64)
-          .meaning("batch calls in flight at once, across destinations");
+          .meaning(
+              "batch calls in flight at once, across destinations. The poller lets the JVM keep"
+                  + " as many idle connections per broker endpoint (`http.maxConnections`, 5 by"
+                  + " default), unless `JAVA_TOOL_OPTIONS` sets it");
 
   public static final Setting RETENTION_HOURS =
       Setting.number("OUTBOX_RETENTION_HOURS", HOURS, 0, 0, 8_760)

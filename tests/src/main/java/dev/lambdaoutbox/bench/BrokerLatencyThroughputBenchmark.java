@@ -54,7 +54,9 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * auto): it claims its next batch while it publishes one. With {@code @jar} the pollers are the
  * packaged jar, each in its own process on the Runtime API emulator with Lambda's JVM options
  * ({@code bench.jvmOptions} replaces them) on {@code bench.java} (by default this JVM); their CPU
- * is those processes', and the time in claims and completions is not measured.
+ * is those processes', and the time in claims and completions is not measured. {@code
+ * @jar:-Dname=value} also gives each such process {@code JAVA_TOOL_OPTIONS=-Dname=value} (e.g.
+ * {@code -Dhttp.maxConnections=5}: the JDK's own keep-alive, which the poller raises otherwise).
  */
 public final class BrokerLatencyThroughputBenchmark {
   private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
@@ -63,16 +65,23 @@ public final class BrokerLatencyThroughputBenchmark {
   private BrokerLatencyThroughputBenchmark() {}
 
   /**
-   * P pollers, C calls in flight each, a batch size (0: the default), and whether the pollers are
-   * the packaged jar in their own processes.
+   * P pollers, C calls in flight each, a batch size (0: the default), whether the pollers are the
+   * packaged jar in their own processes, and what such a process gets in {@code JAVA_TOOL_OPTIONS}
+   * (empty: nothing).
    */
-  private record Case(int pollers, int concurrency, int batch, boolean packaged) {
-    /** {@code PxC}, {@code PxC/B}, each with an optional {@code @jar}. */
+  private record Case(
+      int pollers, int concurrency, int batch, boolean packaged, String toolOptions) {
+    /** {@code PxC} or {@code PxC/B}, then {@code @jar} or {@code @jar:-Dname=value} if packaged. */
     static Case parse(String spec) {
-      String[] where = spec.strip().split("@");
-      if (where.length > 1 && !where[1].equals("jar")) {
-        throw new IllegalArgumentException(
-            "bench.cases: '" + spec + "' ends in @" + where[1] + "; the only suffix is @jar");
+      String[] where = spec.strip().split("@", 2);
+      String toolOptions = "";
+      if (where.length > 1) {
+        String[] jar = where[1].split(":", 2);
+        if (!jar[0].equals("jar")) {
+          throw new IllegalArgumentException(
+              "bench.cases: '" + spec + "' ends in @" + where[1] + "; the only suffix is @jar");
+        }
+        toolOptions = jar.length > 1 ? jar[1] : "";
       }
       String[] sizes = where[0].split("/");
       String[] pc = sizes[0].split("x");
@@ -80,7 +89,8 @@ public final class BrokerLatencyThroughputBenchmark {
           Integer.parseInt(pc[0]),
           Integer.parseInt(pc[1]),
           sizes.length > 1 ? Integer.parseInt(sizes[1]) : 0,
-          where.length > 1);
+          where.length > 1,
+          toolOptions);
     }
 
     String batchName() {
@@ -88,7 +98,9 @@ public final class BrokerLatencyThroughputBenchmark {
     }
 
     String pollerName() {
-      return packaged ? "packaged jar" : "in process";
+      return !packaged
+          ? "in process"
+          : toolOptions.isEmpty() ? "packaged jar" : "packaged jar, " + toolOptions;
     }
   }
 
@@ -102,6 +114,7 @@ public final class BrokerLatencyThroughputBenchmark {
       double claimShare,
       double completeShare,
       double rowsPerClaim,
+      long connections,
       String load) {
     double perSecond() {
       return published / seconds;
@@ -157,7 +170,7 @@ public final class BrokerLatencyThroughputBenchmark {
             "  %d poller(s) %s x %2d calls in flight, batch %s: %,d events in %.2f s = %,.0f/s, %.2f"
                 + " of the ceiling %,.0f/s (call %.1f ms, %.1f entries a call); CPU %.0f ms per"
                 + " 1,000 events; claims %s, completions %s of the pollers' time; %.0f rows a"
-                + " claim; %s%n",
+                + " claim; %,d connections opened to the broker; %s%n",
             c.pollers(),
             c.pollerName(),
             c.concurrency(),
@@ -173,6 +186,7 @@ public final class BrokerLatencyThroughputBenchmark {
             percent(r.claimShare()),
             percent(r.completeShare()),
             r.rowsPerClaim(),
+            r.connections(),
             r.load());
         results.add(r);
       }
@@ -180,11 +194,11 @@ public final class BrokerLatencyThroughputBenchmark {
     System.out.printf(
         "%n| pollers | poller | calls in flight | batch | events/s | ceiling events/s | share of"
             + " ceiling | call ms | entries a call | poller CPU ms / 1,000 events | claims |"
-            + " completions |%n"
-            + "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
+            + " completions | connections opened |%n"
+            + "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|%n");
     for (Result r : results) {
       System.out.printf(
-          "| %d | %s | %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.0f | %s | %s |%n",
+          "| %d | %s | %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.0f | %s | %s | %,d |%n",
           r.c().pollers(),
           r.c().pollerName(),
           r.c().concurrency(),
@@ -196,7 +210,8 @@ public final class BrokerLatencyThroughputBenchmark {
           r.entriesPerCall(),
           r.cpuMsPer1000(),
           percent(r.claimShare()),
-          percent(r.completeShare()));
+          percent(r.completeShare()),
+          r.connections());
     }
   }
 
@@ -228,6 +243,9 @@ public final class BrokerLatencyThroughputBenchmark {
     env.putAll(settings);
     if (c.batch() > 0) {
       env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(c.batch()));
+    }
+    if (!c.toolOptions().isEmpty()) {
+      env.put("JAVA_TOOL_OPTIONS", c.toolOptions());
     }
     Duration timeout = Duration.ofMinutes(15);
     try (PackagedPollers pollers =
@@ -262,6 +280,7 @@ public final class BrokerLatencyThroughputBenchmark {
           Double.NaN,
           Double.NaN,
           published / (double) Math.max(1, rounds),
+          calls.connections(),
           cpu.describe(from, to) + " (JVM: this one, not the pollers')");
     } finally {
       db.dropTables(tables);
@@ -368,6 +387,7 @@ public final class BrokerLatencyThroughputBenchmark {
           stores.stream().mapToLong(s -> s.claimNanos.get()).sum() / pollerNanos,
           stores.stream().mapToLong(s -> s.completeNanos.get()).sum() / pollerNanos,
           published / (double) Math.max(1, claims),
+          calls.connections(),
           cpu.describe(from, to));
     } finally {
       pool.shutdownNow();

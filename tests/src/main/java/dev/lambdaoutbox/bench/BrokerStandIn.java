@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -28,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Run it in a process of its own ({@link BrokerStandInProcess}, {@link #main}) when the
  * publisher's CPU time is measured; its records are read over HTTP: {@code GET
  * /_standin/accepted?from=N} gives lines {@code eventId micros} from the N-th on, {@code GET
- * /_standin/stats} gives {@code calls messages callMicros}.
+ * /_standin/stats} gives {@code calls messages callMicros connections} (connections: the client
+ * addresses calls came from, one per connection opened).
  *
  * <pre>
  * java -cp ... dev.lambdaoutbox.bench.BrokerStandIn [MIN_MS MAX_MS [PORT]]   default 15 25 0
@@ -43,6 +46,9 @@ public final class BrokerStandIn implements AutoCloseable {
   private final AtomicLong calls = new AtomicLong();
   private final AtomicLong messages = new AtomicLong();
   private final AtomicLong callMicros = new AtomicLong();
+
+  /** Each client address a call came from: one per connection the clients opened. */
+  private final Set<InetSocketAddress> connections = ConcurrentHashMap.newKeySet();
 
   /** Listens on 127.0.0.1:{@code port} (0: a free one), answering after min..max of delay. */
   public BrokerStandIn(Duration min, Duration max, int port) throws IOException {
@@ -84,6 +90,7 @@ public final class BrokerStandIn implements AutoCloseable {
 
   private void publish(HttpExchange exchange) throws IOException {
     long received = EventTimes.nowMicros();
+    connections.add(exchange.getRemoteAddress());
     try (exchange) {
       byte[] body = exchange.getRequestBody().readAllBytes();
       String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
@@ -136,7 +143,16 @@ public final class BrokerStandIn implements AutoCloseable {
   }
 
   private void readStats(HttpExchange exchange) throws IOException {
-    text(exchange, calls.get() + " " + messages.get() + " " + callMicros.get() + "\n");
+    text(
+        exchange,
+        calls.get()
+            + " "
+            + messages.get()
+            + " "
+            + callMicros.get()
+            + " "
+            + connections.size()
+            + "\n");
   }
 
   private static void text(HttpExchange exchange, String text) throws IOException {

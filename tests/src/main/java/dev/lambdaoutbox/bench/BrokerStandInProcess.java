@@ -75,21 +75,25 @@ final class BrokerStandInProcess implements LatencyBroker {
     return aws;
   }
 
-  /** What it has answered so far. */
-  record Stats(long calls, long messages, long callMicros) {
+  /** What it has answered so far, and over how many connections. */
+  record Stats(long calls, long messages, long callMicros, long connections) {
     double meanCallMillis() {
       return calls == 0 ? 0 : callMicros / 1000.0 / calls;
     }
 
     Stats since(Stats earlier) {
       return new Stats(
-          calls - earlier.calls, messages - earlier.messages, callMicros - earlier.callMicros);
+          calls - earlier.calls,
+          messages - earlier.messages,
+          callMicros - earlier.callMicros,
+          connections - earlier.connections);
     }
   }
 
   Stats stats() throws IOException, InterruptedException {
     String[] f = get("/_standin/stats").strip().split(" ");
-    return new Stats(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]));
+    return new Stats(
+        Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]));
   }
 
   /** Acceptances recorded since the last call: event id and wall-clock micros. */

@@ -54,8 +54,11 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  * <pre>
  * scripts/run-main dev.lambdaoutbox.bench.ModeLatencyBenchmark
  * JAVA_OPTS="-Dbench.modes=wake,schedule,interval -Dbench.rates=0,1,10,100,1000 -Dbench.periods=3
- *            -Dbench.periodSeconds=10 -Dbench.database=postgres|mariadb -Dbench.histograms=FILE"
+ *            -Dbench.periodSeconds=10 -Dbench.database=postgres|mariadb -Dbench.histograms=FILE
+ *            -Dbench.pollerEnv=OUTBOX_BATCH_SIZE=1000;NAME=value"
  * </pre>
+ *
+ * {@code bench.pollerEnv} adds settings to the pollers' environment (after the mode's own).
  */
 public final class ModeLatencyBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,6 +94,8 @@ public final class ModeLatencyBenchmark {
     Path histograms =
         PackagedFunction.projectRoot()
             .resolve(System.getProperty("bench.histograms", "docs/latency-histograms.md"));
+    Map<String, String> settings =
+        LatencyBenchmark.settings(System.getProperty("bench.pollerEnv", ""));
     TestDatabase db =
         System.getProperty("bench.database", "postgres").startsWith("maria")
             ? TestEndpoints.mysql()
@@ -100,16 +105,18 @@ public final class ModeLatencyBenchmark {
         BrokerStandInProcess.start(Duration.ofMillis(15), Duration.ofMillis(25))) {
       System.out.printf(
           "%s; %s; packaged poller, %d execution environments on the Runtime API emulator;"
-              + " schedule every %d s (timeout %d s), %d periods a cell; %d CPUs%n",
+              + " schedule every %d s (timeout %d s), %d periods a cell; %d CPUs; poller settings"
+              + " beyond the mode's: %s%n",
           db.name(),
           broker.describe(),
           ENVIRONMENTS,
           period.toSeconds(),
           period.toSeconds(),
           periods,
-          Runtime.getRuntime().availableProcessors());
+          Runtime.getRuntime().availableProcessors(),
+          settings.isEmpty() ? "none" : settings);
       for (String mode : modes) {
-        try (ModeFleet fleet = new ModeFleet(db, broker, mode.strip(), period)) {
+        try (ModeFleet fleet = new ModeFleet(db, broker, mode.strip(), period, settings)) {
           for (double rate : rates) {
             if (rate == 0 && !mode.strip().equals("wake")) {
               continue; // at 0 events/s only the wake-up mode could differ from the schedule
@@ -176,7 +183,12 @@ public final class ModeLatencyBenchmark {
     private final PollerWaker waker;
     private final String scheduledEvent;
 
-    ModeFleet(TestDatabase db, BrokerStandInProcess broker, String mode, Duration period)
+    ModeFleet(
+        TestDatabase db,
+        BrokerStandInProcess broker,
+        String mode,
+        Duration period,
+        Map<String, String> settings)
         throws Exception {
       this.db = db;
       this.broker = broker;
@@ -202,6 +214,7 @@ public final class ModeLatencyBenchmark {
                 throw new IllegalArgumentException(
                     "bench.modes: '" + mode + "' is none of wake, schedule, interval");
           });
+      env.putAll(settings);
       for (int i = 0; i < ENVIRONMENTS; i++) {
         functions.add(
             PackagedFunction.start(

@@ -380,8 +380,9 @@ final class DocSections {
         "Lambda duration",
         "at "
             + grouped(EVENTS_PER_SECOND_A_RUN)
-            + " events/s a run (a guess"
-            + " for SNS in the same region; measured locally the claim-and-mark path does 37,000+): "
+            + " events/s a run (below what was measured: the packaged poller at the default settings"
+            + " published about 1,900 events/s to a broker answering in 15-25 ms, as SNS in the"
+            + " same region does; [PERFORMANCE.md](PERFORMANCE.md#throughput-against-the-stand-in-brokerlatencythroughputbenchmark)): "
             + grouped(Math.round(eventSeconds))
             + " s × "
             + plain(gb)

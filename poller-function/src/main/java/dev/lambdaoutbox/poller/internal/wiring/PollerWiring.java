@@ -72,8 +72,13 @@ public final class PollerWiring {
   public record Graph(
       OutboxPoller poller, OutboxPoller fanOutPoller, FanOut fanOut, SnapStartPriming priming) {}
 
-  /** The real graph for {@code config}: everything from the environment and the SDK's defaults. */
+  /**
+   * The real graph for {@code config}: everything from the environment and the SDK's defaults. Lets
+   * the JDK keep a connection per publish thread to each broker ({@link HttpKeepAlive}), unless
+   * {@code http.maxConnections} is set.
+   */
   public static Graph create(PollerConfig config) {
+    HttpKeepAlive.keepAtLeast(config.publishConcurrency());
     Clock clock = Clock.systemUTC();
     PrintStream out = System.out;
     OutboxStore store = store(config);
