@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * scripts/run-main dev.lambdaoutbox.bench.BrokerLatencyThroughputBenchmark [ROWS]   default 20000
  * JAVA_OPTS="-Dbench.cases=1x8,1x32,1x8/1000,2x8/1000,1x8/1000@jar -Dbench.delayMs=15-25
  *            -Dbench.database=postgres|mariadb -Dbench.pollerEnv=OUTBOX_PIPELINE=false
- *            -Dbench.java=$(scripts/lambda-java21)"
+ *            -Dbench.java=$(scripts/lambda-java21) -Dbench.tls=true"
  * </pre>
  *
  * A case {@code PxC/B} is P pollers with {@code OUTBOX_PUBLISH_CONCURRENCY=C} and {@code
@@ -57,6 +57,7 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * is those processes', and the time in claims and completions is not measured. {@code
  * @jar:-Dname=value} also gives each such process {@code JAVA_TOOL_OPTIONS=-Dname=value} (e.g.
  * {@code -Dhttp.maxConnections=5}: the JDK's own keep-alive, which the poller raises otherwise).
+ * With {@code bench.tls} the pollers reach the stand-in over HTTPS, as they reach AWS.
  */
 public final class BrokerLatencyThroughputBenchmark {
   private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream());
@@ -145,10 +146,13 @@ public final class BrokerLatencyThroughputBenchmark {
             ? TestEndpoints.mysql()
             : TestEndpoints.postgres();
     List<Result> results = new ArrayList<>();
+    boolean tls = Boolean.getBoolean("bench.tls");
     try (BrokerStandInProcess broker =
         BrokerStandInProcess.start(
             Duration.ofMillis(Long.parseLong(delay[0])),
-            Duration.ofMillis(Long.parseLong(delay[delay.length - 1])))) {
+            Duration.ofMillis(Long.parseLong(delay[delay.length - 1])),
+            tls)) {
+      trust(broker.clientToolOptions()); // the in-process pollers' clients, before their first call
       System.out.printf(
           "%s at %s; %s; %d CPUs; %,d rows a case; poller settings beyond the defaults: %s;"
               + " packaged pollers on %s %s%n",
@@ -215,6 +219,16 @@ public final class BrokerLatencyThroughputBenchmark {
     }
   }
 
+  /** Sets the {@code -Dname=value} system properties of {@code toolOptions} in this JVM. */
+  private static void trust(String toolOptions) {
+    for (String option : toolOptions.split(" ")) {
+      int eq = option.indexOf('=');
+      if (option.startsWith("-D") && eq > 2) {
+        System.setProperty(option.substring(2, eq), option.substring(eq + 1));
+      }
+    }
+  }
+
   /** "37%", or "-" where it was not measured (a packaged poller's store is out of reach). */
   private static String percent(double share) {
     return Double.isNaN(share) ? "-" : String.format("%.0f%%", share * 100);
@@ -244,8 +258,9 @@ public final class BrokerLatencyThroughputBenchmark {
     if (c.batch() > 0) {
       env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(c.batch()));
     }
-    if (!c.toolOptions().isEmpty()) {
-      env.put("JAVA_TOOL_OPTIONS", c.toolOptions());
+    String toolOptions = (broker.clientToolOptions() + " " + c.toolOptions()).strip();
+    if (!toolOptions.isEmpty()) {
+      env.put("JAVA_TOOL_OPTIONS", toolOptions);
     }
     Duration timeout = Duration.ofMinutes(15);
     try (PackagedPollers pollers =

@@ -2,12 +2,17 @@ package dev.lambdaoutbox.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
 
 /**
  * A broker with AWS's latency and none of its work: an HTTP server on loopback that answers SQS
@@ -39,6 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class BrokerStandIn implements AutoCloseable {
   private final HttpServer server;
+  private final HttpsServer tlsServer;
   private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
   private final long minMicros;
   private final long maxMicros;
@@ -52,6 +60,15 @@ public final class BrokerStandIn implements AutoCloseable {
 
   /** Listens on 127.0.0.1:{@code port} (0: a free one), answering after min..max of delay. */
   public BrokerStandIn(Duration min, Duration max, int port) throws IOException {
+    this(min, max, port, null);
+  }
+
+  /**
+   * As {@link #BrokerStandIn(Duration, Duration, int)}, and with {@code tls} not null also over
+   * HTTPS on a free port of its own ({@link #tlsEndpoint()}), as AWS's endpoints answer; its
+   * records are read over plain HTTP all the same.
+   */
+  public BrokerStandIn(Duration min, Duration max, int port, SSLContext tls) throws IOException {
     if (min.isNegative() || max.compareTo(min) < 0) {
       throw new IllegalArgumentException(
           "delay: need 0 <= min <= max, got min " + min + ", max " + max);
@@ -65,17 +82,54 @@ public final class BrokerStandIn implements AutoCloseable {
     server.createContext("/_standin/stats", this::readStats);
     server.createContext("/", this::publish);
     server.start();
+    if (tls == null) {
+      this.tlsServer = null;
+    } else {
+      this.tlsServer =
+          HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+      tlsServer.setHttpsConfigurator(new HttpsConfigurator(tls));
+      tlsServer.setExecutor(handlers);
+      tlsServer.createContext("/", this::publish);
+      tlsServer.start();
+    }
   }
 
+  /**
+   * Args: min and max delay in ms (15, 25), port (0), and a PKCS12 key store and its password to
+   * answer over HTTPS too. Prints the endpoints it listens on.
+   */
   public static void main(String[] args) throws Exception {
     long min = args.length > 0 ? Long.parseLong(args[0]) : 15;
     long max = args.length > 1 ? Long.parseLong(args[1]) : 25;
     int port = args.length > 2 ? Integer.parseInt(args[2]) : 0;
-    BrokerStandIn broker = new BrokerStandIn(Duration.ofMillis(min), Duration.ofMillis(max), port);
-    // The parent process reads this line for the port.
-    System.out.println("listening on " + broker.endpoint());
+    SSLContext tls = args.length > 4 ? tls(Path.of(args[3]), args[4].toCharArray()) : null;
+    BrokerStandIn broker =
+        new BrokerStandIn(Duration.ofMillis(min), Duration.ofMillis(max), port, tls);
+    // The parent process reads this line for the endpoints.
+    System.out.println(
+        "listening on "
+            + broker.endpoint()
+            + (broker.tlsServer == null ? "" : " " + broker.tlsEndpoint()));
     System.out.flush();
     Thread.currentThread().join();
+  }
+
+  private static SSLContext tls(Path keyStore, char[] password) throws Exception {
+    KeyStore keys = KeyStore.getInstance("PKCS12");
+    try (var in = Files.newInputStream(keyStore)) {
+      keys.load(in, password);
+    }
+    KeyManagerFactory factory =
+        KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    factory.init(keys, password);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(factory.getKeyManagers(), null, null);
+    return context;
+  }
+
+  /** Where SDK clients send over HTTPS: {@code https://127.0.0.1:PORT}; only with TLS. */
+  public URI tlsEndpoint() {
+    return URI.create("https://127.0.0.1:" + tlsServer.getAddress().getPort());
   }
 
   /** Where SDK clients send: {@code http://127.0.0.1:PORT}. */
@@ -168,6 +222,9 @@ public final class BrokerStandIn implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    if (tlsServer != null) {
+      tlsServer.stop(0);
+    }
     handlers.shutdownNow();
   }
 }

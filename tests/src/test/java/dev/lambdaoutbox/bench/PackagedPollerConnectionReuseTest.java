@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The packaged poller keeps its connections to the broker: the jar in a fresh JVM (the JDK reads
  * {@code http.maxConnections} once per JVM), 8 calls in flight, draining 3,000 rows (300 batch
- * calls) into the broker stand-in, which counts the connections the calls came over. The JDK alone
- * keeps 5 idle connections per host, so each claim's wave of 8 calls would close 3 and the next
- * wave open them again (on AWS, a TLS handshake each); a value the user sets in {@code
+ * calls) over HTTPS, as to AWS, into the broker stand-in, which counts the connections the calls
+ * came over. The JDK alone keeps 5 idle connections per host, so each claim's wave of 8 calls would
+ * close 3 and the next wave open them again, a TLS handshake each; a value the user sets in {@code
  * JAVA_TOOL_OPTIONS} stands, and shows the difference.
  */
 class PackagedPollerConnectionReuseTest {
@@ -27,7 +27,7 @@ class PackagedPollerConnectionReuseTest {
 
   @Test
   void eightCallsInFlight_reuseEightConnections_throughAWholeDrain() throws Exception {
-    Drain drain = drain(Map.of());
+    Drain drain = drain("");
 
     assertThat(drain.calls()).as("batch calls of 10").isGreaterThanOrEqualTo(ROWS / 10);
     assertThat(drain.connections())
@@ -37,7 +37,7 @@ class PackagedPollerConnectionReuseTest {
 
   @Test
   void theUsersOwnHttpMaxConnections_stands_andTheCallsAboveItReconnect() throws Exception {
-    Drain drain = drain(Map.of("JAVA_TOOL_OPTIONS", "-Dhttp.maxConnections=2"));
+    Drain drain = drain("-Dhttp.maxConnections=2");
 
     assertThat(drain.connections())
         .as("connections opened for %d calls, 2 kept", drain.calls())
@@ -46,16 +46,17 @@ class PackagedPollerConnectionReuseTest {
 
   private record Drain(long calls, long connections) {}
 
-  private static Drain drain(Map<String, String> extraEnvironment) throws Exception {
+  private static Drain drain(String toolOptions) throws Exception {
     TestDatabase db = TestEndpoints.postgres();
     OutboxTables tables = db.createTables("reuse");
     try (BrokerStandInProcess broker =
-        BrokerStandInProcess.start(Duration.ofMillis(5), Duration.ofMillis(10))) {
+        BrokerStandInProcess.start(Duration.ofMillis(5), Duration.ofMillis(10), true)) {
+      assertThat(broker.aws().endpoint().getScheme()).isEqualTo("https");
       Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, broker.aws());
       env.put("OUTBOX_DEFAULT_DESTINATION", broker.newDestination());
       env.put("OUTBOX_PUBLISH_CONCURRENCY", Integer.toString(IN_FLIGHT));
       env.put("OUTBOX_LOG_LEVEL", "WARN");
-      env.putAll(extraEnvironment);
+      env.put("JAVA_TOOL_OPTIONS", (broker.clientToolOptions() + " " + toolOptions).strip());
       try (PackagedPollers poller =
           new PackagedPollers(
               db,
