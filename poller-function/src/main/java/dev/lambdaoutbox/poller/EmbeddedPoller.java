@@ -43,7 +43,8 @@ public final class EmbeddedPoller implements AutoCloseable {
    * The poller as Lambda builds it from {@code config}: its store, its SNS and SQS clients, logs
    * and metrics on standard output. Like Lambda's, it sets the JVM's {@code http.maxConnections} to
    * {@code OUTBOX_PUBLISH_CONCURRENCY} when that is above the JDK's 5 and the property is not set,
-   * so that each publish thread keeps its connection.
+   * so that each publish thread keeps its connection. The JDK reads it when it first keeps a
+   * connection: an application that made HTTP calls before sets it itself, at start-up.
    */
   public static EmbeddedPoller fromConfig(PollerConfig config) {
     return new EmbeddedPoller(PollerWiring.create(config).poller());

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The poller lets the JDK keep a connection per publish thread, and never overrides a value the
  * user set. (That the JDK then reuses them, end to end in a fresh JVM: {@code
- * PollerJarConnectionReuseTest} in the tests module.)
+ * PackagedPollerConnectionReuseTest} in the tests module.)
  */
 class HttpKeepAliveTest {
   private String before;
