@@ -17,10 +17,8 @@ import dev.lambdaoutbox.testing.TestEndpoints;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -369,7 +367,7 @@ public final class BrokerLatencyThroughputBenchmark {
                 .build());
       }
       // Warm-up: every poller has claimed and published (JIT, connections, the SDK's clients).
-      load(db, tables, WARM_UP_ROWS * c.pollers());
+      HistoryLoader.backlog(db, tables, WARM_UP_ROWS * c.pollers());
       drain(pollers, pool, WARM_UP_ROWS * c.pollers());
       stores.forEach(
           s -> {
@@ -377,7 +375,7 @@ public final class BrokerLatencyThroughputBenchmark {
             s.completeNanos.set(0);
             s.claims.set(0);
           });
-      load(db, tables, rows);
+      HistoryLoader.backlog(db, tables, rows);
       BrokerStandInProcess.Stats before = broker.stats();
       CpuUse.Sample from = cpu.sample();
       long start = System.nanoTime();
@@ -414,15 +412,6 @@ public final class BrokerLatencyThroughputBenchmark {
 
   private static long published(List<PollSummary> summaries) {
     return summaries.stream().mapToLong(PollSummary::published).sum();
-  }
-
-  private static void load(TestDatabase db, OutboxTables tables, int rows) throws Exception {
-    try (Connection c = db.open()) {
-      c.setAutoCommit(true);
-      HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
-      loader.pending(rows, Instant.now().minus(Duration.ofDays(1)));
-      loader.analyze();
-    }
   }
 
   /**

@@ -3,10 +3,12 @@ package dev.lambdaoutbox.bench;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -31,6 +33,19 @@ public final class HistoryLoader {
     this.c = c;
     this.dialect = dialect;
     this.tables = tables;
+  }
+
+  /**
+   * Commits {@code rows} due rows (a day old) to {@code tables} in bulk, and analyses the table: a
+   * backlog for a benchmark to drain.
+   */
+  static void backlog(TestDatabase db, OutboxTables tables, int rows) throws SQLException {
+    try (Connection c = db.open()) {
+      c.setAutoCommit(true);
+      HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
+      loader.pending(rows, Instant.now().minus(Duration.ofDays(1)));
+      loader.analyze();
+    }
   }
 
   /** {@code count} PENDING rows, the n-th due (and created) at {@code base} + n microseconds. */

@@ -7,9 +7,7 @@ import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -75,12 +73,7 @@ final class PackagedPollers implements AutoCloseable {
 
   /** Commits {@code rows} due rows (a day old) to the outbox, in bulk. */
   void load(int rows) throws Exception {
-    try (Connection c = db.open()) {
-      c.setAutoCommit(true);
-      HistoryLoader loader = new HistoryLoader(c, db.dialect(), tables);
-      loader.pending(rows, Instant.now().minus(Duration.ofDays(1)));
-      loader.analyze();
-    }
+    HistoryLoader.backlog(db, tables, rows);
   }
 
   /**
