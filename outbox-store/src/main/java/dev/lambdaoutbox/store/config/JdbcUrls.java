@@ -92,6 +92,20 @@ public final class JdbcUrls {
   }
 
   /**
+   * The values {@code url} gives parameter {@code name} (case-insensitive), in every form, in
+   * order, each stripped; empty when it sets none. Not for a password: its value is printed.
+   */
+  public static List<String> parameterValues(String url, String name) {
+    Matcher m =
+        Pattern.compile("(?i)[?&;(,]\\s*" + Pattern.quote(name) + "\\s*=([^&;),]*)").matcher(url);
+    List<String> values = new ArrayList<>();
+    while (m.find()) {
+      values.add(m.group(1).strip());
+    }
+    return values;
+  }
+
+  /**
    * The hosts {@code url} names, in order; {@code localhost} for a URL that names none (as both
    * drivers default to it). A MySQL {@code address=(host=...)} or {@code (host=...,port=...)} host
    * gives its {@code host} value.
