@@ -79,9 +79,18 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
   }
 
   private DeadLetterReprocessorHandler(ReprocessorConfig config, DeadLetterStore.Builder stores) {
+    this(config, stores, stores.build());
+  }
+
+  /**
+   * The stores, and the actions on the clock the stores read, the database's: replays and the ages
+   * a list reports are the database's times. Logs are on the host's clock, as Lambda's are.
+   */
+  private DeadLetterReprocessorHandler(
+      ReprocessorConfig config, DeadLetterStore.Builder stores, DeadLetterStore store) {
     this(
-        stores.build(),
-        stores.waitingRows(config.ordering()),
+        store,
+        new DeadLetterActions(store, stores.waitingRows(config.ordering()), stores.clock()),
         new DestinationCheck(
             config.replayDestinations(), () -> snsClient().build(), () -> sqsClient().build()),
         EmfMetrics.toStdout(config.metricsNamespace(), config.serviceName()),

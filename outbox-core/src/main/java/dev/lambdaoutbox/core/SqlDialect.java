@@ -6,14 +6,28 @@ import java.util.Locale;
 
 /** The SQL dialects the outbox tables exist in. */
 public enum SqlDialect {
-  POSTGRESQL("postgresql"),
+  POSTGRESQL("postgresql", "statement_timestamp()"),
   /** MySQL 8, Aurora MySQL 3 and MariaDB 10.6 or later. */
-  MYSQL("mysql");
+  MYSQL("mysql", "UTC_TIMESTAMP(6)");
 
   private final String migrationFolder;
+  private final String now;
 
-  SqlDialect(String migrationFolder) {
+  SqlDialect(String migrationFolder, String now) {
     this.migrationFolder = migrationFolder;
+    this.now = now;
+  }
+
+  /**
+   * The database's current time as the outbox tables' time columns take it: the one clock every due
+   * time and age is read from, whatever the hosts' clocks say. PostgreSQL {@code
+   * statement_timestamp()}: the statement's start, the same for every row it writes (unlike {@code
+   * clock_timestamp()}) and not the transaction's (unlike {@code now()}, which would date an event
+   * from the start of a long transaction). MySQL and MariaDB {@code UTC_TIMESTAMP(6)}: UTC whatever
+   * the session's time zone (the columns hold UTC), to the microsecond, the statement's start.
+   */
+  public String now() {
+    return now;
   }
 
   /** The classpath folder holding this dialect's migrations, e.g. {@code db/outbox/postgresql}. */

@@ -29,7 +29,8 @@ import java.util.UUID;
  * {@link #complete} and the {@link #destinationHealth()} store run on a second connection, so that
  * outcomes are recorded while the next rows are claimed.
  *
- * <p>Times are stored to the microsecond; the instants given are truncated to it.
+ * <p>Times are stored to the microsecond; the instants given are truncated to it. They are the
+ * database's times ({@link #databaseClock()}), or a test's clock standing in for it.
  */
 public interface OutboxStore {
   /** The width of {@code locked_by}: the longest owner. */
@@ -104,6 +105,13 @@ public interface OutboxStore {
 
   /** The destinations found down, shared by every poller over these tables. */
   DestinationHealthStore destinationHealth();
+
+  /**
+   * The database's clock, read through this store's executor ({@link DatabaseClock}): what the
+   * poller passes as each call's {@code now} outside tests, so that every time these tables hold is
+   * compared with the clock that wrote it.
+   */
+  DatabaseClock databaseClock();
 
   /**
    * How many rows are due (PENDING, {@code next_attempt_at <= now}), counting at most {@code

@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.dialect.OutboxSql;
 import dev.lambdaoutbox.store.dialect.StoreSql;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -37,6 +38,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final RetentionPass retention;
   private final UnmarkPass unmarking;
   private final DestinationHealthStore destinationHealth;
+  private final DatabaseClock databaseClock;
 
   SqlOutboxStore(Builder b) {
     this.executor = b.executor;
@@ -57,6 +59,7 @@ final class SqlOutboxStore implements OutboxStore {
     this.retention = new RetentionPass(executor, sql.purge(), steps, PURGE_BATCH);
     this.unmarking = new UnmarkPass(executor, dialect, tables);
     this.destinationHealth = new SqlDestinationHealthStore(completions, sql.health(), tables);
+    this.databaseClock = DatabaseClock.of(executor, sql.clock(), Clock.systemUTC());
   }
 
   @Override
@@ -131,6 +134,11 @@ final class SqlOutboxStore implements OutboxStore {
   @Override
   public DestinationHealthStore destinationHealth() {
     return destinationHealth;
+  }
+
+  @Override
+  public DatabaseClock databaseClock() {
+    return databaseClock;
   }
 
   @Override

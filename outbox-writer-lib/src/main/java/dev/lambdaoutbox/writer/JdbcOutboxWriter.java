@@ -13,12 +13,12 @@ import dev.lambdaoutbox.writer.internal.IdempotencyKeyRows.Holder;
 import dev.lambdaoutbox.writer.internal.MysqlKeyedInsert;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
 import dev.lambdaoutbox.writer.internal.PostgresKeyedInsert;
+import dev.lambdaoutbox.writer.internal.Stamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.time.Clock;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +34,8 @@ final class JdbcOutboxWriter implements OutboxWriter {
   private final OutboxTables tables;
   private final SqlDialect fixedDialect;
   private final int maxPayloadBytes;
+
+  /** Stands in for the database's clock; null: the database's own. */
   private final Clock clock;
 
   JdbcOutboxWriter(Builder b) {
@@ -66,9 +68,10 @@ final class JdbcOutboxWriter implements OutboxWriter {
     }
     validate(events);
     SqlDialect dialect = fixedDialect != null ? fixedDialect : SqlDialect.of(connection);
-    Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+    Stamp stamp =
+        clock == null ? Stamp.DATABASE : Stamp.at(clock.instant().truncatedTo(ChronoUnit.MICROS));
     try {
-      insert(connection, dialect, events, now);
+      insert(connection, dialect, events, stamp);
     } catch (SQLException e) {
       throw new OutboxException(
           "could not append "
@@ -88,10 +91,10 @@ final class JdbcOutboxWriter implements OutboxWriter {
    * over.
    */
   private void insert(
-      Connection connection, SqlDialect dialect, List<OutboxEvent> events, Instant now)
+      Connection connection, SqlDialect dialect, List<OutboxEvent> events, Stamp stamp)
       throws SQLException {
     for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      if (tryInsert(connection, dialect, events, now)) {
+      if (tryInsert(connection, dialect, events, stamp)) {
         return;
       }
     }
@@ -108,7 +111,7 @@ final class JdbcOutboxWriter implements OutboxWriter {
    * call may start over.
    */
   private boolean tryInsert(
-      Connection connection, SqlDialect dialect, List<OutboxEvent> events, Instant now)
+      Connection connection, SqlDialect dialect, List<OutboxEvent> events, Stamp stamp)
       throws SQLException {
     int chunks = (events.size() + OutboxInsert.MAX_ROWS - 1) / OutboxInsert.MAX_ROWS;
     boolean keyed = events.stream().anyMatch(e -> e.idempotencyKey().isPresent());
@@ -125,7 +128,7 @@ final class JdbcOutboxWriter implements OutboxWriter {
           events.subList(from, Math.min(events.size(), from + OutboxInsert.MAX_ROWS));
       ChunkOutcome outcome;
       try {
-        outcome = insertChunk(connection, dialect, chunk, now);
+        outcome = insertChunk(connection, dialect, chunk, stamp);
       } catch (SQLException e) {
         if (savepoint != null) {
           // Leaves nothing of the call behind, and on PostgreSQL the transaction usable again.
@@ -156,17 +159,17 @@ final class JdbcOutboxWriter implements OutboxWriter {
   }
 
   private ChunkOutcome insertChunk(
-      Connection connection, SqlDialect dialect, List<OutboxEvent> chunk, Instant now)
+      Connection connection, SqlDialect dialect, List<OutboxEvent> chunk, Stamp stamp)
       throws SQLException {
     List<OutboxEvent> keyed = chunk.stream().filter(e -> e.idempotencyKey().isPresent()).toList();
     if (!keyed.isEmpty()) {
       return dialect == SqlDialect.POSTGRESQL
-          ? PostgresKeyedInsert.insert(connection, tables, chunk, keyed, now)
-          : MysqlKeyedInsert.insert(connection, tables, chunk, keyed, now);
+          ? PostgresKeyedInsert.insert(connection, tables, chunk, keyed, stamp)
+          : MysqlKeyedInsert.insert(connection, tables, chunk, keyed, stamp);
     }
-    String sql = OutboxInsert.sql(tables, dialect, chunk.size());
+    String sql = OutboxInsert.sql(tables, dialect, chunk.size(), stamp);
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      OutboxInsert.bind(ps, chunk, now, dialect);
+      OutboxInsert.bind(ps, chunk, stamp, dialect);
       ps.executeUpdate();
     } catch (SQLException e) {
       throw PermissionDenied.explained(e, sql);

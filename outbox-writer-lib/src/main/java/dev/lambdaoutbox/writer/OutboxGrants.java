@@ -36,6 +36,19 @@ public final class OutboxGrants {
   public static final int MAX_USER_LENGTH = 32;
 
   private static final Pattern USER = Pattern.compile("[a-z_][a-z0-9_]*");
+
+  /**
+   * Names a GRANT takes for something other than one user: PostgreSQL reads {@code public} as every
+   * role even quoted, and MariaDB 10.11 has a PUBLIC role; the current, session and current role's
+   * user (and PostgreSQL's reserved {@code none}, and {@code all}, which {@code ALTER ROLE} reads
+   * as every role unquoted). PostgreSQL's {@code pg_} roles are its own: the predefined ones hold
+   * many members ({@link #RESERVED_PREFIX}).
+   */
+  private static final Set<String> RESERVED =
+      Set.of("public", "current_user", "session_user", "current_role", "none", "all");
+
+  private static final String RESERVED_PREFIX = "pg_";
+
   private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
   private static final String POSTGRES_DEFAULT_SCHEMA = "public";
   private static final int LINE = 100;
@@ -87,8 +100,8 @@ public final class OutboxGrants {
   }
 
   /**
-   * Per table the roles use, in the order of the tables' first use: its name as the grant names it
-   * (schema- or database-qualified when there is one) and its privileges in {@code dialect}.
+   * Per table the roles use, in the order of the tables' first use: its name (schema- or
+   * database-qualified when there is one, unquoted) and its privileges in {@code dialect}.
    */
   public List<TableGrant> grants(SqlDialect dialect) {
     Objects.requireNonNull(dialect, "dialect");
@@ -117,25 +130,33 @@ public final class OutboxGrants {
   /**
    * The statements that give {@code user} these grants, without terminators: the schema's {@code
    * USAGE} and, for a user of the functions alone in a schema other than {@code public}, its search
-   * path (PostgreSQL), then one {@code GRANT} per table.
+   * path (PostgreSQL), then one {@code GRANT} per table. Every name is quoted, the user as the
+   * dialect quotes a grantee ({@code "user"}; MySQL {@code 'user'@'%'}).
+   *
+   * @throws IllegalArgumentException naming {@code user} when it is no plain name or one the
+   *     databases reserve ({@code public}, {@code current_user}, {@code pg_...})
    */
   public List<String> statements(SqlDialect dialect, String user) {
     String grantee = grantee(dialect, checkedUser(user));
     List<String> statements = new ArrayList<>();
     if (dialect == SqlDialect.POSTGRESQL) {
-      String schema = schema(dialect);
+      String schema = identifier(dialect, schema(dialect));
       statements.add("GRANT USAGE ON SCHEMA " + schema + " TO " + grantee);
       if (setsSearchPath(dialect)) {
         statements.add("ALTER ROLE " + grantee + " SET search_path = " + schema);
       }
     }
     for (TableGrant grant : grants(dialect)) {
+      List<String> parts = new ArrayList<>();
+      for (String part : grant.table().split("\\.")) {
+        parts.add(identifier(dialect, part));
+      }
       statements.add(
           "GRANT "
               + grant.privilegeList()
               + " ON "
               + (dialect == SqlDialect.POSTGRESQL ? "TABLE " : "")
-              + grant.table()
+              + String.join(".", parts)
               + " TO "
               + grantee);
     }
@@ -250,9 +271,19 @@ public final class OutboxGrants {
     return in == null ? table : in + "." + table;
   }
 
+  /** The user as {@code dialect} names a grantee: a quoted identifier, or MySQL's user@host. */
   private static String grantee(SqlDialect dialect, String user) {
     Objects.requireNonNull(dialect, "dialect");
-    return dialect == SqlDialect.POSTGRESQL ? user : "'" + user + "'@'%'";
+    return dialect == SqlDialect.POSTGRESQL
+        ? identifier(dialect, user)
+        : "'" + user.replace("\\", "\\\\").replace("'", "''") + "'@'%'";
+  }
+
+  /** {@code name} as a quoted identifier of {@code dialect}: exactly this name, whatever it is. */
+  private static String identifier(SqlDialect dialect, String name) {
+    return dialect == SqlDialect.POSTGRESQL
+        ? '"' + name.replace("\"", "\"\"") + '"'
+        : '`' + name.replace("`", "``") + '`';
   }
 
   private static String checkedUser(String user) {
@@ -264,6 +295,18 @@ public final class OutboxGrants {
               + MAX_USER_LENGTH
               + " lower-case letters, digits and underscores, starting with a letter or"
               + " underscore");
+    }
+    if (RESERVED.contains(user) || user.startsWith(RESERVED_PREFIX)) {
+      throw new IllegalArgumentException(
+          "user: '"
+              + user
+              + "' is reserved: in a GRANT it means "
+              + (user.startsWith(RESERVED_PREFIX)
+                  ? "a role of PostgreSQL's own (names starting pg_ are reserved to it)"
+                  : user.equals("public") || user.equals("all")
+                      ? "every role, not one user"
+                      : "another user than the one created for the outbox, or none")
+              + "; create a user of the outbox's own (e.g. outbox_functions) and name it");
     }
     return user;
   }

@@ -44,7 +44,8 @@ public final class OutboxSchema {
           "V7__full_size_headers_and_rows_waiting_for_a_destination.sql",
           "V8__poller_leases.sql",
           "V9__claim_cursors.sql",
-          "V10__pending_key_index.sql");
+          "V10__pending_key_index.sql",
+          "V11__database_clock_defaults.sql");
 
   private final OutboxTables tables;
 

@@ -71,7 +71,7 @@ public interface OutboxWriter {
     OutboxTables tables = OutboxTables.defaults();
     SqlDialect dialect;
     int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
-    Clock clock = Clock.systemUTC();
+    Clock clock;
 
     private Builder() {}
 
@@ -116,7 +116,15 @@ public interface OutboxWriter {
       return this;
     }
 
-    /** The clock that stamps {@code created_at}; the system UTC clock by default. */
+    /**
+     * A clock that stands in for the database's, for tests that write at chosen times (a timeline
+     * on a hand-moved clock). Without one, which is what an application wants, each INSERT dates
+     * its rows with the database's own clock ({@code created_at} and {@code next_attempt_at}, the
+     * keys' {@code first_seen_at}): PostgreSQL's {@code statement_timestamp()}, MySQL's {@code
+     * UTC_TIMESTAMP(6)}. The poller compares them with the same clock, so an event is due at once
+     * however far the application's host clock is from the database's. Do not pass the
+     * application's own clock here: it would date the rows by that host again.
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;

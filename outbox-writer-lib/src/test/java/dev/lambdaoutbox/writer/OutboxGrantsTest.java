@@ -139,13 +139,15 @@ class OutboxGrantsTest {
 
     List<String> statements = grants.statements(SqlDialect.POSTGRESQL, "outbox_poller");
 
-    assertThat(statements.get(0)).isEqualTo("GRANT USAGE ON SCHEMA outbox TO outbox_poller");
+    assertThat(statements.get(0))
+        .isEqualTo("GRANT USAGE ON SCHEMA \"outbox\" TO \"outbox_poller\"");
     assertThat(statements.get(1))
         .as("the functions name the tables without their schema")
-        .isEqualTo("ALTER ROLE outbox_poller SET search_path = outbox");
+        .isEqualTo("ALTER ROLE \"outbox_poller\" SET search_path = \"outbox\"");
     assertThat(statements.get(2))
         .isEqualTo(
-            "GRANT SELECT, UPDATE, DELETE ON TABLE outbox.shop_outbox_messages TO outbox_poller");
+            "GRANT SELECT, UPDATE, DELETE ON TABLE \"outbox\".\"shop_outbox_messages\" TO"
+                + " \"outbox_poller\"");
     assertThat(statements).hasSize(2 + 8);
   }
 
@@ -157,7 +159,7 @@ class OutboxGrantsTest {
                 .build()
                 .statements(SqlDialect.POSTGRESQL, "p"))
         .first()
-        .isEqualTo("GRANT USAGE ON SCHEMA public TO p");
+        .isEqualTo("GRANT USAGE ON SCHEMA \"public\" TO \"p\"");
     for (OutboxGrants grants :
         List.of(
             OutboxGrants.builder().roles(OutboxRole.POLLER).build(),
@@ -176,10 +178,10 @@ class OutboxGrantsTest {
                 .build()
                 .statements(SqlDialect.MYSQL, "outbox_writer"))
         .containsExactly(
-            "GRANT SELECT, INSERT ON orders.shop_outbox_messages TO 'outbox_writer'@'%'",
-            "GRANT SELECT, INSERT, DELETE ON orders.shop_outbox_idempotency_keys TO"
+            "GRANT SELECT, INSERT ON `orders`.`shop_outbox_messages` TO 'outbox_writer'@'%'",
+            "GRANT SELECT, INSERT, DELETE ON `orders`.`shop_outbox_idempotency_keys` TO"
                 + " 'outbox_writer'@'%'",
-            "GRANT SELECT, INSERT, DELETE ON orders.shop_inbox_processed_messages TO"
+            "GRANT SELECT, INSERT, DELETE ON `orders`.`shop_inbox_processed_messages` TO"
                 + " 'outbox_writer'@'%'");
     assertThat(
             OutboxGrants.builder()
@@ -187,7 +189,37 @@ class OutboxGrantsTest {
                 .build()
                 .statements(SqlDialect.MYSQL, "w")
                 .get(0))
-        .isEqualTo("GRANT SELECT, INSERT ON outbox_messages TO 'w'@'%'");
+        .isEqualTo("GRANT SELECT, INSERT ON `outbox_messages` TO 'w'@'%'");
+  }
+
+  /**
+   * Names with a meaning of their own in a GRANT: PUBLIC (every role, quoted or not, on PostgreSQL;
+   * MariaDB 10.11's PUBLIC role), the current or session user, PostgreSQL's reserved and predefined
+   * roles. Granting to one would give the functions' rights to everyone, or to the wrong user.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "public",
+        "current_user",
+        "session_user",
+        "current_role",
+        "none",
+        "all",
+        "pg_read_all_data",
+        "pg_write_all_data",
+        "pg_monitor"
+      })
+  void statements_whenTheUserIsAReservedName_refuseNamingUser(String user) {
+    for (SqlDialect dialect : SqlDialect.values()) {
+      assertThatThrownBy(() -> all().statements(dialect, user))
+          .as("%s on %s", user, dialect)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("user: '" + user + "' ")
+          .hasMessageContaining("reserved");
+      assertThatThrownBy(() -> all().script(dialect, user))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
   }
 
   @ParameterizedTest

@@ -79,7 +79,7 @@ public final class EmbeddedPoller implements AutoCloseable {
     private SqsClient sqs;
     private boolean withoutBroker;
     private final List<PublishListener> listeners = new ArrayList<>();
-    private Clock clock = Clock.systemUTC();
+    private Clock clock;
     private RandomGenerator random = new SplittableRandom();
     private JsonLogger logger;
     private EmfMetrics metrics;
@@ -117,7 +117,10 @@ public final class EmbeddedPoller implements AutoCloseable {
       return this;
     }
 
-    /** Decides leases, backoff and the invocation's deadline; the system clock by default. */
+    /**
+     * Stands in for the database's clock, which decides what is due, leases, backoff and ages (a
+     * test's timeline); by default the database's own ({@link OutboxStore#databaseClock()}).
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
@@ -162,7 +165,14 @@ public final class EmbeddedPoller implements AutoCloseable {
         publisher = new Listened(publisher, List.copyOf(listeners));
       }
       return new EmbeddedPoller(
-          PollerWiring.poller(config, store, publisher, clock, random, logger, metrics));
+          PollerWiring.poller(
+              config,
+              store,
+              publisher,
+              clock != null ? clock : store.databaseClock(),
+              random,
+              logger,
+              metrics));
     }
   }
 

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.testing;
 
 import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.CompletionReport;
+import dev.lambdaoutbox.store.DatabaseClock;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealthStore;
 import dev.lambdaoutbox.store.FullPayload;
@@ -51,6 +52,11 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   @Override
   public DestinationHealthStore destinationHealth() {
     return delegate.destinationHealth();
+  }
+
+  @Override
+  public DatabaseClock databaseClock() {
+    return delegate.databaseClock();
   }
 
   @Override

@@ -228,7 +228,9 @@ final class DocSections {
         .append(money(Prices.NAT_GATEWAY_PER_HOUR))
         .append(" an hour, an interface endpoint ")
         .append(money(Prices.INTERFACE_ENDPOINT_PER_AZ_HOUR))
-        .append(" an hour per AZ. Free tiers (")
+        .append(" an hour per AZ; CloudTrail ")
+        .append(money(Prices.CLOUDTRAIL_PER_100K_DATA_EVENTS))
+        .append(" per 100,000 data events recorded. Free tiers (")
         .append(Prices.FREE_TIERS)
         .append(") left out.\n\n");
 
@@ -395,7 +397,38 @@ final class DocSections {
         .append(money(requests * Prices.KMS_PER_10K_REQUESTS / 10_000))
         .append(" per million events. FIFO topics are priced differently (see the SNS page).\n");
     md.append(claimCheckCost());
+    md.append(invocationTrailCost());
     return md.toString();
+  }
+
+  /** Invocations of the reprocessor in a month, for what its trail costs. */
+  private static final int REPROCESSOR_INVOCATIONS_A_MONTH = 1_000;
+
+  /** What {@code ReprocessorInvocationTrail} adds: a data event per invocation, off by default. */
+  private static String invocationTrailCost() {
+    String byDefault =
+        String.valueOf(TemplateFacts.parameter("ReprocessorInvocationTrail").get("Default"));
+    double events =
+        REPROCESSOR_INVOCATIONS_A_MONTH * Prices.CLOUDTRAIL_PER_100K_DATA_EVENTS / 100_000;
+    return new StringBuilder()
+        .append("\n**The reprocessor's invocation trail** (`ReprocessorInvocationTrail` `true`;")
+        .append(" `")
+        .append(byDefault)
+        .append("` by default): CloudTrail records each invocation as a data event, and bills")
+        .append(" every one, the first copy included; operators invoke the reprocessor by hand, so")
+        .append(" ")
+        .append(grouped(REPROCESSOR_INVOCATIONS_A_MONTH))
+        .append(" invocations a month cost ")
+        .append(grouped(REPROCESSOR_INVOCATIONS_A_MONTH))
+        .append(" × ")
+        .append(money(Prices.CLOUDTRAIL_PER_100K_DATA_EVENTS))
+        .append(" / 100,000 = ")
+        .append(money(events))
+        .append(", plus the bucket: a log file of a few KB per five minutes with invocations, at ")
+        .append(money(Prices.S3_STANDARD_PER_GB_MONTH))
+        .append(" per GB a month, kept until you delete it. The trail records nothing else: no")
+        .append(" management events, no other function.\n")
+        .toString();
   }
 
   /** A large event's example size for the claim check's cost, in KB, and how long S3 keeps it. */

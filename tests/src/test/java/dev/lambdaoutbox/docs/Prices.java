@@ -24,6 +24,7 @@ final class Prices {
   static final double KMS_PER_10K_REQUESTS = 0.03;
   static final double NAT_GATEWAY_PER_HOUR = 0.045;
   static final double INTERFACE_ENDPOINT_PER_AZ_HOUR = 0.01;
+  static final double CLOUDTRAIL_PER_100K_DATA_EVENTS = 0.10;
 
   static final String SOURCES =
       "[Lambda](https://aws.amazon.com/lambda/pricing/), [SNS](https://aws.amazon.com/sns/pricing/),"
@@ -34,7 +35,8 @@ final class Prices {
           + " [Secrets Manager](https://aws.amazon.com/secrets-manager/pricing/),"
           + " [KMS](https://aws.amazon.com/kms/pricing/),"
           + " [VPC](https://aws.amazon.com/vpc/pricing/),"
-          + " [PrivateLink](https://aws.amazon.com/privatelink/pricing/)";
+          + " [PrivateLink](https://aws.amazon.com/privatelink/pricing/),"
+          + " [CloudTrail](https://aws.amazon.com/cloudtrail/pricing/)";
 
   static final String FREE_TIERS =
       "1M Lambda requests and 400,000 GB-s a month, 1M SNS and 1M SQS requests, three dashboards";

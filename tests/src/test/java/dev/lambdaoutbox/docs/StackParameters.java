@@ -141,6 +141,15 @@ public final class StackParameters {
             "the stack creates the CloudWatch dashboard `<stack>-outbox` (output `DashboardUrl`)"
                 + " ([operating.md](operating.md#the-dashboard))"));
     all.put(
+        "ReprocessorInvocationTrail",
+        stack(
+            null,
+            "the stack creates a CloudTrail trail recording every invocation of the reprocessor"
+                + " (data events: the IAM principal that invoked it, and the request id its audit"
+                + " rows hold) in a bucket of its own (output `ReprocessorInvocationTrailBucket`);"
+                + " billed per event ([security](security.md#the-audits-identity-and-cloudtrail),"
+                + " [cost](deploying.md#what-the-default-schedule-costs))"));
+    all.put(
         "ClaimCheckExpirationDays",
         stack(
             null,

@@ -26,9 +26,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The packaged reprocessor, run by AWS's runtime interface client with what Lambda passes beside an
  * invocation (the Cognito identity and client context headers of the Runtime API): the audit row of
- * a replay holds the name the request claimed, the identity the invocation carried, and the Lambda
- * request id that CloudTrail's record of the {@code Invoke} call carries; the identity, not the
- * claimed name, is who asked.
+ * a replay holds the name the request declared, as declared, the Cognito identity Lambda took from
+ * the call's credentials, and the Lambda request id that CloudTrail's record of the {@code Invoke}
+ * call carries. A client context, which the caller writes, changes none of them.
  */
 class AuditIdentityTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,19 +42,21 @@ class AuditIdentityTest {
 
   @ParameterizedTest
   @MethodSource("databases")
-  void theAuditHoldsTheClaimTheInvokersIdentityAndTheRequestId_andTheIdentityIsWhoAsked(
+  void theAuditHoldsTheDeclaredNameTheCognitoIdentityAndTheRequestId_noClientContext(
       TestDatabase db) throws Exception {
     OutboxTables tables = db.createTables("auditid");
     try {
       DeadLetterTables rows = new DeadLetterTables(db, tables);
       DeadLetter withIdentity = deadLetter().build();
       DeadLetter claimOnly = deadLetter().build();
-      rows.seed(withIdentity, claimOnly);
+      DeadLetter forgedContext = deadLetter().build();
+      rows.seed(withIdentity, claimOnly, forgedContext);
       Map<String, String> env =
           PackagedFunction.testBedEnvironment(db, tables, TestEndpoints.aws());
       OutboxFunction fn = OutboxFunction.REPROCESSOR;
       JsonNode first;
       JsonNode second;
+      JsonNode third;
       JsonNode audit;
       try (LambdaRuntimeEmulator runtime = new LambdaRuntimeEmulator();
           PackagedFunction reprocessor =
@@ -73,6 +75,16 @@ class AuditIdentityTest {
                             + "\"app_title\":\"outbox-ops\"},\"custom\":{},\"env\":{}}")),
                 reprocessor);
         second = answer(runtime.invoke(replay(claimOnly, "bob"), TIMEOUT), reprocessor);
+        third =
+            answer(
+                runtime.invoke(
+                    replay(forgedContext, "carol"),
+                    TIMEOUT,
+                    Map.of(
+                        LambdaRuntimeEmulator.CLIENT_CONTEXT,
+                        "{\"client\":{\"installation_id\":\"security-admin\","
+                            + "\"app_title\":\"root\"},\"custom\":{},\"env\":{}}")),
+                reprocessor);
         audit = answer(runtime.invoke("{\"action\":\"audit\"}", TIMEOUT), reprocessor);
       }
 
@@ -80,17 +92,24 @@ class AuditIdentityTest {
       assertThat(audited)
           .containsExactly(
               new Row(
-                  "cognito:eu-west-1:9a2b-pool/eu-west-1:4f1c-id",
                   "alice@example.com",
-                  "cognito:eu-west-1:9a2b-pool/eu-west-1:4f1c-id; client:ops-laptop-42 (outbox-ops)",
+                  "alice@example.com",
+                  "cognito:eu-west-1:9a2b-pool/eu-west-1:4f1c-id",
                   first.path("requestId").asText()),
-              new Row("bob", "bob", null, second.path("requestId").asText()));
-      assertThat(first.path("requestId").asText()).isNotEqualTo(second.path("requestId").asText());
-      assertThat(audit.path("entries").get(1).path("claimedBy").asText())
-          .isEqualTo("alice@example.com");
-      assertThat(audit.path("entries").get(1).path("invokedBy").asText())
-          .startsWith("cognito:eu-west-1:9a2b-pool/eu-west-1:4f1c-id");
-      assertThat(audit.path("entries").get(0).path("invokedBy").isNull()).isTrue();
+              new Row("bob", "bob", null, second.path("requestId").asText()),
+              new Row("carol", "carol", null, third.path("requestId").asText()));
+      assertThat(
+              List.of(
+                  first.path("requestId").asText(),
+                  second.path("requestId").asText(),
+                  third.path("requestId").asText()))
+          .doesNotHaveDuplicates();
+      JsonNode entries = audit.path("entries"); // newest first
+      assertThat(entries.get(2).path("requestedBy").asText()).isEqualTo("alice@example.com");
+      assertThat(entries.get(2).path("invokedBy").asText())
+          .isEqualTo("cognito:eu-west-1:9a2b-pool/eu-west-1:4f1c-id");
+      assertThat(entries.get(0).path("requestedBy").asText()).isEqualTo("carol");
+      assertThat(entries.get(0).path("invokedBy").isNull()).isTrue();
     } finally {
       db.dropTables(tables);
     }

@@ -20,6 +20,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +37,11 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 class CredentialsNeverPrintedTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
   private static final String PASSWORD = "Vq8Lk2Xz7Rw4";
+
+  /**
+   * One that MySQL Connector/J cannot read in a URL: it quotes the URL's authority in its error.
+   */
+  private static final String PASSWORD_WITH_AT = "Hn3@Jd6Ws9Pq";
 
   @Test
   void anUnreadableSecret_failsTheFunctionNamingTheField_andNothingPrintedHoldsThePassword()
@@ -71,16 +77,32 @@ class CredentialsNeverPrintedTest {
     }
   }
 
-  /** Both forms the template's JdbcUrl accepts: {@code ?password=} and {@code user:pass@}. */
+  /**
+   * Both forms the template's JdbcUrl accepts: {@code ?password=} and {@code user:pass@}, the
+   * latter also with a password holding {@code @}.
+   */
   @Test
   void aUrlCarryingThePassword_isNeverPrinted_whenTheDatabaseCannotBeReached() throws Exception {
     int closed = closedPort();
-    for (String url :
-        List.of(
-            "jdbc:postgresql://127.0.0.1:" + closed + "/outbox?user=outbox&password=" + PASSWORD,
-            "jdbc:postgresql://outbox:" + PASSWORD + "@127.0.0.1:" + closed + "/outbox",
-            "jdbc:mysql://outbox:" + PASSWORD + "@127.0.0.1:" + closed + "/outbox",
-            "jdbc:mysql://127.0.0.1:" + closed + "/outbox?password=" + PASSWORD)) {
+    Map<String, String> passwordsByUrl = new LinkedHashMap<>();
+    passwordsByUrl.put(
+        "jdbc:postgresql://127.0.0.1:" + closed + "/outbox?user=outbox&password=" + PASSWORD,
+        PASSWORD);
+    passwordsByUrl.put(
+        "jdbc:postgresql://outbox:" + PASSWORD + "@127.0.0.1:" + closed + "/outbox", PASSWORD);
+    passwordsByUrl.put(
+        "jdbc:mysql://outbox:" + PASSWORD + "@127.0.0.1:" + closed + "/outbox", PASSWORD);
+    passwordsByUrl.put(
+        "jdbc:mysql://127.0.0.1:" + closed + "/outbox?password=" + PASSWORD, PASSWORD);
+    passwordsByUrl.put(
+        "jdbc:mysql://outbox:" + PASSWORD_WITH_AT + "@127.0.0.1:" + closed + "/outbox",
+        PASSWORD_WITH_AT);
+    passwordsByUrl.put(
+        "jdbc:postgresql://127.0.0.1:" + closed + "/outbox?password=" + PASSWORD_WITH_AT,
+        PASSWORD_WITH_AT);
+    for (Map.Entry<String, String> e : passwordsByUrl.entrySet()) {
+      String url = e.getKey();
+      String password = e.getValue();
       DatabaseSettings settings =
           DatabaseSettings.fromEnvironment(
               new EnvironmentReader(
@@ -97,9 +119,9 @@ class CredentialsNeverPrintedTest {
 
         assertThat(failed).as(url).isNotNull();
         assertThat(failed.getMessage()).as(url).contains("could not connect to jdbc:");
-        assertThat(everythingItCarries(failed)).as(url).doesNotContain(piecesOf(PASSWORD));
+        assertThat(everythingItCarries(failed)).as(url).doesNotContain(piecesOf(password));
       }
-      assertThat(settings.toString()).doesNotContain(PASSWORD);
+      assertThat(settings.toString()).doesNotContain(piecesOf(password));
     }
 
     AwsEndpoint aws = TestEndpoints.aws();

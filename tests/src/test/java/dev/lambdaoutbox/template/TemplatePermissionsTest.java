@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -29,10 +30,8 @@ class TemplatePermissionsTest {
   private static final String AUDIT_QUEUE = "arn:aws:sqs:us-east-1:123456789012:audit";
   private static final String ORDERS_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
   private static final String AUDIT_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/audit";
-  private static final String LOGS =
-      "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
   private static final String VPC_NETWORKING =
-      "arn:aws:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole";
+      "arn:aws:iam::aws:policy/service-role/AWSLambdaENIManagementAccess";
   private static final String DATABASE_ACCESS = "arn-of-DatabaseAccessPolicy";
   private static final List<String> DATA_API_ACTIONS =
       List.of(
@@ -139,12 +138,10 @@ class TemplatePermissionsTest {
           .as(function)
           .containsEntry("SubnetIds", List.of("subnet-1", "subnet-2"))
           .containsEntry("SecurityGroupIds", List.of("sg-1"));
-      assertThat(awsManagedPolicies(jdbc, function))
-          .as(function)
-          .containsExactlyInAnyOrder(LOGS, VPC_NETWORKING);
+      assertThat(awsManagedPolicies(jdbc, function)).as(function).containsExactly(VPC_NETWORKING);
 
       assertThat(dataApi.properties(function)).as(function).doesNotContainKey("VpcConfig");
-      assertThat(awsManagedPolicies(dataApi, function)).as(function).containsExactly(LOGS);
+      assertThat(awsManagedPolicies(dataApi, function)).as(function).isEmpty();
     }
   }
 
@@ -392,6 +389,48 @@ class TemplatePermissionsTest {
         .isEqualTo("live");
   }
 
+  /**
+   * Each function may write its own log group and no other: no AWS-managed policy that allows the
+   * logs actions on every log group ({@code AWSLambdaBasicExecutionRole}, {@code
+   * AWSLambdaVPCAccessExecutionRole}; with {@code jdbc} {@code AWSLambdaENIManagementAccess}, the
+   * network interfaces alone), and one logs statement, on the log group its {@code LoggingConfig}
+   * names.
+   */
+  @ParameterizedTest
+  @EnumSource(StoreMode.class)
+  void eachFunction_writesOnlyItsOwnLogGroup(StoreMode mode) {
+    SamTemplate.Resolved stack = resolve(SamTemplate.requiredParameters(mode));
+    List<String> functions =
+        new ArrayList<>(stack.resourcesOfType("AWS::Lambda::Function").keySet());
+    functions.addAll(stack.resourcesOfType("AWS::Serverless::Function").keySet());
+    assertThat(functions)
+        .containsExactlyInAnyOrder(
+            "PollerFunction", "DlqReprocessorFunction", "ConfigurationDigestFunction");
+    for (String function : functions) {
+      String logGroup =
+          String.valueOf(
+              SamTemplate.map(stack.properties(function).get("LoggingConfig")).get("LogGroup"));
+      assertThat(awsManagedPolicies(stack, function))
+          .as(function)
+          .containsExactlyElementsOf(
+              mode == StoreMode.JDBC && !function.equals("ConfigurationDigestFunction")
+                  ? List.of(VPC_NETWORKING)
+                  : List.of());
+      List<Map<String, Object>> logs =
+          functionStatements(stack, function).stream()
+              .filter(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("logs:")))
+              .toList();
+      assertThat(logs).as("%s: its logs statements", function).hasSize(1);
+      assertThat(logs.get(0).get("Effect")).isEqualTo("Allow");
+      assertThat(strings(logs.get(0).get("Action")))
+          .as(function)
+          .containsExactlyInAnyOrder("logs:CreateLogStream", "logs:PutLogEvents");
+      assertThat(strings(logs.get(0).get("Resource")))
+          .as(function)
+          .containsExactly("getatt-of-" + logGroup.substring("arn-of-".length()) + ".Arn");
+    }
+  }
+
   // ---- reading the policies
 
   /** Every policy statement of the stack: the IAM resources' and any function's own. */
@@ -439,7 +478,7 @@ class TemplatePermissionsTest {
         assertThat(policy).as("%s's managed policy %s", function, id).isNotNull();
         assertThat(policy.get("Type")).isEqualTo("AWS::IAM::ManagedPolicy");
         statements.addAll(documentStatements(SamTemplate.map(policy.get("Properties"))));
-      } else if (!arn.equals(LOGS) && !arn.equals(VPC_NETWORKING)) {
+      } else if (!arn.equals(VPC_NETWORKING)) {
         throw new AssertionError(
             function + " holds a managed policy this test cannot read, so cannot check: " + arn);
       }
@@ -510,12 +549,18 @@ class TemplatePermissionsTest {
     return list;
   }
 
-  /** Action to the resources it is allowed on, for one function. */
+  /**
+   * Action to the resources it is allowed on, for one function; its own log group's actions left
+   * out ({@link #eachFunction_writesOnlyItsOwnLogGroup} checks them).
+   */
   private static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
     Map<String, List<String>> actions = new LinkedHashMap<>();
     for (Map<String, Object> statement : functionStatements(stack, function)) {
       assertThat(statement.get("Effect")).isEqualTo("Allow");
       for (String action : strings(statement.get("Action"))) {
+        if (action.startsWith("logs:")) {
+          continue;
+        }
         actions
             .computeIfAbsent(action, a -> new ArrayList<>())
             .addAll(strings(statement.get("Resource")));

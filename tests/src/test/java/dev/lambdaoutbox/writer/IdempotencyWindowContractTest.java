@@ -11,6 +11,7 @@ import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.reprocessor.PollerRunner;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.writer.internal.OutboxInsert;
+import dev.lambdaoutbox.writer.internal.Stamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -311,8 +312,9 @@ abstract class IdempotencyWindowContractTest {
       OutboxEvent keyed = order("o-1").idempotencyKey("checkout-1").build();
       OutboxEvent keyless = order("o-2").build();
       try (Connection c = transaction();
-          PreparedStatement ps = c.prepareStatement(OutboxInsert.sql(v1, db.dialect(), 2))) {
-        OutboxInsert.bind(ps, List.of(keyed, keyless), NOW, db.dialect());
+          PreparedStatement ps =
+              c.prepareStatement(OutboxInsert.sql(v1, db.dialect(), 2, Stamp.at(NOW)))) {
+        OutboxInsert.bind(ps, List.of(keyed, keyless), Stamp.at(NOW), db.dialect());
         ps.executeUpdate();
         c.commit();
       }

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.config;
 
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.store.jdbc.internal.TlsProperties;
 import java.util.Optional;
 
 /**
@@ -117,6 +118,8 @@ public record DatabaseSettings(
               + " and "
               + PASSWORD);
     }
+    DatabaseTls tls = DatabaseTls.fromEnvironment(env);
+    TlsProperties.check(dialect, url, tls);
     return new DatabaseSettings(
         url,
         dialect,
@@ -124,7 +127,7 @@ public record DatabaseSettings(
         user,
         password,
         StoreSettings.tables(env),
-        DatabaseTls.fromEnvironment(env),
+        tls,
         resultBudget(env.integer(DatabaseVariables.FUNCTION_MEMORY)));
   }
 

@@ -16,10 +16,11 @@ import java.util.Optional;
  * encrypted only, or in the clear, trusting the CAs of a PEM file or the JVM's trust store. A CA
  * file is read at start-up and refused unless it holds a certificate.
  *
- * <p>A URL that chooses its own mode ({@code sslmode}/{@code ssl} for PostgreSQL, {@code
- * sslMode}/{@code useSSL}/{@code requireSSL} for MySQL Connector/J) is used as written; a database
- * on loopback gets what the URL says and nothing more. {@code
- * dev.lambdaoutbox.store.jdbc.internal.TlsProperties} turns this into driver properties.
+ * <p>A URL that chooses its own mode ({@code sslmode}/{@code ssl} for PostgreSQL, {@code sslMode}
+ * for MySQL Connector/J) is used as written; Connector/J's legacy flags ({@code useSSL}, {@code
+ * requireSSL}, {@code verifyServerCertificate}) never lower the mode, and one that turns off what
+ * it needs is refused at start-up; a database on loopback gets what the URL says and nothing more.
+ * {@code dev.lambdaoutbox.store.jdbc.internal.TlsProperties} turns this into driver properties.
  */
 public record DatabaseTls(Mode mode, Optional<Path> caFile) {
   /** The variables' names, for messages, as {@link DatabaseVariables} declares them. */

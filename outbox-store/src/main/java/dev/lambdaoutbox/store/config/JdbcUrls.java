@@ -19,10 +19,6 @@ public final class JdbcUrls {
   /** What stands in for a hidden value. */
   public static final String HIDDEN = "***";
 
-  /** {@code user:password@} after {@code //} or, in a MySQL multi-host URL, after a comma. */
-  private static final Pattern USER_INFO =
-      Pattern.compile("(?<=//|,)([^:/@,?&;()\\s]*):([^/@,?&;()\\s]*)@");
-
   /** Any parameter whose name holds "password" (password, sslpassword, password1, ...). */
   private static final Pattern PASSWORD_PARAMETER =
       Pattern.compile("(?i)((?:^|[?&;(,])\\s*[^=&;?()\\s,]*password[^=&;?()\\s,]*\\s*=)([^&;)]*)");
@@ -34,8 +30,19 @@ public final class JdbcUrls {
     if (url == null) {
       return null;
     }
-    String redacted =
-        USER_INFO.matcher(url).replaceAll(m -> quote(m.group(1)) + ":" + HIDDEN + "@");
+    String redacted = url;
+    int start = url.indexOf("//");
+    if (start >= 0) {
+      String rest = url.substring(start + 2);
+      int end = authorityEnd(rest);
+      List<String> entries = new ArrayList<>();
+      for (String entry : splitHosts(rest.substring(0, end))) {
+        UserInfo info = UserInfo.of(entry);
+        entries.add(
+            info == null ? entry : info.user() + ":" + HIDDEN + entry.substring(info.end()));
+      }
+      redacted = url.substring(0, start + 2) + String.join(",", entries) + rest.substring(end);
+    }
     return PASSWORD_PARAMETER.matcher(redacted).replaceAll(m -> quote(m.group(1)) + HIDDEN);
   }
 
@@ -45,8 +52,15 @@ public final class JdbcUrls {
     if (url == null) {
       return secrets;
     }
-    for (Matcher m = USER_INFO.matcher(url); m.find(); ) {
-      secrets.add(m.group(2));
+    int start = url.indexOf("//");
+    if (start >= 0) {
+      String rest = url.substring(start + 2);
+      for (String entry : splitHosts(rest.substring(0, authorityEnd(rest)))) {
+        UserInfo info = UserInfo.of(entry);
+        if (info != null) {
+          secrets.add(info.password());
+        }
+      }
     }
     for (Matcher m = PASSWORD_PARAMETER.matcher(url); m.find(); ) {
       secrets.add(m.group(2).strip());
@@ -75,6 +89,20 @@ public final class JdbcUrls {
     String lower = url.toLowerCase(Locale.ROOT);
     String key = name.toLowerCase(Locale.ROOT);
     return Pattern.compile("[?&;(,]\\s*" + Pattern.quote(key) + "\\s*=").matcher(lower).find();
+  }
+
+  /**
+   * The values {@code url} gives parameter {@code name} (case-insensitive), in every form, in
+   * order, each stripped; empty when it sets none. Not for a password: its value is printed.
+   */
+  public static List<String> parameterValues(String url, String name) {
+    Matcher m =
+        Pattern.compile("(?i)[?&;(,]\\s*" + Pattern.quote(name) + "\\s*=([^&;),]*)").matcher(url);
+    List<String> values = new ArrayList<>();
+    while (m.find()) {
+      values.add(m.group(1).strip());
+    }
+    return values;
   }
 
   /**
@@ -117,20 +145,68 @@ public final class JdbcUrls {
         || h.equals("0:0:0:0:0:0:0:1");
   }
 
-  /** Where the host list ends: the first '/' or '?' outside parentheses. */
+  /**
+   * Where the host list ends: the first '/', '?' or '#' outside parentheses. Where an '@' follows
+   * before the query, the '/' was part of a password (a host holds no '@', a database name hardly
+   * ever), and the host list goes on to the first of them after that '@'.
+   */
   private static int authorityEnd(String rest) {
+    int end = separatorFrom(rest, 0);
+    while (end < rest.length() && rest.charAt(end) == '/') {
+      int query = separatorFrom(rest, end + 1, "?#");
+      int at = rest.lastIndexOf('@', query - 1);
+      if (at <= end) {
+        break;
+      }
+      end = separatorFrom(rest, at + 1);
+    }
+    return end;
+  }
+
+  /** The first '/', '?' or '#' outside parentheses at or after {@code from}; the end if none. */
+  private static int separatorFrom(String rest, int from) {
+    return separatorFrom(rest, from, "/?#");
+  }
+
+  private static int separatorFrom(String rest, int from, String separators) {
     int depth = 0;
-    for (int i = 0; i < rest.length(); i++) {
+    for (int i = from; i < rest.length(); i++) {
       char c = rest.charAt(i);
       if (c == '(') {
         depth++;
       } else if (c == ')') {
         depth = Math.max(0, depth - 1);
-      } else if (depth == 0 && (c == '/' || c == '?' || c == '#')) {
+      } else if (depth == 0 && separators.indexOf(c) >= 0) {
         return i;
       }
     }
     return rest.length();
+  }
+
+  /**
+   * The {@code user:password} before a host entry's last '@' outside parentheses, so that a
+   * password holding '@' or ':' is taken whole; {@code end} is where the '@' is.
+   */
+  private record UserInfo(String user, String password, int end) {
+    static UserInfo of(String entry) {
+      int depth = 0;
+      int at = -1;
+      for (int i = 0; i < entry.length(); i++) {
+        char c = entry.charAt(i);
+        if (c == '(') {
+          depth++;
+        } else if (c == ')') {
+          depth = Math.max(0, depth - 1);
+        } else if (depth == 0 && c == '@') {
+          at = i;
+        }
+      }
+      int colon = at < 0 ? -1 : entry.indexOf(':');
+      if (colon < 0 || colon > at || entry.lastIndexOf('(', at) >= 0) {
+        return null;
+      }
+      return new UserInfo(entry.substring(0, colon), entry.substring(colon + 1, at), at);
+    }
   }
 
   private static List<String> splitHosts(String authority) {

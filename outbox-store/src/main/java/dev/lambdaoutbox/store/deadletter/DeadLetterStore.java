@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.deadletter;
 
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.store.DatabaseClock;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
@@ -117,7 +118,7 @@ public interface DeadLetterStore {
   final class Builder {
     final SqlExecutor executor;
     OutboxTables tables = OutboxTables.defaults();
-    Clock clock = Clock.systemUTC();
+    private Clock clock;
     int batchSize = 100;
 
     private Builder(SqlExecutor executor) {
@@ -129,9 +130,25 @@ public interface DeadLetterStore {
       return this;
     }
 
+    /**
+     * A clock that stands in for the database's (a test's timeline); by default the database's own
+     * ({@link DatabaseClock}), which dates replayed rows and audit entries and decides the age of
+     * waiting rows.
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
+    }
+
+    /**
+     * The clock the stores built from here read: the one given, else the database's, made once on
+     * first use and shared by them.
+     */
+    public Clock clock() {
+      if (clock == null) {
+        clock = DatabaseClock.of(executor);
+      }
+      return clock;
     }
 
     /** Rows per transaction in a replay or discard; 1 to 500, 100 by default. */
@@ -153,7 +170,7 @@ public interface DeadLetterStore {
      * Ordering#AGGREGATE}, a waiting row dead-lettered parks its aggregate, as the poller does).
      */
     public WaitingRowStore waitingRows(Ordering ordering) {
-      return WaitingRowStore.over(executor, tables, clock, batchSize, ordering);
+      return WaitingRowStore.over(executor, tables, clock(), batchSize, ordering);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.deadletter;
 
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.store.DatabaseClock;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
 import dev.lambdaoutbox.store.dialect.DeadLetterSql;
 import dev.lambdaoutbox.store.dialect.StoreSql;
@@ -33,7 +34,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     this.executor = b.executor;
     this.tables = b.tables;
     this.dialect = StoreSql.of(executor.dialect(), tables).deadLetters();
-    this.clock = b.clock;
+    this.clock = b.clock();
     this.batchSize = b.batchSize;
   }
 
@@ -299,6 +300,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       String action, ResultCollector result, SqlWork<ResultCollector.Batch> work) {
     ResultCollector.Batch batch;
     try {
+      DatabaseClock.sync(clock); // before the transaction: the work dates what it writes
       batch = executor.inTransaction(action + " dead letters", work);
     } catch (RuntimeException e) {
       DeadLetterActionResult committed = result.result(false);

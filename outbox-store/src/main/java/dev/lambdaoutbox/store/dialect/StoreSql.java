@@ -9,20 +9,21 @@ import dev.lambdaoutbox.store.dialect.postgres.PostgresSql;
 /**
  * The statements of one SQL dialect over one set of tables, split by the client that runs them: the
  * poller's store ({@link #outbox}), destination health ({@link #health}), the retention purge
- * ({@link #purge}), and the reprocessor's dead letters ({@link #deadLetters}) and waiting rows
- * ({@link #waiting}). Each client is given only its part.
+ * ({@link #purge}), the reprocessor's dead letters ({@link #deadLetters}) and waiting rows ({@link
+ * #waiting}), and the database's clock ({@link #clock}). Each client is given only its part.
  */
 public record StoreSql(
     OutboxSql outbox,
     DestinationHealthSql health,
     PurgeSql purge,
     DeadLetterSql deadLetters,
-    WaitingRowSql waiting) {
+    WaitingRowSql waiting,
+    ClockSql clock) {
 
   /** The statements of {@code dialect} over {@code tables} (prefix and schema as configured). */
   public static StoreSql of(SqlDialect dialect, OutboxTables tables) {
     PortableSql sql = implementation(dialect, tables);
-    return new StoreSql(sql, sql, sql, sql, sql);
+    return new StoreSql(sql, sql, sql, sql, sql, sql);
   }
 
   /** The dialect's one home of every statement, which implements each client's interface. */

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.waiting;
 
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.store.DatabaseClock;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.Ordering;
@@ -166,6 +167,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
       String action, String from, int limit, boolean dryRun, BatchMove work) {
     requireLimit(limit);
     String key = DestinationHealth.key(from);
+    DatabaseClock.sync(clock); // before the transactions: their work reads the time
     if (dryRun) {
       List<WaitingRow> rows =
           read(

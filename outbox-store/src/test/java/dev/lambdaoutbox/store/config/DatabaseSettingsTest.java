@@ -34,6 +34,26 @@ class DatabaseSettingsTest {
         .isEqualTo(DatabaseSettings.JDBC_URL);
   }
 
+  /**
+   * A MySQL URL whose legacy TLS flag turns off what OUTBOX_DB_TLS asks (verify-full by default)
+   * stops the start-up, naming the flag, instead of connecting with less; the password stays
+   * hidden.
+   */
+  @Test
+  void aMysqlLegacyTlsFlagWeakerThanTheConfiguredMode_isRefusedAtStartUp_namingTheFlag() {
+    assertThatThrownBy(
+            () ->
+                read(
+                    "jdbc:mysql://app:Zk3Pq9Vw@db.internal:3306/app?verifyServerCertificate=false"))
+        .isInstanceOf(ConfigurationException.class)
+        .hasMessageStartingWith("OUTBOX_JDBC_URL: ")
+        .hasMessageContaining("verifyServerCertificate=false", "OUTBOX_DB_TLS", "verify-full")
+        .message()
+        .doesNotContain("Zk3Pq9Vw");
+    assertThat(read("jdbc:mysql://db.internal:3306/app?useSSL=true").dialect())
+        .isEqualTo(SqlDialect.MYSQL);
+  }
+
   @Test
   void otherUrls_areRefusedNamingTheVariable() {
     assertThatThrownBy(() -> read("jdbc:oracle:thin:@db:1521/app"))

@@ -22,6 +22,14 @@ class JdbcUrlsTest {
         "jdbc:mysql://db/app?PASSWORD=Pw1x;trustCertificateKeyStorePassword=Pw2y | jdbc:mysql://db/app?PASSWORD=***;trustCertificateKeyStorePassword=***",
         "jdbc:mysql://db/app?password1=Pw1x&password2=Pw2y | jdbc:mysql://db/app?password1=***&password2=***",
         "jdbc:postgresql://db:5432/app | jdbc:postgresql://db:5432/app",
+        "jdbc:mysql://app:Pw1x@Pw2y@db:3306/app | jdbc:mysql://app:***@db:3306/app",
+        "jdbc:mysql://app:Pw1x@@db/app?useSSL=true | jdbc:mysql://app:***@db/app?useSSL=true",
+        "jdbc:mysql://app:Pw1x@a@db1:3306,app:Pw2y@b@db2:3306/app | jdbc:mysql://app:***@db1:3306,app:***@db2:3306/app",
+        "jdbc:mysql://app:Pw1x:Pw2y@db/app | jdbc:mysql://app:***@db/app",
+        "jdbc:mysql://app:Pw1x/Pw2y@db/app | jdbc:mysql://app:***@db/app",
+        "jdbc:postgresql://app:Pw1x@Pw2y@db/app?sslmode=require | jdbc:postgresql://app:***@db/app?sslmode=require",
+        "jdbc:postgresql://db/app?user=app&password=Pw1x@Pw2y | jdbc:postgresql://db/app?user=app&password=***",
+        "jdbc:mysql://(host=db,user=app,password=Pw1x@Pw2y)/app | jdbc:mysql://(host=db,user=app,password=***)/app",
       })
   void redact_hidesEveryPasswordTheUrlCarries(String url, String redacted) {
     assertThat(JdbcUrls.redact(url)).isEqualTo(redacted);
@@ -37,6 +45,26 @@ class JdbcUrlsTest {
     assertThat(JdbcUrls.scrub("failed to parse the connection string near ':Pw1xQ@db'", url))
         .isEqualTo("failed to parse the connection string near ':***@db'");
     assertThat(JdbcUrls.secrets(url)).containsExactly("Pw1xQ", "Pw2yZ");
+  }
+
+  /**
+   * A password holding {@code @}: MySQL Connector/J refuses such a URL, quoting its authority
+   * segment; the whole password is hidden there too, not only what comes before its {@code @}.
+   */
+  @Test
+  void aPasswordHoldingAnAt_isHiddenWhole_inTheUrlAndInTheDriversMessage() {
+    String url = "jdbc:mysql://app:Pw1x@Pw2y@db.internal:3306/app";
+
+    assertThat(JdbcUrls.secrets(url)).containsExactly("Pw1x@Pw2y");
+    assertThat(JdbcUrls.hosts(url)).containsExactly("db.internal");
+    assertThat(
+            JdbcUrls.scrub(
+                "Malformed database URL, failed to parse the URL authority segment"
+                    + " 'app:Pw1x@Pw2y@db.internal:3306'.",
+                url))
+        .isEqualTo(
+            "Malformed database URL, failed to parse the URL authority segment"
+                + " 'app:***@db.internal:3306'.");
   }
 
   @ParameterizedTest

@@ -23,7 +23,8 @@ public final class GrantsCommand {
       Prints the least-privilege GRANT statements of a database user of the outbox, to run as
       the tables' owner (the user must exist):
         --dialect  postgresql, or mysql (MySQL, Aurora MySQL and MariaDB)
-        --role     the database user (role) to grant to, e.g. outbox_functions
+        --role     the database user (role) to grant to, e.g. outbox_functions; never
+                   public, current_user, session_user or a pg_ role, which are not one user
         --for      what it does, comma-separated: writer (the application: append, idempotency
                    keys, inbox and its purge), poller, reprocessor; default poller,reprocessor
                    (one user for both functions, as the template's DbSecretArn gives them)

@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -21,33 +20,31 @@ import java.util.UUID;
  * this call's keys back after a refusal, and finding the event that holds a key.
  */
 public final class IdempotencyKeyRows {
-  private static final String ROW = "(?, ?, ?)";
-
   private IdempotencyKeyRows() {}
 
   /** A key the writer refused, and the event holding it. */
   public record Holder(String key, UUID eventId) {}
 
-  /** The INSERT of {@code rows} keys, without any conflict clause. */
-  public static String insertSql(OutboxTables tables, int rows) {
+  /** The INSERT of {@code rows} keys, first seen at {@code stamp}, without a conflict clause. */
+  public static String insertSql(OutboxTables tables, int rows, SqlDialect dialect, Stamp stamp) {
     return "INSERT INTO "
         + tables.idempotencyKeys()
         + " (idempotency_key, event_id, first_seen_at) VALUES "
-        + String.join(", ", Collections.nCopies(rows, ROW));
+        + String.join(", ", Collections.nCopies(rows, "(?, ?, " + stamp.sql(dialect) + ")"));
   }
 
   /**
-   * Binds the keys of {@code keyed} (events that all have one) from parameter {@code first};
-   * returns the next parameter's index.
+   * Binds the keys of {@code keyed} (events that all have one) from parameter {@code first}, for
+   * {@link #insertSql} with the same {@code stamp}; returns the next parameter's index.
    */
   public static int bind(
-      PreparedStatement ps, int first, List<OutboxEvent> keyed, Instant now, SqlDialect dialect)
+      PreparedStatement ps, int first, List<OutboxEvent> keyed, Stamp stamp, SqlDialect dialect)
       throws SQLException {
     int i = first;
     for (OutboxEvent e : keyed) {
       ps.setString(i++, e.idempotencyKey().orElseThrow());
       JdbcValues.setUuid(ps, i++, e.id(), dialect);
-      JdbcValues.setInstant(ps, i++, now, dialect);
+      i = stamp.bind(ps, i, dialect);
     }
     return i;
   }

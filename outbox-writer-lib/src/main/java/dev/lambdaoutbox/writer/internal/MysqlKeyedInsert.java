@@ -7,7 +7,6 @@ import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -27,12 +26,12 @@ public final class MysqlKeyedInsert {
       OutboxTables tables,
       List<OutboxEvent> chunk,
       List<OutboxEvent> keyed,
-      Instant now)
+      Stamp stamp)
       throws SQLException {
     List<String> keys = keyed.stream().map(e -> e.idempotencyKey().orElseThrow()).toList();
-    String keySql = IdempotencyKeyRows.insertSql(tables, keyed.size());
+    String keySql = IdempotencyKeyRows.insertSql(tables, keyed.size(), SqlDialect.MYSQL, stamp);
     try (PreparedStatement ps = connection.prepareStatement(keySql)) {
-      IdempotencyKeyRows.bind(ps, 1, keyed, now, SqlDialect.MYSQL);
+      IdempotencyKeyRows.bind(ps, 1, keyed, stamp, SqlDialect.MYSQL);
       ps.executeUpdate();
     } catch (SQLException e) {
       if (e.getErrorCode() == DUPLICATE_KEY) {
@@ -42,9 +41,9 @@ public final class MysqlKeyedInsert {
       }
       throw PermissionDenied.explained(e, keySql);
     }
-    String eventSql = OutboxInsert.sql(tables, SqlDialect.MYSQL, chunk.size());
+    String eventSql = OutboxInsert.sql(tables, SqlDialect.MYSQL, chunk.size(), stamp);
     try (PreparedStatement ps = connection.prepareStatement(eventSql)) {
-      OutboxInsert.bind(ps, chunk, now, SqlDialect.MYSQL);
+      OutboxInsert.bind(ps, chunk, stamp, SqlDialect.MYSQL);
       ps.executeUpdate();
     } catch (SQLException e) {
       if (e.getErrorCode() == DUPLICATE_KEY

@@ -7,7 +7,6 @@ import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 
@@ -22,7 +21,6 @@ public final class OutboxInsert {
   static final String COLUMNS =
       "id, aggregate_type, aggregate_id, event_type, payload, headers, destination, idempotency_key,"
           + " occurred_at, created_at, next_attempt_at";
-  private static final String ROW = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
   /**
    * PostgreSQL: a row whose key an outbox row already carries is skipped (the caller compares the
@@ -33,32 +31,37 @@ public final class OutboxInsert {
 
   private OutboxInsert() {}
 
-  /** The SQL for {@code rows} events. */
-  public static String sql(OutboxTables tables, SqlDialect dialect, int rows) {
+  /** The SQL for {@code rows} events, created and due at {@code stamp}. */
+  public static String sql(OutboxTables tables, SqlDialect dialect, int rows, Stamp stamp) {
     return "INSERT INTO "
         + tables.messages()
         + " ("
         + COLUMNS
         + ") VALUES "
-        + values(rows)
+        + values(rows, dialect, stamp)
         + (dialect == SqlDialect.POSTGRESQL ? SKIP_TAKEN_KEY : "");
   }
 
-  /** {@code rows} groups of parameters, one per event, in {@link #COLUMNS} order. */
-  static String values(int rows) {
-    return String.join(", ", Collections.nCopies(rows, ROW));
+  /** {@code rows} groups of values, one per event, in {@link #COLUMNS} order. */
+  static String values(int rows, SqlDialect dialect, Stamp stamp) {
+    String at = stamp.sql(dialect);
+    String row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, " + at + ", " + at + ")";
+    return String.join(", ", Collections.nCopies(rows, row));
   }
 
-  /** Binds {@code events} in order, starting at parameter 1; all become due at {@code now}. */
+  /**
+   * Binds {@code events} in order, starting at parameter 1, for {@link #sql} with the same {@code
+   * stamp}.
+   */
   public static void bind(
-      PreparedStatement ps, List<OutboxEvent> events, Instant now, SqlDialect dialect)
+      PreparedStatement ps, List<OutboxEvent> events, Stamp stamp, SqlDialect dialect)
       throws SQLException {
-    bind(ps, 1, events, now, dialect);
+    bind(ps, 1, events, stamp, dialect);
   }
 
   /** Binds {@code events} from parameter {@code first}; returns the next parameter's index. */
   static int bind(
-      PreparedStatement ps, int first, List<OutboxEvent> events, Instant now, SqlDialect dialect)
+      PreparedStatement ps, int first, List<OutboxEvent> events, Stamp stamp, SqlDialect dialect)
       throws SQLException {
     int i = first;
     for (OutboxEvent e : events) {
@@ -71,8 +74,8 @@ public final class OutboxInsert {
       ps.setString(i++, e.destination().orElse(null));
       ps.setString(i++, e.idempotencyKey().orElse(null));
       JdbcValues.setInstant(ps, i++, e.occurredAt(), dialect);
-      JdbcValues.setInstant(ps, i++, now, dialect);
-      JdbcValues.setInstant(ps, i++, now, dialect);
+      i = stamp.bind(ps, i, dialect);
+      i = stamp.bind(ps, i, dialect);
     }
     return i;
   }

@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 
 /**
@@ -29,15 +28,15 @@ import java.util.List;
 public final class PostgresKeyedInsert {
   private PostgresKeyedInsert() {}
 
-  public static String sql(OutboxTables tables, int events, int keys) {
+  public static String sql(OutboxTables tables, int events, int keys, Stamp stamp) {
     return "WITH k AS ("
-        + IdempotencyKeyRows.insertSql(tables, keys)
+        + IdempotencyKeyRows.insertSql(tables, keys, SqlDialect.POSTGRESQL, stamp)
         + " ON CONFLICT (idempotency_key) DO NOTHING RETURNING 1), m AS (INSERT INTO "
         + tables.messages()
         + " ("
         + OutboxInsert.COLUMNS
         + ") SELECT * FROM (VALUES "
-        + OutboxInsert.values(events)
+        + OutboxInsert.values(events, SqlDialect.POSTGRESQL, stamp)
         + ") AS e WHERE (SELECT count(*) FROM k) = "
         + keys
         + OutboxInsert.SKIP_TAKEN_KEY
@@ -50,14 +49,14 @@ public final class PostgresKeyedInsert {
       OutboxTables tables,
       List<OutboxEvent> chunk,
       List<OutboxEvent> keyed,
-      Instant now)
+      Stamp stamp)
       throws SQLException {
     long keysWritten;
     long eventsWritten;
-    String sql = sql(tables, chunk.size(), keyed.size());
+    String sql = sql(tables, chunk.size(), keyed.size(), stamp);
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
-      int next = IdempotencyKeyRows.bind(ps, 1, keyed, now, SqlDialect.POSTGRESQL);
-      OutboxInsert.bind(ps, next, chunk, now, SqlDialect.POSTGRESQL);
+      int next = IdempotencyKeyRows.bind(ps, 1, keyed, stamp, SqlDialect.POSTGRESQL);
+      OutboxInsert.bind(ps, next, chunk, stamp, SqlDialect.POSTGRESQL);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         keysWritten = rs.getLong(1);

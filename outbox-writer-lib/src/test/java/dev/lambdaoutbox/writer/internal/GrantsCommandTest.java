@@ -62,7 +62,13 @@ class GrantsCommandTest {
         "--dialect mysql --role x --prefix 9x|--prefix: tablePrefix: '9x'",
         "--dialect mysql --role x --schema a.b|--schema: schema: 'a.b'",
         "--dialect mysql --role x --table t|--table: not an option",
-        "--dialect mysql --role|--role: needs a value"
+        "--dialect mysql --role|--role: needs a value",
+        "--dialect postgresql --role public|--role: user: 'public'",
+        "--dialect postgresql --role current_user|--role: user: 'current_user'",
+        "--dialect postgresql --role session_user|--role: user: 'session_user'",
+        "--dialect postgresql --role pg_read_all_data|--role: user: 'pg_read_all_data'",
+        "--dialect mysql --role public|--role: user: 'public'",
+        "--dialect mysql --role current_user|--role: user: 'current_user'"
       })
   void refusesBadOptions_namingTheOption(String args, String message) {
     int status = run(args.split(" "));

@@ -1,30 +1,27 @@
 package dev.lambdaoutbox.reprocessor.internal.action;
 
-import com.amazonaws.services.lambda.runtime.Client;
-import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Who the audit holds responsible for a request, and what it records beside that:
+ * What the audit records of who asked, without the reason. Each part says where it comes from, so
+ * that no part the caller writes passes for one it cannot:
  *
  * <ul>
- *   <li>{@code invokedBy}: the identity the invocation carries, which Lambda sets from the call and
- *       not from the body: the Cognito identity ({@code cognito:<pool>/<identity>}, present when
- *       the caller signed with Cognito identity-pool credentials) and the client context's
- *       installation ({@code client:<installation id>}, set by the caller with {@code
- *       --client-context}).
- *   <li>{@code claimedBy}: the request's {@code requestedBy}, whatever the caller wrote.
- *   <li>{@code requestedBy}: the first identity the invocation carries, Cognito's before the client
- *       context's (a claimed name never overrides it), else the claimed name, else {@code
- *       unattributed (lambda request <awsRequestId>)}.
+ *   <li>{@code requestedBy}: the request's {@code requestedBy} as declared, whatever it says; or
+ *       {@code unattributed (lambda request <awsRequestId>)} when it declares none. The caller
+ *       writes it: it is a name, not a proof.
+ *   <li>{@code claimedBy}: the same declared name, or null when there is none.
+ *   <li>{@code invokedBy}: the Cognito identity ({@code cognito:<pool>/<identity>}) that Lambda
+ *       took from the credentials the call was signed with, when they were Cognito identity-pool
+ *       credentials; else null. The client context ({@code --client-context}) is not recorded: the
+ *       caller writes it as freely as {@code requestedBy}.
  * </ul>
  *
- * <p>The request id is the Lambda request id: CloudTrail's data event for the {@code Invoke} call
- * carries it as {@code requestID}, with the IAM principal that made the call.
+ * <p>Who made the call is in CloudTrail: the data event of the {@code Invoke} call carries the IAM
+ * principal in {@code userIdentity} and the Lambda request id, which the audit records as the
+ * request id, in {@code requestID}.
  */
 public final class Requester {
   private static final int MAX_PART = 200;
@@ -39,47 +36,25 @@ public final class Requester {
     }
   }
 
-  public static Attribution of(String claimedBy, Context context, String requestId) {
-    List<String> identities = identities(context);
-    String invokedBy =
-        identities.isEmpty() ? null : cut(String.join("; ", identities), AuditInfo.MAX_INVOKED_BY);
-    String requestedBy;
-    if (!identities.isEmpty()) {
-      requestedBy = cut(identities.get(0), AuditInfo.MAX_REQUESTED_BY);
-    } else if (claimedBy != null) {
-      requestedBy = claimedBy;
-    } else {
-      requestedBy = "unattributed (lambda request " + requestId + ")";
-    }
-    return new Attribution(requestedBy, claimedBy, invokedBy);
+  public static Attribution of(String declaredBy, Context context, String requestId) {
+    String requestedBy =
+        declaredBy != null ? declaredBy : "unattributed (lambda request " + requestId + ")";
+    return new Attribution(requestedBy, declaredBy, cognitoIdentity(context));
   }
 
-  /** The identities {@code context} carries, Cognito's first; none when it carries none. */
-  private static List<String> identities(Context context) {
-    List<String> parts = new ArrayList<>();
-    if (context == null) {
-      return parts;
+  /** The Cognito identity Lambda took from the call's credentials; null when there is none. */
+  private static String cognitoIdentity(Context context) {
+    CognitoIdentity cognito = context == null ? null : context.getIdentity();
+    if (cognito == null || !present(cognito.getIdentityId())) {
+      return null;
     }
-    CognitoIdentity cognito = context.getIdentity();
-    if (cognito != null && present(cognito.getIdentityId())) {
-      parts.add(
-          "cognito:"
-              + (present(cognito.getIdentityPoolId())
-                  ? cut(cognito.getIdentityPoolId(), MAX_PART) + "/"
-                  : "")
-              + cut(cognito.getIdentityId(), MAX_PART));
-    }
-    ClientContext clientContext = context.getClientContext();
-    Client client = clientContext == null ? null : clientContext.getClient();
-    if (client != null && present(client.getInstallationId())) {
-      parts.add(
-          "client:"
-              + cut(client.getInstallationId(), MAX_PART)
-              + (present(client.getAppTitle())
-                  ? " (" + cut(client.getAppTitle(), MAX_PART / 2) + ")"
-                  : ""));
-    }
-    return parts;
+    String identity =
+        "cognito:"
+            + (present(cognito.getIdentityPoolId())
+                ? cut(cognito.getIdentityPoolId(), MAX_PART) + "/"
+                : "")
+            + cut(cognito.getIdentityId(), MAX_PART);
+    return cut(identity, AuditInfo.MAX_INVOKED_BY);
   }
 
   private static boolean present(String value) {

@@ -11,48 +11,58 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Whom the audit holds responsible: an identity the invocation carries beats the name the request
- * claims, which is kept beside it. (The context here is plain data, as the runtime client builds
- * it; the packaged jar under the runtime client is tested in {@code AuditIdentityTest}.)
+ * What the audit records of who asked: the name the request declares, as declared, never replaced
+ * by anything else the caller writes (the client context); the Cognito identity Lambda took from
+ * the call's credentials beside it; the Lambda request id, which finds the CloudTrail record of the
+ * call and its IAM principal. (The context here is plain data, as the runtime client builds it; the
+ * packaged jar under the runtime client is tested in {@code AuditIdentityTest}.)
  */
 class RequesterTest {
   private static final String REQUEST_ID = "7a1c2f0e-5b9d-4e31-9f0a-2d6c8b1e4a77";
 
   @Test
-  void aCognitoIdentity_isWhoAsked_andTheClaimedNameIsKeptBesideIt() {
+  void theDeclaredName_isRecordedAsDeclared_andACognitoIdentityBesideIt() {
     Requester.Attribution a =
         Requester.of(
             "alice@example.com",
             context(cognito("eu-west-1:id-1", "eu-west-1:pool"), null),
             REQUEST_ID);
 
-    assertThat(a.requestedBy()).isEqualTo("cognito:eu-west-1:pool/eu-west-1:id-1");
+    assertThat(a.requestedBy()).isEqualTo("alice@example.com");
     assertThat(a.claimedBy()).isEqualTo("alice@example.com");
     assertThat(a.invokedBy()).isEqualTo("cognito:eu-west-1:pool/eu-west-1:id-1");
   }
 
+  /** The client context is written by the caller, as freely as requestedBy: it names no one. */
   @Test
-  void aClientContextsInstallation_beatsAClaimedName_andCognitoBeatsIt() {
-    Requester.Attribution client =
-        Requester.of("alice", context(null, client("laptop-42", "outbox-ops")), REQUEST_ID);
+  void aClientContext_neverReplacesTheDeclaredName_norCountsAsAnIdentity() {
+    Requester.Attribution forged =
+        Requester.of("alice", context(null, client("admin@example.com", "outbox-ops")), REQUEST_ID);
     Requester.Attribution both =
         Requester.of(
-            "alice", context(cognito("id-1", null), client("laptop-42", null)), REQUEST_ID);
+            "alice", context(cognito("id-1", null), client("admin@example.com", null)), REQUEST_ID);
+    Requester.Attribution undeclared =
+        Requester.of(null, context(null, client("admin@example.com", null)), REQUEST_ID);
 
-    assertThat(client.requestedBy()).isEqualTo("client:laptop-42 (outbox-ops)");
-    assertThat(client.claimedBy()).isEqualTo("alice");
-    assertThat(both.requestedBy()).isEqualTo("cognito:id-1");
-    assertThat(both.invokedBy()).isEqualTo("cognito:id-1; client:laptop-42");
+    assertThat(forged).isEqualTo(new Requester.Attribution("alice", "alice", null));
+    assertThat(both).isEqualTo(new Requester.Attribution("alice", "alice", "cognito:id-1"));
+    assertThat(undeclared.requestedBy())
+        .isEqualTo("unattributed (lambda request " + REQUEST_ID + ")");
+    assertThat(undeclared.invokedBy()).isNull();
   }
 
   @Test
-  void withoutAnIdentity_theClaimedNameIsWhoAsked_elseTheLambdaRequest() {
+  void withoutADeclaredName_theEntryIsUnattributed_namingTheLambdaRequest() {
     assertThat(Requester.of("bob", context(null, null), REQUEST_ID))
         .isEqualTo(new Requester.Attribution("bob", "bob", null));
     assertThat(Requester.of(null, context(cognito(" ", null), client("", null)), REQUEST_ID))
         .isEqualTo(
             new Requester.Attribution(
                 "unattributed (lambda request " + REQUEST_ID + ")", null, null));
+    assertThat(Requester.of(null, context(cognito("id-1", null), null), REQUEST_ID))
+        .isEqualTo(
+            new Requester.Attribution(
+                "unattributed (lambda request " + REQUEST_ID + ")", null, "cognito:id-1"));
   }
 
   @Test
@@ -61,7 +71,7 @@ class RequesterTest {
         Requester.of("alice", context(cognito("id-1", null), null), REQUEST_ID)
             .audit(REQUEST_ID, "topic recreated");
 
-    assertThat(audit.requestedBy()).isEqualTo("cognito:id-1");
+    assertThat(audit.requestedBy()).isEqualTo("alice");
     assertThat(audit.claimedBy()).isEqualTo("alice");
     assertThat(audit.invokedBy()).isEqualTo("cognito:id-1");
     assertThat(audit.requestId()).isEqualTo(REQUEST_ID);

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.mysql;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.dialect.portable.Syntax;
 
 /**
@@ -14,7 +15,8 @@ final class MysqlSyntax {
           MysqlSyntax::utcText,
           name -> ":" + name,
           index -> " FORCE INDEX (" + index + ")",
-          "EXPLAIN FORMAT=JSON ");
+          "EXPLAIN FORMAT=JSON ",
+          SqlDialect.MYSQL.now());
 
   private MysqlSyntax() {}
 

@@ -17,6 +17,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.dialect.ClockSql;
 import dev.lambdaoutbox.store.dialect.DeadLetterSql;
 import dev.lambdaoutbox.store.dialect.DestinationHealthSql;
 import dev.lambdaoutbox.store.dialect.ExplainSql;
@@ -47,7 +48,13 @@ import java.util.function.UnaryOperator;
  * audit rows ({@link PortableAudit}). The two dialect homes extend this and hold everything else.
  */
 public abstract class PortableSql
-    implements OutboxSql, DestinationHealthSql, PurgeSql, DeadLetterSql, WaitingRowSql, ExplainSql {
+    implements OutboxSql,
+        DestinationHealthSql,
+        PurgeSql,
+        DeadLetterSql,
+        WaitingRowSql,
+        ExplainSql,
+        ClockSql {
   private final SqlTemplate sql;
   private final PortableBacklog backlog;
   private final PortableHealth health;
@@ -58,6 +65,7 @@ public abstract class PortableSql
   private final PortablePayloads payloads;
   private final PortableLeases leases;
   private final PortableClaimCursors cursors;
+  private final PortableClock clock;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -74,6 +82,7 @@ public abstract class PortableSql
     this.payloads = new PortablePayloads(sql);
     this.leases = new PortableLeases(sql);
     this.cursors = new PortableClaimCursors(sql);
+    this.clock = new PortableClock(sql);
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -89,6 +98,11 @@ public abstract class PortableSql
   /** The destination health statements, whose insert the dialect completes. */
   protected final PortableHealth health() {
     return health;
+  }
+
+  @Override
+  public final Instant now(SqlSession s) {
+    return clock.now(s);
   }
 
   // ---- the claim's unreadable rows

@@ -15,13 +15,16 @@ import java.util.function.UnaryOperator;
  * @param alongIndex what follows a table in FROM to read it along the named index, where the
  *     planner needs telling ("" where it does not)
  * @param explain what comes before a statement to have its plan instead of running it
+ * @param now the database's current time as the tables' time columns take it ({@link
+ *     dev.lambdaoutbox.core.SqlDialect#now()})
  */
 public record Syntax(
     UnaryOperator<String> timestampParam,
     UnaryOperator<String> utcText,
     UnaryOperator<String> jsonParam,
     UnaryOperator<String> alongIndex,
-    String explain) {
+    String explain,
+    String now) {
   /** The select list of {@code columns}, time columns as UTC text (see {@link SelectList}). */
   public String selectList(String alias, List<String> columns) {
     return SelectList.of(alias, utcText, columns);

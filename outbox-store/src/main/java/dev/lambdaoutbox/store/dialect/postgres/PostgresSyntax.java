@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.store.dialect.postgres;
 
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.dialect.portable.Syntax;
 
 /**
@@ -16,7 +17,8 @@ final class PostgresSyntax {
           PostgresSyntax::utcText,
           param -> "CAST(:" + param + " AS jsonb)",
           index -> "",
-          "EXPLAIN ");
+          "EXPLAIN ",
+          SqlDialect.POSTGRESQL.now());
 
   /** The uuids of the JSON array parameter {@code :ids}, as an array for {@code = ANY(...)}. */
   static final String ID_ARRAY =

@@ -14,7 +14,8 @@ class SqlTemplateTest {
           expression -> "utc(" + expression + ")",
           name -> "json(:" + name + ")",
           index -> " USE(" + index + ")",
-          "EXPLAIN ");
+          "EXPLAIN ",
+          "now()");
   private final SqlTemplate sql = new SqlTemplate(OutboxTables.withPrefix("app_"), SYNTAX);
 
   @Test

@@ -1,8 +1,10 @@
 package dev.lambdaoutbox.store.jdbc.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.lambdaoutbox.core.SqlDialect;
+import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DatabaseTls;
 import dev.lambdaoutbox.store.config.DatabaseTls.Mode;
 import java.nio.file.Path;
@@ -59,7 +61,81 @@ class TlsPropertiesTest {
         .containsEntry("sslfactory", "org.postgresql.ssl.DefaultJavaSSLFactory");
     assertThat(pg("jdbc:postgresql://db/app?ssl=true&sslrootcert=/opt/ca.pem", DEFAULT)).isEmpty();
     assertThat(mysql("jdbc:mysql://db/app?sslMode=REQUIRED", DEFAULT)).isEmpty();
-    assertThat(mysql("jdbc:mysql://db/app?useSSL=false", DEFAULT)).isEmpty();
+    assertThat(mysql("jdbc:mysql://db/app?sslMode=DISABLED&useSSL=false", DEFAULT)).isEmpty();
+  }
+
+  /**
+   * Connector/J's legacy flags that ask for TLS map to weaker modes than verify-full (useSSL=true
+   * alone to PREFERRED, which falls back to plain text): sslMode, which the driver obeys over them,
+   * keeps the configured mode.
+   */
+  @Test
+  void mysqlLegacyFlagsAskingForTls_keepTheConfiguredMode() {
+    for (String flags :
+        new String[] {
+          "useSSL=true",
+          "requireSSL=true",
+          "verifyServerCertificate=true",
+          "useSSL=TRUE&requireSSL=yes&verifyServerCertificate=true"
+        }) {
+      assertThat(mysql("jdbc:mysql://db/app?" + flags, DEFAULT))
+          .as(flags)
+          .containsExactlyEntriesOf(Map.of("sslMode", "VERIFY_IDENTITY"));
+    }
+    DatabaseTls require = new DatabaseTls(Mode.REQUIRE, Optional.empty());
+    assertThat(mysql("jdbc:mysql://db/app?useSSL=true", require))
+        .containsExactlyEntriesOf(Map.of("sslMode", "REQUIRED"));
+    assertThat(mysql("jdbc:mysql://db/app?verifyServerCertificate=true", require))
+        .as("stricter than the configured mode: as written")
+        .isEmpty();
+    DatabaseTls disable = new DatabaseTls(Mode.DISABLE, Optional.empty());
+    assertThat(mysql("jdbc:mysql://db/app?useSSL=true", disable)).isEmpty();
+  }
+
+  /** A legacy flag turning off what the configured mode needs fails, naming the flag. */
+  @Test
+  void mysqlLegacyFlagsTurningTlsOff_failStartUpNamingTheFlag() {
+    DatabaseTls require = new DatabaseTls(Mode.REQUIRE, Optional.empty());
+    for (String[] refused :
+        new String[][] {
+          {"useSSL=false", "useSSL=false", "verify-full"},
+          {"useSSL=no&requireSSL=true", "useSSL=no", "verify-full"},
+          {"requireSSL=false", "requireSSL=false", "verify-full"},
+          {
+            "useSSL=true&verifyServerCertificate=false",
+            "verifyServerCertificate=false",
+            "verify-full"
+          },
+          {"useSSL=maybe", "useSSL=maybe", "true, false, yes or no"},
+        }) {
+      String url = "jdbc:mysql://db/app?" + refused[0];
+      ConfigurationException e =
+          catchThrowableOfType(
+              ConfigurationException.class,
+              () -> TlsProperties.check(SqlDialect.MYSQL, url, DEFAULT));
+      assertThat(e).as(refused[0]).isNotNull();
+      assertThat(e.variable()).isEqualTo("OUTBOX_JDBC_URL");
+      assertThat(e).as(refused[0]).hasMessageContaining(refused[1], refused[2]);
+      assertThat(catchThrowableOfType(ConfigurationException.class, () -> mysql(url, DEFAULT)))
+          .as("and refused when connecting too: " + refused[0])
+          .isNotNull();
+    }
+    assertThat(
+            catchThrowableOfType(
+                ConfigurationException.class,
+                () ->
+                    TlsProperties.check(
+                        SqlDialect.MYSQL, "jdbc:mysql://db/app?useSSL=false", require)))
+        .hasMessageContaining("useSSL=false", "OUTBOX_DB_TLS", "require");
+    assertThat(mysql("jdbc:mysql://db/app?verifyServerCertificate=false", require))
+        .containsExactlyEntriesOf(Map.of("sslMode", "REQUIRED"));
+    DatabaseTls disable = new DatabaseTls(Mode.DISABLE, Optional.empty());
+    TlsProperties.check(SqlDialect.MYSQL, "jdbc:mysql://db/app?useSSL=false", disable);
+    assertThat(mysql("jdbc:mysql://db/app?useSSL=false", disable)).isEmpty();
+    TlsProperties.check(SqlDialect.MYSQL, "jdbc:mysql://127.0.0.1/app?useSSL=false", DEFAULT);
+    assertThat(mysql("jdbc:mysql://localhost/app?useSSL=false", DEFAULT))
+        .as("loopback: as written")
+        .isEmpty();
   }
 
   @Test

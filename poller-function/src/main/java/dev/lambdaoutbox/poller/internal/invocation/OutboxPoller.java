@@ -8,6 +8,7 @@ import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
+import dev.lambdaoutbox.store.DatabaseClock;
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxMessage;
@@ -74,7 +75,10 @@ public final class OutboxPoller implements AutoCloseable {
   private final MessagePublisher publisher;
   private final DeadLetterReports deadLetterReports;
   private final InvocationMetrics metrics;
+
+  /** The database's clock ({@link DatabaseClock}), or a test's standing in for it. */
   private final Clock clock;
+
   private final JsonLogger log;
   private final boolean ordered;
 
@@ -243,6 +247,9 @@ public final class OutboxPoller implements AutoCloseable {
   }
 
   private Pipeline.Batch claim(String owner, InvocationBudget budget, boolean besideRecording) {
+    // Before the first claim of a run (its first statement), and again in a run that polls for
+    // minutes: in the drain, so a database that cannot be reached fails it as a claim would.
+    DatabaseClock.sync(clock);
     long remainingAtClaim = budget.remainingMillis();
     return new Pipeline.Batch(
         store.claim(owner, config.batchSize(), clock.instant(), config.lease()),

@@ -11,10 +11,11 @@ import java.util.UUID;
 
 /**
  * The commit-to-publish latency of each row an invocation published, the values of the {@code
- * PublishLatencyMs} metric: from the row's {@code created_at} (stamped by the writer's clock when
- * the application appended it, or when an operator replayed it from the dead letters) to when the
- * broker accepted it. Only rows the store recorded as published count, as for {@code Published}. A
- * writer's clock ahead of the poller's would make a latency negative; it counts as 0.
+ * PublishLatencyMs} metric: from the row's {@code created_at} (the database's time when the
+ * application appended it, or when an operator replayed it from the dead letters) to when the
+ * broker accepted it, on the database's clock. Only rows the store recorded as published count, as
+ * for {@code Published}. The poller's reading of that clock may be a round trip ahead, never
+ * behind; a latency below 0 (a test's clock set back) counts as 0.
  */
 public final class PublishLatencies {
   private long[] values = new long[16];

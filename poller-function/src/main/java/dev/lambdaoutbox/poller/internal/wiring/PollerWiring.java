@@ -79,9 +79,12 @@ public final class PollerWiring {
    */
   public static Graph create(PollerConfig config) {
     HttpKeepAlive.keepAtLeast(config.publishConcurrency());
-    Clock clock = Clock.systemUTC();
     PrintStream out = System.out;
     OutboxStore store = store(config);
+    // Due times, leases, backoff and ages are the database's times: compared with its clock, not
+    // the host's. Log lines and metrics are the host's, as Lambda's own are.
+    Clock clock = store.databaseClock();
+    Clock host = Clock.systemUTC();
     LazyPublisher publisher =
         new LazyPublisher(
             () ->
@@ -93,8 +96,8 @@ public final class PollerWiring {
     // algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java runtime
     // may lack; FreshRandom is built on java.base alone.)
     FreshRandom random = new FreshRandom().register();
-    JsonLogger log = logger(config, out, clock);
-    EmfMetrics metrics = metrics(config, out, clock);
+    JsonLogger log = logger(config, out, host);
+    EmfMetrics metrics = metrics(config, out, host);
     Duration timeout = config.publishTimeout();
     FanOut fanOut =
         new FanOut(
