@@ -51,7 +51,11 @@ public final class AwsCallRecorder implements ExecutionInterceptor {
   /** The system property naming the folder the records go to. */
   public static final String DIRECTORY_PROPERTY = "outbox.aws.calls.dir";
 
-  private static final String PRIMING = "dev.lambdaoutbox.poller.internal.wiring.SnapStartPriming";
+  /**
+   * The request id the SnapStart priming's in-process stub answers with ({@code SnapStartPriming}):
+   * its calls run on the publish threads, whose stacks do not show the priming.
+   */
+  private static final String PRIMING_REQUEST_ID = "priming";
 
   /** Module (source folder or jar name) to who runs its code. */
   private static final Map<String, String> PRINCIPALS =
@@ -130,14 +134,10 @@ public final class AwsCallRecorder implements ExecutionInterceptor {
       return;
     }
     String[] found = {null, null, null}; // principal, caller, a shared module's principal
-    boolean[] priming = {false};
     StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
         .forEach(
             frame -> {
               Class<?> type = frame.getDeclaringClass();
-              if (type.getName().equals(PRIMING)) {
-                priming[0] = true;
-              }
               String principal = PRINCIPALS.get(module(type));
               if (principal == null) {
                 return;
@@ -151,9 +151,6 @@ public final class AwsCallRecorder implements ExecutionInterceptor {
                 found[0] = principal;
               }
             });
-    if (priming[0]) {
-      return;
-    }
     attributes.putAttribute(
         PRINCIPAL, found[0] != null ? found[0] : found[2] != null ? found[2] : "test");
     if (found[1] != null) {
@@ -163,6 +160,13 @@ public final class AwsCallRecorder implements ExecutionInterceptor {
 
   @Override
   public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+    if (context
+        .httpResponse()
+        .firstMatchingHeader("x-amzn-RequestId")
+        .filter(PRIMING_REQUEST_ID::equals)
+        .isPresent()) {
+      return;
+    }
     record(context.request(), context.response(), null, attributes);
   }
 
@@ -180,7 +184,7 @@ public final class AwsCallRecorder implements ExecutionInterceptor {
       SdkPojo request, SdkPojo response, String error, ExecutionAttributes attributes) {
     String principal = attributes.getAttribute(PRINCIPAL);
     if (principal == null) {
-      return; // not recording, or the priming's stub
+      return; // not recording
     }
     String service = attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME);
     String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
