@@ -142,6 +142,8 @@ final class IamCheck {
         StackCall.of(call, keys).forEach(sc -> stackCalls.putIfAbsent(sc, call));
       } catch (IllegalArgumentException e) {
         unmapped.add(e.getMessage());
+      } catch (RuntimeException e) {
+        unmapped.add("cannot read " + call + " as IAM sees it: " + e);
       }
     }
     Set<String> replayed = new LinkedHashSet<>();

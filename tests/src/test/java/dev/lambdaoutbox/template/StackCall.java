@@ -143,8 +143,10 @@ record StackCall(
       }
       case DATA_API -> {
         requests.add(Request.of("rds-data:" + action, resource));
-        requests.add(Request.of("secretsmanager:GetSecretValue", secret));
-        keyUse(requests, secretKey, "secretsmanager", "kms:Decrypt");
+        if (secret != null) {
+          requests.add(Request.of("secretsmanager:GetSecretValue", secret));
+          keyUse(requests, secretKey, "secretsmanager", "kms:Decrypt");
+        }
       }
       case INVOKE -> requests.add(Request.of("lambda:InvokeFunction", resource));
     }
