@@ -296,7 +296,8 @@ final class Deployments {
 
   /**
    * The required parameters, and {@code more} as name, value pairs (a null value left out); the
-   * stack's own resources named as CloudFormation would name them, but for those in {@code refs}.
+   * stack's own resources (and their ARNs, for the policies that name them) named as CloudFormation
+   * would name them, but for those in {@code refs}.
    */
   private static Deployment deploy(
       String description, Caller caller, Map<String, String> refs, String... more) {
@@ -317,6 +318,18 @@ final class Deployments {
     named.put("ClaimCheckPayloadBucket", "outbox-claimcheckpayloadbucket-1a2b3c4d5e6f");
     named.put("PollerFunction.Arn", POLLER_FUNCTION);
     named.put("PollerFunctionAliaslive", POLLER_FUNCTION + ":live");
+    for (String logGroup :
+        List.of("PollerLogGroup", "DlqReprocessorLogGroup", "ConfigurationDigestLogGroup")) {
+      named.put(
+          logGroup + ".Arn",
+          "arn:aws:logs:"
+              + SamTemplate.REGION
+              + ":"
+              + SamTemplate.ACCOUNT
+              + ":log-group:outbox-"
+              + logGroup
+              + "-1A2B3C4D5E6F:*");
+    }
     named.putAll(refs);
     if (refs.containsKey("PollerFunction.Arn")) {
       named.put("PollerFunctionAliaslive", refs.get("PollerFunction.Arn") + ":live");

@@ -18,12 +18,14 @@ final class StackPolicies {
   static final String LOGS = "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
   static final String VPC_NETWORKING =
       "arn:aws:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole";
+  static final String NETWORK_INTERFACES =
+      "arn:aws:iam::aws:policy/service-role/AWSLambdaENIManagementAccess";
 
   /**
    * The AWS-managed policies the roles hold, as AWS publishes them
    * (https://docs.aws.amazon.com/aws-managed-policy/latest/reference/AWSLambdaBasicExecutionRole.html,
-   * .../AWSLambdaVPCAccessExecutionRole.html): logs, and the network interfaces of a function in a
-   * VPC.
+   * .../AWSLambdaVPCAccessExecutionRole.html, .../AWSLambdaENIManagementAccess.html): logs, and the
+   * network interfaces of a function in a VPC.
    */
   private static final Map<String, List<Map<String, Object>>> AWS_MANAGED =
       Map.of(
@@ -37,6 +39,16 @@ final class StackPolicies {
                       "logs:CreateLogGroup",
                       "logs:CreateLogStream",
                       "logs:PutLogEvents",
+                      "ec2:CreateNetworkInterface",
+                      "ec2:DescribeNetworkInterfaces",
+                      "ec2:DescribeSubnets",
+                      "ec2:DeleteNetworkInterface",
+                      "ec2:AssignPrivateIpAddresses",
+                      "ec2:UnassignPrivateIpAddresses"))),
+          NETWORK_INTERFACES,
+          List.of(
+              allow(
+                  List.of(
                       "ec2:CreateNetworkInterface",
                       "ec2:DescribeNetworkInterfaces",
                       "ec2:DescribeSubnets",
