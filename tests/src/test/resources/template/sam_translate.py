@@ -8,6 +8,10 @@
 #               "parameterSets": [{"MaxRetries": "3", ...}, ...]}
 #     ANSWER:  {"translatorVersion": "...", "templates": [translated template, ...],
 #               "createOnly": {"AWS::Lambda::Version": ["Description", ...], ...}}
+#   sam_translate.py translate-each REQUEST.json ANSWER.json
+#     REQUEST: {"templates": [path, ...], "region": ..., "artifact": ..., "parameterSets": [...]}
+#     ANSWER:  {"translatorVersion": "...", "translations": [[translated template, ...], ...]}:
+#              each template for each parameter set, without the schemas' createOnly
 #   sam_translate.py handle REQUEST.json ANSWER.json
 #     REQUEST: {"code": inline ZipFile source, "handler": "index.handler", "events": [event, ...]}
 #     ANSWER:  {"handled": n}; each event's answer goes where its ResponseURL says
@@ -19,20 +23,20 @@ import sys
 import tempfile
 
 
-def translate(request):
+class NoManagedPolicies:
+    """The template names AWS-managed policies by ARN; nothing needs looking up."""
+
+    def load(self):
+        return {}
+
+
+def transform_all(path, request):
+    """The template at path, transformed for each parameter set of the request."""
     os.environ.setdefault("AWS_DEFAULT_REGION", request["region"])
-    from samtranslator import __version__ as translator_version
     from samtranslator.translator.transform import transform
     from samtranslator.yaml_helper import yaml_parse
-    from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
-    class NoManagedPolicies:
-        """The template names AWS-managed policies by ARN; nothing needs looking up."""
-
-        def load(self):
-            return {}
-
-    with open(request["template"], encoding="utf-8") as f:
+    with open(path, encoding="utf-8") as f:
         template = yaml_parse(f.read())
     # What `sam package` does: a function's local CodeUri becomes the S3 object of its zip,
     # whose key names the artifact (the same jar, the same key).
@@ -45,10 +49,26 @@ def translate(request):
                 properties["CodeUri"],
                 request["artifact"],
             )
-    templates = [
+    return [
         transform(copy.deepcopy(template), dict(parameters), NoManagedPolicies())
         for parameters in request["parameterSets"]
     ]
+
+
+def translate_each(request):
+    from samtranslator import __version__ as translator_version
+
+    return {
+        "translatorVersion": translator_version,
+        "translations": [transform_all(path, request) for path in request["templates"]],
+    }
+
+
+def translate(request):
+    from samtranslator import __version__ as translator_version
+    from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
+
+    templates = transform_all(request["template"], request)
     create_only = {}
     for translated in templates:
         for resource in translated.get("Resources", {}).values():
@@ -85,7 +105,9 @@ def main():
     verb, request_file, answer_file = sys.argv[1:4]
     with open(request_file, encoding="utf-8") as f:
         request = json.load(f)
-    answer = {"translate": translate, "handle": handle}[verb](request)
+    answer = {"translate": translate, "translate-each": translate_each, "handle": handle}[verb](
+        request
+    )
     with open(answer_file, "w", encoding="utf-8") as f:
         json.dump(answer, f)
 

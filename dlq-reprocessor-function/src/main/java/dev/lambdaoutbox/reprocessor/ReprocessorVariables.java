@@ -30,7 +30,8 @@ public final class ReprocessorVariables {
               "where an operator may send events instead of their own destination (a replay's or"
                   + " retarget's `destination`, checked to exist first); empty: what the poller may"
                   + " publish to (the created topic, `PublishTopicArns`, `PublishQueueArns`); the"
-                  + " reprocessor may read only those ARNs' attributes"
+                  + " reprocessor may read only those ARNs' attributes, and the poller may publish"
+                  + " to those of `ReplayDestinations`, where replayed events go"
                   + " ([waiting-rows.md](waiting-rows.md))");
 
   public static final Setting AWS_REGION =

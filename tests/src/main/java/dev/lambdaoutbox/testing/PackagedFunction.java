@@ -32,6 +32,7 @@ public final class PackagedFunction implements AutoCloseable {
       "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
 
   private static Path runtimeClientJni;
+  private static Path recorderClassPath;
 
   private final Process process;
   private final Path log;
@@ -76,8 +77,15 @@ public final class PackagedFunction implements AutoCloseable {
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
     command.add("-D" + RUNTIME_CLIENT_JNI + "=" + runtimeClientJni());
     command.addAll(jvmOptions);
+    String classPath = jar + File.pathSeparator + runtimeClientClassPath();
+    String records = System.getProperty(AwsCallRecorder.DIRECTORY_PROPERTY);
+    if (records != null) {
+      // The tests' IAM check records this function's AWS calls as it does the tests' own.
+      command.add("-D" + AwsCallRecorder.DIRECTORY_PROPERTY + "=" + records);
+      classPath += File.pathSeparator + recorderClassPath();
+    }
     command.add("-cp");
-    command.add(jar + File.pathSeparator + runtimeClientClassPath());
+    command.add(classPath);
     command.add(RUNTIME_CLIENT_MAIN);
     command.add(handler);
     Path log = Files.createTempFile(name + "-", ".log");
@@ -174,6 +182,31 @@ public final class PackagedFunction implements AutoCloseable {
       runtimeClientJni = copy;
     }
     return runtimeClientJni;
+  }
+
+  /**
+   * A folder holding only {@link AwsCallRecorder} and the SDK's resource that registers it as a
+   * global interceptor, made once for this JVM's functions: the function's JVM loads it beside the
+   * jar, which ships without it.
+   */
+  private static synchronized Path recorderClassPath() throws IOException {
+    if (recorderClassPath == null) {
+      Path dir = Files.createTempDirectory("aws-call-recorder-");
+      String name = AwsCallRecorder.class.getName();
+      Path classFile = dir.resolve(name.replace('.', '/') + ".class");
+      Files.createDirectories(classFile.getParent());
+      try (InputStream in =
+          AwsCallRecorder.class.getResourceAsStream(
+              AwsCallRecorder.class.getSimpleName() + ".class")) {
+        Files.copy(in, classFile);
+      }
+      Path registration =
+          dir.resolve("software/amazon/awssdk/global/handlers/execution.interceptors");
+      Files.createDirectories(registration.getParent());
+      Files.writeString(registration, name + "\n");
+      recorderClassPath = dir;
+    }
+    return recorderClassPath;
   }
 
   /** The runtime interface client and its own dependencies, taken from this JVM's class path. */

@@ -97,7 +97,18 @@ public final class StackParameters {
         "PublishKmsKeyArns",
         stack(
             "comma-separated key ARNs",
-            "customer-managed keys of those topics and queues; the poller may use them"));
+            "customer-managed keys of those topics and queues, of the `ReplayDestinations` and of"
+                + " an existing `ClaimCheckBucket`; the poller may use them. Consumers reading the"
+                + " bucket need `kms:Decrypt` on its key in their own policy"
+                + " ([consuming.md](consuming.md#payloads-stored-in-s3-claim-checks))"));
+    all.put(
+        "DbSecretKmsKeyArn",
+        stack(
+            "a KMS key ARN",
+            "the customer-managed key `DbSecretArn` is encrypted with: both functions may"
+                + " `kms:Decrypt` with it, through Secrets Manager only (the Data API reads the"
+                + " secret as the caller, so in both modes). Empty: the AWS-managed"
+                + " `aws/secretsmanager` key, which needs no permission of theirs"));
     all.put(
         "ScheduleExpression",
         stack("`rate(…)` or `cron(…)`", "how often EventBridge starts the poller"));

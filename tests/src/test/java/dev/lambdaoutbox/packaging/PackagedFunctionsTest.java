@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.lambdaoutbox.consumer.InboundEvent;
+import dev.lambdaoutbox.consumer.SqsInboxConsumer;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.CommittedEvents;
 import dev.lambdaoutbox.testing.DataApiEndpoint;
+import dev.lambdaoutbox.testing.EventSourceMapping;
 import dev.lambdaoutbox.testing.GrantedUsers;
 import dev.lambdaoutbox.testing.GrantedUsers.GrantedUser;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
@@ -27,12 +30,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
+import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * The deployable jars ({@code *-lambda.jar}) as Lambda runs them: each in its own JVM, under AWS's
@@ -364,6 +375,163 @@ class PackagedFunctionsTest {
       assertNoPrivilegeRefused(reprocessor.output());
     } finally {
       sqs.deleteQueue(r -> r.queueUrl(queue));
+    }
+  }
+
+  /** A customer-managed key of the test bed's account, one per resource. */
+  private static String customerKey() {
+    return "arn:aws:kms:us-east-1:000000000000:key/" + UUID.randomUUID();
+  }
+
+  /**
+   * A stack where everything is encrypted with a customer-managed KMS key of its own: the database
+   * secret both functions read, the SNS topic and the SQS queue the poller publishes to, the
+   * existing claim-check bucket (SSE-KMS by default) it stores payloads in, which a consumer reads
+   * back. LocalStack stores the keys and encrypts nothing (the test bed runs no KMS), so here the
+   * runs work whatever the roles may do: what the keys demand of them ({@code kms:Decrypt} of the
+   * secret's key by both functions, of the destinations' and the bucket's keys by the poller, of
+   * the bucket's by the consumer) is checked by {@code RecordedCallsIamTest} on the calls these
+   * runs make, against template.yaml and docs/consuming.md.
+   */
+  @Test
+  void everythingUnderACustomerManagedKey_publishedStoredAndRead_andBothFunctionsLogIn()
+      throws Exception {
+    OutboxTables keyTables = db.createTables("pkgkms");
+    String name = "pkgkms-" + UUID.randomUUID().toString().substring(0, 8);
+    try (GrantedUsers own = GrantedUsers.of(db, keyTables);
+        SecretsManagerClient secrets =
+            aws.configure(SecretsManagerClient.builder())
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+        SnsClient sns = aws.sns();
+        S3Client s3 =
+            aws.configure(S3Client.builder())
+                .forcePathStyle(true)
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build()) {
+      GrantedUser user = own.create(OutboxRole.POLLER, OutboxRole.REPROCESSOR);
+      String secret =
+          secrets
+              .createSecret(
+                  r ->
+                      r.name(name + "-login")
+                          .kmsKeyId(customerKey())
+                          .secretString(
+                              "{\"username\":\""
+                                  + user.name()
+                                  + "\",\"password\":\""
+                                  + user.password()
+                                  + "\"}"))
+              .arn();
+      String topic =
+          sns.createTopic(
+                  r -> r.name(name + "-topic").attributes(Map.of("KmsMasterKeyId", customerKey())))
+              .topicArn();
+      String sink = sqs.createQueue(r -> r.queueName(name + "-sink")).queueUrl();
+      AwsEndpoint.subscribeRaw(sns, sqs, topic, sink);
+      String queue =
+          sqs.createQueue(
+                  r ->
+                      r.queueName(name + "-queue")
+                          .attributes(Map.of(QueueAttributeName.KMS_MASTER_KEY_ID, customerKey())))
+              .queueUrl();
+      String bucket = name + "-claims";
+      s3.createBucket(r -> r.bucket(bucket));
+      s3.putBucketEncryption(
+          r ->
+              r.bucket(bucket)
+                  .serverSideEncryptionConfiguration(
+                      c ->
+                          c.rules(
+                              rule ->
+                                  rule.applyServerSideEncryptionByDefault(
+                                      d ->
+                                          d.sseAlgorithm(ServerSideEncryption.AWS_KMS)
+                                              .kmsMasterKeyID(customerKey())))));
+      try {
+        underCustomerKeys(keyTables, secret, topic, sink, queue, bucket, s3);
+      } finally {
+        for (S3Object o : s3.listObjectsV2(r -> r.bucket(bucket)).contents()) {
+          s3.deleteObject(r -> r.bucket(bucket).key(o.key()));
+        }
+        s3.deleteBucket(r -> r.bucket(bucket));
+        sqs.deleteQueue(r -> r.queueUrl(queue));
+        sqs.deleteQueue(r -> r.queueUrl(sink));
+        sns.deleteTopic(r -> r.topicArn(topic));
+        secrets.deleteSecret(r -> r.secretId(secret).forceDeleteWithoutRecovery(true));
+      }
+    } finally {
+      db.dropTables(keyTables);
+    }
+  }
+
+  private static void underCustomerKeys(
+      OutboxTables tables,
+      String secret,
+      String topic,
+      String sink,
+      String queue,
+      String bucket,
+      S3Client s3)
+      throws Exception {
+    OutboxEvent small = event("k-1", "{\"n\": 1}").toBuilder().eventType("key.topic").build();
+    String largePayload = "{\"note\": \"" + "x".repeat(300) + "\"}";
+    OutboxEvent large = event("k-2", largePayload).toBuilder().eventType("key.queue").build();
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    db.jdbi()
+        .useTransaction(
+            h -> {
+              writer.append(h, small);
+              writer.append(h, large);
+            });
+    Map<String, String> env = jdbcEnvironment(tables, secret);
+    env.put("OUTBOX_ROUTES", "{\"key.topic\":\"" + topic + "\",\"key.queue\":\"" + queue + "\"}");
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET", bucket);
+    env.put("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "100");
+    String scheduled =
+        Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
+
+    try (LambdaRuntimeEmulator pollerRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction poller =
+            PackagedFunction.start("poller-function", POLLER, env, pollerRuntime);
+        LambdaRuntimeEmulator reprocessorRuntime = new LambdaRuntimeEmulator();
+        PackagedFunction reprocessor =
+            PackagedFunction.start(
+                "dlq-reprocessor-function", REPROCESSOR, env, reprocessorRuntime)) {
+      JsonNode run = invoke(pollerRuntime, scheduled, poller);
+      assertThat(run.get("published").asInt()).isEqualTo(2);
+      assertThat(run.get("deadLettered").asInt()).isZero();
+      assertThat(receive(sink, 1)).containsExactly(small.id().toString());
+
+      Map<UUID, InboundEvent> handled = new ConcurrentHashMap<>();
+      SqsInboxConsumer consumer =
+          SqsInboxConsumer.builder()
+              .jdbi(db.jdbi())
+              .consumerName("pkgkms")
+              .tables(tables)
+              .handler((h, e) -> handled.put(e.eventId(), e))
+              .s3(s3)
+              .build();
+      EventSourceMapping mapping =
+          new EventSourceMapping(
+              sqs, queue, AwsEndpoint.queueArn(sqs, queue), aws.region(), consumer::handle);
+      for (int i = 0; i < 10 && handled.isEmpty(); i++) {
+        mapping.poll();
+      }
+      assertThat(handled).containsOnlyKeys(large.id());
+      assertThat(handled.get(large.id()).payload())
+          .as("read from the bucket, not the pointer")
+          .isEqualTo(largePayload);
+      assertThat(s3.listObjectsV2(r -> r.bucket(bucket)).contents())
+          .extracting(S3Object::key)
+          .containsExactly("outbox-payloads/" + large.id());
+
+      JsonNode list =
+          invoke(
+              reprocessorRuntime, "{\"action\":\"list\",\"requestedBy\":\"alice\"}", reprocessor);
+      assertThat(list.get("count").asInt()).isZero();
+      assertNoPrivilegeRefused(poller.output());
+      assertNoPrivilegeRefused(reprocessor.output());
     }
   }
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
 import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
+import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
 import dev.lambdaoutbox.poller.internal.fanout.SelfInvoker;
 import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
@@ -15,6 +16,8 @@ import dev.lambdaoutbox.store.config.SharedVariables;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
+import dev.lambdaoutbox.testing.LambdaInvokeStandIn;
+import dev.lambdaoutbox.testing.LambdaInvokeStandIn.Answer;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -31,15 +34,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
  * Scale-out: a scheduled invocation that finds more due rows than it can publish before its timeout
  * starts further invocations of its own function, which drain the backlog beside it and start no
  * others. The pollers, the store and the broker are real (PostgreSQL, SQS on the test bed). <b>The
  * Lambda service is a fake</b> ({@link FakeLambda}): nothing here can run Lambda's asynchronous
- * {@code Invoke}, so the fake records each call and runs it as Lambda would, through the handler's
- * entry point in a fresh "container" (a handler of its own, with its own connection) on a thread of
- * its own; or refuses it, as a throttled Lambda does.
+ * {@code Invoke}, so the fake takes each call the poller's {@code LambdaSelfInvoker} makes through
+ * the SDK's Lambda client ({@link LambdaInvokeStandIn}, Lambda's {@code Invoke} API on loopback)
+ * and runs it as Lambda would, through the handler's entry point in a fresh "container" (a handler
+ * of its own, with its own connection) on a thread of its own; or refuses it, as a throttled Lambda
+ * does.
  *
  * <p>The rate one invocation is assumed to publish is set low (2 events/s, so one 60 s invocation
  * is taken to manage about 100 rows): the decision is under test, not the speed.
@@ -51,15 +57,21 @@ class PollerFanOutTest {
 
   private PollerTestBed bed;
   private String queue;
+  private LambdaInvokeStandIn lambdaApi;
+  private LambdaClient lambdaClient;
 
   @BeforeAll
-  void start() {
+  void start() throws Exception {
     bed = new PollerTestBed("fanout");
     queue = bed.queue("fanout");
+    lambdaApi = new LambdaInvokeStandIn(Answer.ACCEPTED);
+    lambdaClient = LambdaInvokeStandIn.client(lambdaApi.endpoint());
   }
 
   @AfterAll
   void stop() throws Exception {
+    lambdaClient.close();
+    lambdaApi.close();
     bed.close();
   }
 
@@ -260,10 +272,11 @@ class PollerFanOutTest {
   }
 
   /**
-   * A fake of the Lambda service, the one part here that is not real: it records each asynchronous
-   * {@code Invoke} and runs it through the entry point of a fresh handler on a thread, as Lambda
-   * runs an event in a container of its own; with {@code refuse}, it throws as a throttled {@code
-   * Invoke} does.
+   * A fake of the Lambda service, the one part here that is not real: each asynchronous {@code
+   * Invoke} goes through the SDK's client to {@link LambdaInvokeStandIn}, which accepts it (and
+   * this fake then runs it through the entry point of a fresh handler on a thread, as Lambda runs
+   * an event in a container of its own) or, with {@code refuse}, answers as a throttled {@code
+   * Invoke}.
    */
   private final class FakeLambda implements SelfInvoker {
     record Call(String arn, String payload) {}
@@ -281,10 +294,8 @@ class PollerFanOutTest {
     @Override
     public void invokeAsync(String functionArn, String payload) {
       calls.add(new Call(functionArn, payload));
-      if (refuse) {
-        throw new IllegalStateException(
-            "Rate Exceeded. (Service: Lambda, Status Code: 429) TooManyRequestsException");
-      }
+      lambdaApi.answer(refuse ? Answer.THROTTLED : Answer.ACCEPTED);
+      new LambdaSelfInvoker(() -> lambdaClient).invokeAsync(functionArn, payload);
       Container container = container(config);
       running.add(Thread.ofPlatform().start(() -> fanOutSummaries.add(container.invoke(payload))));
     }

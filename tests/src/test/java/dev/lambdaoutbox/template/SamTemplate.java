@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,7 +124,8 @@ final class SamTemplate {
 
   /**
    * The template for these parameter values (the others at their defaults), stack name, and values
-   * of {@code Ref}s to resources (by default {@code arn-of-<LogicalId>}).
+   * of {@code Ref}s to resources (by default {@code arn-of-<LogicalId>}) and of their attributes
+   * ({@code <LogicalId>.<Attribute>}, by default {@code getatt-of-<LogicalId>.<Attribute>}).
    */
   Resolved resolve(
       Map<String, String> parameterValues, String stackName, Map<String, String> resourceRefs) {
@@ -187,7 +189,9 @@ final class SamTemplate {
   /** One resolution of the template. */
   final class Resolved {
     private final Map<String, Object> refs = new LinkedHashMap<>();
+    private final Map<String, String> attributes = new LinkedHashMap<>();
     private final Map<String, Boolean> conditions = new LinkedHashMap<>();
+    private Map<String, Map<String, Object>> resources;
 
     private Resolved(
         Map<String, String> parameterValues, String stackName, Map<String, String> resourceRefs) {
@@ -210,6 +214,12 @@ final class SamTemplate {
       refs.put("AWS::Partition", "aws");
       refs.put("AWS::URLSuffix", "amazonaws.com");
       refs.put("AWS::NoValue", NO_VALUE);
+      resourceRefs.forEach(
+          (name, value) -> {
+            if (name.contains(".") && !name.endsWith(".Alias")) {
+              attributes.put(name, value);
+            }
+          });
       for (Map.Entry<String, Object> r : map(root.get("Resources")).entrySet()) {
         String id = r.getKey();
         refs.put(id, resourceRefs.getOrDefault(id, "arn-of-" + id));
@@ -237,8 +247,15 @@ final class SamTemplate {
       return known;
     }
 
-    /** The resources that exist for these parameters, resolved. */
+    /** The resources that exist for these parameters, resolved (once, then as resolved). */
     Map<String, Map<String, Object>> resources() {
+      if (resources == null) {
+        resources = Collections.unmodifiableMap(resolveResources());
+      }
+      return resources;
+    }
+
+    private Map<String, Map<String, Object>> resolveResources() {
       Map<String, Map<String, Object>> resources = new LinkedHashMap<>();
       for (Map.Entry<String, Object> r : map(root.get("Resources")).entrySet()) {
         Map<String, Object> resource = map(r.getValue());
@@ -400,6 +417,12 @@ final class SamTemplate {
           return ((List<?>) value(args.get(1)))
               .get(Integer.parseInt(String.valueOf(value(args.get(0)))));
         }
+        case "Fn::Contains" -> {
+          List<?> args = (List<?>) argument;
+          String wanted = String.valueOf(value(args.get(1)));
+          return ((List<?>) value(args.get(0)))
+              .stream().anyMatch(member -> wanted.equals(String.valueOf(member)));
+        }
         case "Fn::EachMemberEquals" -> {
           List<?> args = (List<?>) argument;
           String expected = String.valueOf(value(args.get(1)));
@@ -408,7 +431,7 @@ final class SamTemplate {
         }
         case "Fn::GetAtt" -> {
           List<?> args = (List<?>) argument;
-          return "getatt-of-" + args.get(0) + "." + args.get(1);
+          return attribute(args.get(0) + "." + args.get(1));
         }
         case "Fn::Sub" -> {
           return sub(argument);
@@ -420,6 +443,10 @@ final class SamTemplate {
           return null;
         }
       }
+    }
+
+    private String attribute(String name) {
+      return attributes.getOrDefault(name, "getatt-of-" + name);
     }
 
     private String sub(Object argument) {
@@ -439,7 +466,7 @@ final class SamTemplate {
         if (variables.containsKey(name)) {
           value = value(variables.get(name));
         } else if (name.contains(".") && !name.startsWith("AWS::")) {
-          value = "getatt-of-" + name;
+          value = attribute(name);
         } else {
           value = intrinsic("Ref", name);
         }

@@ -69,6 +69,29 @@ final class SamTranslator {
   }
 
   /**
+   * Transforms each of {@code templates} for each parameter set, in one run of the translator: for
+   * each template, its translations in the order of the sets.
+   */
+  static List<List<SamTemplate>> translateEach(
+      List<Path> templates, String artifact, List<Map<String, String>> parameterSets) {
+    Map<String, Object> request = new LinkedHashMap<>();
+    request.put("templates", templates.stream().map(t -> t.toAbsolutePath().toString()).toList());
+    request.put("region", SamTemplate.REGION);
+    request.put("artifact", artifact);
+    request.put("parameterSets", parameterSets);
+    Map<String, Object> answer = run("translate-each", request);
+    List<List<SamTemplate>> translations = new ArrayList<>();
+    for (Object each : (List<?>) answer.get("translations")) {
+      List<SamTemplate> templatesOfOne = new ArrayList<>();
+      for (Object translated : (List<?>) each) {
+        templatesOfOne.add(SamTemplate.of(SamTemplate.map(translated)));
+      }
+      translations.add(templatesOfOne);
+    }
+    return translations;
+  }
+
+  /**
    * Runs {@code handler} (as {@code module.function}) of the inline {@code code} once per event,
    * each event's {@code ResponseURL} pointing at a loopback server; returns what each sent there,
    * in the order of the events (null where it sent nothing).

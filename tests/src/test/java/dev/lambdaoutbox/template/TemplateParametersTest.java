@@ -10,6 +10,7 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.docs.DocPages;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.reprocessor.ReplayDestinations;
 import dev.lambdaoutbox.reprocessor.ReprocessorConfig;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
@@ -402,6 +403,36 @@ class TemplateParametersTest {
                       new EnvironmentReader(
                           minimal(StoreMode.DATA_API, "OUTBOX_DATA_API_RESOURCE_ARN", arn))));
       assertThat(allowed.matcher(arn).matches()).as(arn).isEqualTo(codeAccepts);
+    }
+  }
+
+  /**
+   * An entry of {@code ReplayDestinations} (or of {@code PublishTopicArns}, {@code
+   * PublishQueueArns}, its default) the stack takes is one the reprocessor starts with: not one
+   * that deploys, then fails every run of it.
+   */
+  @Test
+  void replayDestinationsPattern_acceptsExactlyTheEntriesTheReprocessorStartsWith() {
+    Pattern allowed = allowedPattern("ReplayDestinations");
+    Pattern topics = allowedPattern("PublishTopicArns");
+    Pattern queues = allowedPattern("PublishQueueArns");
+    for (String entry :
+        List.of(
+            "arn:aws:sns:us-east-1:123456789012:orders",
+            "arn:aws:sqs:us-east-1:123456789012:orders.fifo",
+            "arn:aws:sns:*:*:orders-*",
+            "arn:aws-cn:sqs:cn-north-1:123456789012:q?",
+            "arn:aws:events:us-east-1:123456789012:event-bus/orders",
+            "https://sqs.us-east-1.amazonaws.com/123456789012/orders",
+            "*",
+            "arn:aws:sns:us-east-1:123456789012:",
+            "arn:aws:sns:us-east-1:123456789012:a:b",
+            "orders")) {
+      boolean codeAccepts = accepts(() -> ReplayDestinations.parse(entry, "us-east-1"));
+      assertThat(allowed.matcher(entry).matches()).as(entry).isEqualTo(codeAccepts);
+      assertThat(topics.matcher(entry).matches() || queues.matcher(entry).matches())
+          .as("%s in PublishTopicArns or PublishQueueArns", entry)
+          .isEqualTo(codeAccepts);
     }
   }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,8 +31,7 @@ class TemplatePermissionsTest {
   private static final String AUDIT_QUEUE = "arn:aws:sqs:us-east-1:123456789012:audit";
   private static final String ORDERS_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
   private static final String AUDIT_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/audit";
-  private static final String VPC_NETWORKING =
-      "arn:aws:iam::aws:policy/service-role/AWSLambdaENIManagementAccess";
+  private static final String VPC_NETWORKING = StackPolicies.NETWORK_INTERFACES;
   private static final String DATABASE_ACCESS = "arn-of-DatabaseAccessPolicy";
   private static final List<String> DATA_API_ACTIONS =
       List.of(
@@ -321,6 +321,52 @@ class TemplatePermissionsTest {
         .isEmpty();
   }
 
+  /**
+   * What IAM refuses in a policy's {@code Resource} (an entry that is not an ARN, such as a queue's
+   * URL or one with a space before it, or an empty one), which would fail the stack's creation, is
+   * refused before: an ARN list takes only ARNs of its kind, and no empty entry unless it is empty.
+   */
+  @Test
+  void arnListsIamWouldRefuse_areRefusedAtDeploy_byTheirPatternsAndARule() {
+    Map<String, List<String>> refused =
+        Map.of(
+            "PublishTopicArns",
+            List.of(" " + ORDERS, "*", AUDIT_QUEUE, "orders"),
+            "PublishQueueArns",
+            List.of("https://sqs.us-east-1.amazonaws.com/123456789012/audit", ORDERS),
+            "PublishEventBusArns",
+            List.of("orders", ORDERS),
+            "PublishKmsKeyArns",
+            List.of("arn:aws:kms:us-east-1:123456789012:alias/orders", "1111-2222"),
+            "ReplayDestinations",
+            List.of(ORDERS_BUS, "*", "https://sqs.us-east-1.amazonaws.com/123456789012/audit"));
+    Map<String, List<String>> taken =
+        Map.of(
+            "PublishTopicArns", List.of("", ORDERS, "arn:aws:sns:*:123456789012:orders-*"),
+            "PublishQueueArns", List.of("", AUDIT_QUEUE),
+            "PublishEventBusArns", List.of("", ORDERS_BUS),
+            "PublishKmsKeyArns", List.of("", KEY),
+            "ReplayDestinations", List.of("", ORDERS, AUDIT_QUEUE));
+    refused.forEach(
+        (name, entries) -> {
+          Pattern pattern =
+              Pattern.compile(String.valueOf(TEMPLATE.parameter(name).get("AllowedPattern")));
+          entries.forEach(
+              e -> assertThat(pattern.matcher(e).matches()).as("%s '%s'", name, e).isFalse());
+          taken
+              .get(name)
+              .forEach(
+                  e -> assertThat(pattern.matcher(e).matches()).as("%s '%s'", name, e).isTrue());
+          String valid = taken.get(name).get(1);
+          assertThat(resolve(required(name, valid + ",")).ruleFailures())
+              .as("%s with an empty entry", name)
+              .anySatisfy(f -> assertThat(f).contains(name, "empty entry"));
+          assertThat(resolve(required(name, valid + ",," + valid)).ruleFailures())
+              .anySatisfy(f -> assertThat(f).contains(name, "empty entry"));
+        });
+    assertThat(resolve(required()).ruleFailures()).as("empty lists").isEmpty();
+  }
+
   @Test
   void aDefaultDestinationGiven_winsOverTheCreatedTopic() {
     assertThat(
@@ -417,7 +463,7 @@ class TemplatePermissionsTest {
                   ? List.of(VPC_NETWORKING)
                   : List.of());
       List<Map<String, Object>> logs =
-          functionStatements(stack, function).stream()
+          StackPolicies.functionStatements(stack, function).stream()
               .filter(s -> strings(s.get("Action")).stream().anyMatch(a -> a.startsWith("logs:")))
               .toList();
       assertThat(logs).as("%s: its logs statements", function).hasSize(1);
@@ -433,120 +479,12 @@ class TemplatePermissionsTest {
 
   // ---- reading the policies
 
-  /** Every policy statement of the stack: the IAM resources' and any function's own. */
   private static List<Map<String, Object>> statements(SamTemplate.Resolved stack) {
-    List<Map<String, Object>> statements = new ArrayList<>();
-    stack
-        .resourcesOfType("AWS::Serverless::Function")
-        .keySet()
-        .forEach(function -> statements.addAll(functionStatements(stack, function)));
-    for (String type : List.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")) {
-      stack
-          .resourcesOfType(type)
-          .values()
-          .forEach(
-              r -> statements.addAll(documentStatements(SamTemplate.map(r.get("Properties")))));
-    }
-    stack
-        .resourcesOfType("AWS::IAM::Role")
-        .values()
-        .forEach(r -> statements.addAll(inlineStatements(SamTemplate.map(r.get("Properties")))));
-    return statements;
+    return StackPolicies.statements(stack);
   }
 
-  /**
-   * A function's statements: those of its role's inline policies and of the stack's managed
-   * policies the role holds. A function's own {@code Policies}, a role that is not the stack's, or
-   * a managed policy that is neither the stack's nor one of the AWS-managed ones this test knows
-   * fails the test, so that no new permission goes unchecked.
-   */
-  private static List<Map<String, Object>> functionStatements(
-      SamTemplate.Resolved stack, String function) {
-    Map<String, Object> role = role(stack, function);
-    List<Map<String, Object>> statements = new ArrayList<>(inlineStatements(role));
-    String roleRef = "arn-of-" + roleId(stack, function);
-    for (Map<String, Object> policy : stack.resourcesOfType("AWS::IAM::Policy").values()) {
-      Map<String, Object> properties = SamTemplate.map(policy.get("Properties"));
-      if (strings(properties.get("Roles")).contains(roleRef)) {
-        statements.addAll(documentStatements(properties));
-      }
-    }
-    for (String arn : strings(role.get("ManagedPolicyArns"))) {
-      if (arn.startsWith("arn-of-")) {
-        String id = arn.substring("arn-of-".length());
-        Map<String, Object> policy = stack.resources().get(id);
-        assertThat(policy).as("%s's managed policy %s", function, id).isNotNull();
-        assertThat(policy.get("Type")).isEqualTo("AWS::IAM::ManagedPolicy");
-        statements.addAll(documentStatements(SamTemplate.map(policy.get("Properties"))));
-      } else if (!arn.equals(VPC_NETWORKING)) {
-        throw new AssertionError(
-            function + " holds a managed policy this test cannot read, so cannot check: " + arn);
-      }
-    }
-    return statements;
-  }
-
-  /** The AWS-managed policies a function's role holds. */
   private static List<String> awsManagedPolicies(SamTemplate.Resolved stack, String function) {
-    return strings(role(stack, function).get("ManagedPolicyArns")).stream()
-        .filter(arn -> !arn.startsWith("arn-of-"))
-        .toList();
-  }
-
-  /** The logical id of the function's role. */
-  private static String roleId(SamTemplate.Resolved stack, String function) {
-    String role = String.valueOf(stack.properties(function).get("Role"));
-    return role.substring("getatt-of-".length(), role.length() - ".Arn".length());
-  }
-
-  /** The properties of the function's role: one of the stack's, which only Lambda may assume. */
-  private static Map<String, Object> role(SamTemplate.Resolved stack, String function) {
-    Map<String, Object> properties = stack.properties(function);
-    assertThat(properties)
-        .as("%s: its permissions are its role's, not SAM policies", function)
-        .doesNotContainKey("Policies");
-    String role = String.valueOf(properties.get("Role"));
-    assertThat(role).as("%s's role", function).startsWith("getatt-of-").endsWith(".Arn");
-    String id = role.substring("getatt-of-".length(), role.length() - ".Arn".length());
-    Map<String, Object> resource = stack.resources().get(id);
-    assertThat(resource).as("%s's role %s", function, id).isNotNull();
-    assertThat(resource.get("Type")).isEqualTo("AWS::IAM::Role");
-    Map<String, Object> roleProperties = SamTemplate.map(resource.get("Properties"));
-    assertThat(
-            statementList(
-                SamTemplate.map(roleProperties.get("AssumeRolePolicyDocument")).get("Statement")))
-        .as("who may assume %s", id)
-        .containsExactly(
-            Map.of(
-                "Effect", "Allow",
-                "Principal", Map.of("Service", "lambda.amazonaws.com"),
-                "Action", "sts:AssumeRole"));
-    return roleProperties;
-  }
-
-  /** The statements of a role's inline {@code Policies}. */
-  private static List<Map<String, Object>> inlineStatements(Map<String, Object> roleProperties) {
-    List<Map<String, Object>> statements = new ArrayList<>();
-    Object policies = roleProperties.get("Policies");
-    for (Object p : policies == null ? List.of() : (List<?>) policies) {
-      statements.addAll(documentStatements(SamTemplate.map(p)));
-    }
-    return statements;
-  }
-
-  /** The statements of a policy's {@code PolicyDocument}. */
-  private static List<Map<String, Object>> documentStatements(Map<String, Object> policy) {
-    return statementList(SamTemplate.map(policy.get("PolicyDocument")).get("Statement"));
-  }
-
-  private static List<Map<String, Object>> statementList(Object statement) {
-    List<Map<String, Object>> list = new ArrayList<>();
-    if (statement instanceof List<?> items) {
-      items.forEach(s -> list.add(SamTemplate.map(s)));
-    } else if (statement != null) {
-      list.add(SamTemplate.map(statement));
-    }
-    return list;
+    return StackPolicies.awsManagedPolicies(stack, function);
   }
 
   /**
@@ -555,7 +493,7 @@ class TemplatePermissionsTest {
    */
   private static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
     Map<String, List<String>> actions = new LinkedHashMap<>();
-    for (Map<String, Object> statement : functionStatements(stack, function)) {
+    for (Map<String, Object> statement : StackPolicies.functionStatements(stack, function)) {
       assertThat(statement.get("Effect")).isEqualTo("Allow");
       for (String action : strings(statement.get("Action"))) {
         if (action.startsWith("logs:")) {
@@ -570,9 +508,6 @@ class TemplatePermissionsTest {
   }
 
   private static List<String> strings(Object value) {
-    if (value instanceof List<?> list) {
-      return list.stream().map(String::valueOf).toList();
-    }
-    return value == null ? List.of() : List.of(String.valueOf(value));
+    return IamEvaluator.strings(value);
   }
 }

@@ -50,14 +50,23 @@ class TemplateUpdatesTest {
    * pattern refuses the generic change, or the generic change would not be a value of its kind.
    */
   private static final Map<String, String> SAMPLES =
-      Map.of(
-          "AlarmEmail", "ops@example.com",
-          "DatabaseTlsCaLayerArn", "arn:aws:lambda:us-east-1:123456789012:layer:rds-ca:2",
-          "OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222",
-          "DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders",
-          "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}",
-          "ScheduleExpression", "rate(5 minutes)",
-          "WakeUpInvokerRoleArn", "arn:aws:iam::123456789012:role/orders-app");
+      Map.ofEntries(
+          Map.entry("AlarmEmail", "ops@example.com"),
+          Map.entry(
+              "DatabaseTlsCaLayerArn", "arn:aws:lambda:us-east-1:123456789012:layer:rds-ca:2"),
+          Map.entry("OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222"),
+          Map.entry("DbSecretKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/3333-4444"),
+          Map.entry("DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders"),
+          Map.entry(
+              "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}"),
+          Map.entry("PublishTopicArns", "arn:aws:sns:us-east-1:123456789012:reservations"),
+          Map.entry("PublishQueueArns", "arn:aws:sqs:us-east-1:123456789012:audit"),
+          Map.entry(
+              "PublishEventBusArns", "arn:aws:events:us-east-1:123456789012:event-bus/orders"),
+          Map.entry("PublishKmsKeyArns", "arn:aws:kms:us-east-1:123456789012:key/5555-6666"),
+          Map.entry("ReplayDestinations", "arn:aws:sqs:us-east-1:123456789012:quarantine"),
+          Map.entry("ScheduleExpression", "rate(5 minutes)"),
+          Map.entry("WakeUpInvokerRoleArn", "arn:aws:iam::123456789012:role/orders-app"));
 
   private static final Pattern FUNCTION_NAME_ARGUMENT = Pattern.compile("--function-name (\\S+)");
 
