@@ -143,6 +143,29 @@ data_api_start() {
     die_with_log "$log" "the Data API emulator did not answer ExecuteStatement on port $port"
 }
 
+# data_api_serve PORT DIR: a private Data API emulator in the foreground on
+# 127.0.0.1:PORT, over the test bed's PostgreSQL and Secrets Manager, running
+# this checkout's launcher. AWS's limits apply unless the caller's environment
+# shortens them (DATA_API_MAX_ROW_BYTES, DATA_API_MAX_RESPONSE_BYTES,
+# DATA_API_STATEMENT_TIMEOUT_MS, DATA_API_TRANSACTION_IDLE_MS,
+# DATA_API_TRANSACTION_MAX_MS). DIR is unused: it keeps no state. SIGTERM stops it.
+data_api_serve() {
+  local port=$1 pg_port secrets_port
+  [[ -d $DATA_API_DIR/node_modules/data-api-local ]] ||
+    die "data-api-local is not installed in $DATA_API_DIR; run scripts/local-aws up"
+  pg_port="$(port_get postgres)"
+  [[ -n $pg_port ]] || die "PostgreSQL has no port yet; run scripts/local-aws up"
+  secrets_port="$(port_get localstack)"
+  [[ -n $secrets_port ]] || die "LocalStack has no port yet; run scripts/local-aws up"
+  exec env NODE_PATH="$DATA_API_DIR/node_modules" \
+    DATA_API_HOST="$LOOPBACK" DATA_API_PORT="$port" \
+    DATA_API_DB_HOST="$LOOPBACK" DATA_API_DB_PORT="$pg_port" \
+    DATA_API_DB_USER="$DB_USER" DATA_API_DB_PASSWORD="$DB_PASSWORD" DATA_API_DB_NAME="$DB_NAME" \
+    DATA_API_SECRET_ARN="$DATA_API_SECRET_ARN" \
+    DATA_API_SECRETS_ENDPOINT="http://$LOOPBACK:$secrets_port" \
+    node "$LIB_DIR/data-api-server.js"
+}
+
 data_api_stop() {
   stop_pid "$(data_api_pid)" "Data API emulator"
   rm -f -- "$RUN_DIR/data_api.pid"
