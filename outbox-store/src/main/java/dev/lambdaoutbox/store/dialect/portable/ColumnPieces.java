@@ -6,6 +6,7 @@ import dev.lambdaoutbox.store.sql.SqlSession;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * Reads one text column of one row in pieces, each within the session's row limit (the Data API's
@@ -60,7 +61,15 @@ public final class ColumnPieces {
 
   /** The column of the row {@code id}, when it holds at most {@code maxBytes} bytes of UTF-8. */
   public Text read(SqlSession s, UUID id, long maxBytes) {
-    List<Row> sized = s.query(size, Params.of().uuid("id", id));
+    return read(s, () -> Params.of().uuid("id", id), maxBytes);
+  }
+
+  /**
+   * The column of the row its {@code :id} finds ({@code row} gives those parameters for each
+   * statement), when it holds at most {@code maxBytes} bytes of UTF-8.
+   */
+  public Text read(SqlSession s, Supplier<Params> row, long maxBytes) {
+    List<Row> sized = s.query(size, row.get());
     if (sized.isEmpty()) {
       return new Gone();
     }
@@ -77,11 +86,7 @@ public final class ColumnPieces {
     for (long start = 1; start <= chars; start += length) {
       List<Row> rows =
           s.query(
-              piece,
-              Params.of()
-                  .uuid("id", id)
-                  .integer("start", Math.toIntExact(start))
-                  .integer("length", length));
+              piece, row.get().integer("start", Math.toIntExact(start)).integer("length", length));
       if (rows.isEmpty()) {
         return new Gone();
       }

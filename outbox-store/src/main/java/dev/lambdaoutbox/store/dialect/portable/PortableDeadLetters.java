@@ -120,7 +120,9 @@ public final class PortableDeadLetters {
    * would not fit.
    */
   public DeadLetterPage list(
-      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int preview) {
+    // Where rows are bounded, a preview is at most what fits one beside the other columns.
+    int previewChars = ResultBudget.previewChars(s, preview);
     int rows = limit + 1; // one more than the page, to know whether another page follows
     if (!ResultBudget.unbounded(s)) {
       Params params = Params.of().integer("preview", previewChars).integer("limit", rows);

@@ -69,11 +69,24 @@ public final class ResultBudget {
   public static final int MAX_HEADERS_IN_ROW_BYTES = 16 * 1024;
 
   /**
-   * How many characters of its payload a dead letter too large for one row keeps in a bounded read:
-   * the reprocessor's preview; nothing writes a payload read from the dead letters (a replay and an
-   * audit snapshot copy it in SQL).
+   * How many characters of its payload a dead letter too large for one row keeps in a read where
+   * rows are bounded, and the longest payload preview of a listing there: with names of 255
+   * characters, a destination of 2,048, an error reason of 4,000 and headers of {@link
+   * #MAX_HEADERS_IN_ROW_BYTES}, all of 4-byte characters, a row holds 61,368 bytes. Nothing writes
+   * a payload read from the dead letters (a replay and an audit snapshot copy it in SQL).
    */
-  public static final int DEAD_LETTER_CUT_CHARS = 1_000;
+  public static final int DEAD_LETTER_CUT_CHARS = 4_000;
+
+  /**
+   * The details of an audit entry of more UTF-8 bytes than this come back NULL from a read where
+   * rows are bounded, with their size ({@code details_bytes}), and are read in pieces.
+   */
+  public static final int MAX_DETAILS_IN_ROW_BYTES = 32 * 1024;
+
+  /** {@code previewChars}, at most {@link #DEAD_LETTER_CUT_CHARS} where rows are bounded. */
+  public static int previewChars(SqlSession s, int previewChars) {
+    return rowBounded(s) ? Math.min(previewChars, DEAD_LETTER_CUT_CHARS) : previewChars;
+  }
 
   /**
    * The payload and headers of a claim with a budget, in the select list {@code list} of the table
