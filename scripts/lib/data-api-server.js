@@ -42,10 +42,11 @@ function setting(name, fallback) {
   return value === undefined || value === '' ? fallback : value;
 }
 
-function limit(name, fallback) {
-  const value = Number(setting(name, String(fallback)));
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    console.error(`${name}: '${process.env[name]}' is not a positive whole number`);
+// A limit of AWS's, which a test may shorten but never raise.
+function limit(name, aws) {
+  const value = Number(setting(name, String(aws)));
+  if (!Number.isSafeInteger(value) || value <= 0 || value > aws) {
+    console.error(`${name}: '${process.env[name]}' is not a whole number from 1 to AWS's ${aws}`);
     process.exit(2);
   }
   return value;

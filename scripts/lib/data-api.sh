@@ -27,24 +27,38 @@
 # - formatRecordsAs is ignored (records only); includeResultMetadata works.
 # - only the text before the first ';' of sql is run (the Data API refuses
 #   multi-statement SQL).
-# - every database error is a 400 BadRequestException "ERROR: <message>\n
-#   Position: ..." without the SQLState; an unknown transaction id is a 400
-#   BadRequestException ("Transaction <id> is not found"), not
-#   TransactionNotFoundException; a request over its size limit is a 500.
-# - transactions never expire (the Data API ends one idle for 3 minutes), and
-#   each holds a PostgreSQL connection of its own, opened at BeginTransaction.
+# - a database error is a 400 BadRequestException "ERROR: <message>\n
+#   Position: ..." without the SQLState (the Data API on Aurora Serverless v2
+#   and provisioned clusters answers DatabaseErrorException); a request over
+#   its size limit is a 500.
+# - each transaction holds a PostgreSQL connection of its own, opened at
+#   BeginTransaction; a database error inside one leaves it open (PostgreSQL
+#   then refuses its statements until it is rolled back).
 # - resourceArn is ignored and no IAM is checked (the secret is read, as
-#   above); never DatabaseResumingException, no 1 MiB response limit, no 45 s
-#   statement timeout. A secret it cannot read is a 400 SecretsErrorException;
-#   a login the database refuses, a 400 BadRequestException.
+#   above); never DatabaseResumingException. A secret it cannot read is a 400
+#   SecretsErrorException; a login the database refuses, a 400
+#   BadRequestException.
 # - BatchExecuteStatement answers updateResults [] and runs the parameter sets
 #   concurrently on the transaction's connection.
-# The launcher (data-api-server.js) makes it behave as the Data API does in two
-# more ways:
+# The launcher (data-api-server.js) makes it behave as the Data API does in
+# these ways (docs/testing.md cites AWS's page for each limit):
+# - a row of more than 64,000 bytes as PostgreSQL sends it, and a response of
+#   more than 1 MiB of JSON, are refused with a 400 UnsupportedResultException
+#   and end their transaction;
+# - a statement is cancelled after 45 s (StatementTimeoutException, the
+#   transaction ended); with continueAfterTimeout the call times out and the
+#   statement runs to its end;
+# - a transaction no call uses for 3 minutes, or open for 24 hours, is rolled
+#   back; an unknown or ended transaction is a 404 TransactionNotFoundException
+#   saying why; a call into a transaction still running one is a 400
+#   DatabaseErrorException "Transaction is still running a query";
 # - numberOfRecordsUpdated counts the rows of an INSERT or DELETE too
 #   (data-api-local reports it for UPDATE only, 0 otherwise);
 # - requests up to 4 MiB are accepted (body-parser's default refused anything
 #   over 100 KB with "request entity too large").
+# The times can be shortened for a test (DATA_API_STATEMENT_TIMEOUT_MS,
+# DATA_API_TRANSACTION_IDLE_MS, DATA_API_TRANSACTION_MAX_MS), and so can the
+# sizes (DATA_API_MAX_ROW_BYTES, DATA_API_MAX_RESPONSE_BYTES); never raised.
 
 DATA_API_VERSION=1.0.0-alpha.2
 # data-api-local asks for pg ^7, which hangs on Node 20; force a current pg.
