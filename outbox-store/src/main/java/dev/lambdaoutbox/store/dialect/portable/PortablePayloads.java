@@ -39,7 +39,7 @@ public final class PortablePayloads {
 
   /**
    * The claimed rows with what a bounded claim cut read whole, in pieces (this transaction holds
-   * them): a payload that came back empty for its row's size, when SNS and SQS can take it (at most
+   * them): a payload that came back cut for its row's size, when SNS and SQS can take it (at most
    * {@link MessageSize#MAX_BYTES}; a larger one stays cut, for the claim check or a dead letter),
    * and headers that came back NULL for theirs. Rows without those columns (an unbounded claim) are
    * returned as they are.

@@ -89,14 +89,21 @@ public final class ResultBudget {
   }
 
   /**
+   * How many characters of a payload a claim with a budget returns when it cuts it: enough for the
+   * poller to see what kind of JSON it is (an event bus takes only an object), at most 4,000 bytes.
+   */
+  public static final int CLAIM_CUT_CHARS = 1_000;
+
+  /**
    * The payload and headers of a claim with a budget, in the select list {@code list} of the table
    * under {@code alias} ("" for none), with the payload's stored size ({@code payload_bytes}). A
-   * payload too large for any broker (over {@link #PAYLOAD_CUT_ABOVE_BYTES}) comes back empty: the
-   * poller sees its size and takes it through the claim check or dead-letters it, and the dead
-   * letter, copied in SQL, keeps the whole payload. Where rows are bounded ({@code rowBounded}), so
-   * does a payload whose row holds more than {@link #MAX_ROW_BYTES}, and headers over {@link
-   * #MAX_HEADERS_IN_ROW_BYTES} come back NULL with {@code headers_bytes}: the claim never fails on
-   * one large row, and the store reads what was cut in pieces ({@code PortablePayloads#complete}).
+   * payload too large for any broker (over {@link #PAYLOAD_CUT_ABOVE_BYTES}) comes back cut to its
+   * first {@link #CLAIM_CUT_CHARS} characters: the poller sees its size and takes it through the
+   * claim check or dead-letters it, and the dead letter, copied in SQL, keeps the whole payload.
+   * Where rows are bounded ({@code rowBounded}), so does a payload whose row holds more than {@link
+   * #MAX_ROW_BYTES}, and headers over {@link #MAX_HEADERS_IN_ROW_BYTES} come back NULL with {@code
+   * headers_bytes}: the claim never fails on one large row, and the store reads what was cut in
+   * pieces ({@code PortablePayloads#complete}).
    */
   public static String sizedClaimColumns(String list, String alias, boolean rowBounded) {
     String dot = alias.isEmpty() ? "" : alias + ".";
@@ -113,7 +120,11 @@ public final class ResultBudget {
             payload + ",",
             "CASE WHEN "
                 + cut
-                + " THEN '' ELSE "
+                + " THEN left("
+                + payload
+                + ", "
+                + CLAIM_CUT_CHARS
+                + ") ELSE "
                 + payload
                 + " END AS payload, octet_length("
                 + payload
