@@ -156,7 +156,7 @@ public final class TestEndpoints {
                 + " OUTBOX_DATA_API_DATABASE are not all set."
                 + HOW_TO_START);
       }
-      dataApi =
+      DataApiEndpoint found =
           new DataApiEndpoint(
               URI.create(endpoint),
               ENV.getOrDefault("AWS_REGION", "us-east-1"),
@@ -165,7 +165,8 @@ public final class TestEndpoints {
               database,
               ENV.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
               ENV.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"));
-      dataApi.requireStrict();
+      found.requireStrict(); // every test that asks fails the same way until it is strict
+      dataApi = found;
     }
     return dataApi;
   }
