@@ -27,24 +27,38 @@
 # - formatRecordsAs is ignored (records only); includeResultMetadata works.
 # - only the text before the first ';' of sql is run (the Data API refuses
 #   multi-statement SQL).
-# - every database error is a 400 BadRequestException "ERROR: <message>\n
-#   Position: ..." without the SQLState; an unknown transaction id is a 400
-#   BadRequestException ("Transaction <id> is not found"), not
-#   TransactionNotFoundException; a request over its size limit is a 500.
-# - transactions never expire (the Data API ends one idle for 3 minutes), and
-#   each holds a PostgreSQL connection of its own, opened at BeginTransaction.
+# - a database error is a 400 BadRequestException "ERROR: <message>\n
+#   Position: ..." without the SQLState (the Data API on Aurora Serverless v2
+#   and provisioned clusters answers DatabaseErrorException); a request over
+#   its size limit is a 500.
+# - each transaction holds a PostgreSQL connection of its own, opened at
+#   BeginTransaction; a database error inside one leaves it open (PostgreSQL
+#   then refuses its statements until it is rolled back).
 # - resourceArn is ignored and no IAM is checked (the secret is read, as
-#   above); never DatabaseResumingException, no 1 MiB response limit, no 45 s
-#   statement timeout. A secret it cannot read is a 400 SecretsErrorException;
-#   a login the database refuses, a 400 BadRequestException.
+#   above); never DatabaseResumingException. A secret it cannot read is a 400
+#   SecretsErrorException; a login the database refuses, a 400
+#   BadRequestException.
 # - BatchExecuteStatement answers updateResults [] and runs the parameter sets
 #   concurrently on the transaction's connection.
-# The launcher (data-api-server.js) makes it behave as the Data API does in two
-# more ways:
+# The launcher (data-api-server.js) makes it behave as the Data API does in
+# these ways (docs/testing.md cites AWS's page for each limit):
+# - a row of more than 64,000 bytes as PostgreSQL sends it, and a response of
+#   more than 1 MiB of JSON, are refused with a 400 UnsupportedResultException
+#   and end their transaction;
+# - a statement is cancelled after 45 s (StatementTimeoutException, the
+#   transaction ended); with continueAfterTimeout the call times out and the
+#   statement runs to its end;
+# - a transaction no call uses for 3 minutes, or open for 24 hours, is rolled
+#   back; an unknown or ended transaction is a 404 TransactionNotFoundException
+#   saying why; a call into a transaction still running one is a 400
+#   DatabaseErrorException "Transaction is still running a query";
 # - numberOfRecordsUpdated counts the rows of an INSERT or DELETE too
 #   (data-api-local reports it for UPDATE only, 0 otherwise);
 # - requests up to 4 MiB are accepted (body-parser's default refused anything
 #   over 100 KB with "request entity too large").
+# The times can be shortened for a test (DATA_API_STATEMENT_TIMEOUT_MS,
+# DATA_API_TRANSACTION_IDLE_MS, DATA_API_TRANSACTION_MAX_MS), and so can the
+# sizes (DATA_API_MAX_ROW_BYTES, DATA_API_MAX_RESPONSE_BYTES); never raised.
 
 DATA_API_VERSION=1.0.0-alpha.2
 # data-api-local asks for pg ^7, which hangs on Node 20; force a current pg.
@@ -141,6 +155,29 @@ data_api_start() {
   printf '%s\n' "$secrets_port" >"$RUN_DIR/data_api.secrets-port"
   wait_for 30 data_api_healthy "$port" ||
     die_with_log "$log" "the Data API emulator did not answer ExecuteStatement on port $port"
+}
+
+# data_api_serve PORT DIR: a private Data API emulator in the foreground on
+# 127.0.0.1:PORT, over the test bed's PostgreSQL and Secrets Manager, running
+# this checkout's launcher. AWS's limits apply unless the caller's environment
+# shortens them (DATA_API_MAX_ROW_BYTES, DATA_API_MAX_RESPONSE_BYTES,
+# DATA_API_STATEMENT_TIMEOUT_MS, DATA_API_TRANSACTION_IDLE_MS,
+# DATA_API_TRANSACTION_MAX_MS). DIR is unused: it keeps no state. SIGTERM stops it.
+data_api_serve() {
+  local port=$1 pg_port secrets_port
+  [[ -d $DATA_API_DIR/node_modules/data-api-local ]] ||
+    die "data-api-local is not installed in $DATA_API_DIR; run scripts/local-aws up"
+  pg_port="$(port_get postgres)"
+  [[ -n $pg_port ]] || die "PostgreSQL has no port yet; run scripts/local-aws up"
+  secrets_port="$(port_get localstack)"
+  [[ -n $secrets_port ]] || die "LocalStack has no port yet; run scripts/local-aws up"
+  exec env NODE_PATH="$DATA_API_DIR/node_modules" \
+    DATA_API_HOST="$LOOPBACK" DATA_API_PORT="$port" \
+    DATA_API_DB_HOST="$LOOPBACK" DATA_API_DB_PORT="$pg_port" \
+    DATA_API_DB_USER="$DB_USER" DATA_API_DB_PASSWORD="$DB_PASSWORD" DATA_API_DB_NAME="$DB_NAME" \
+    DATA_API_SECRET_ARN="$DATA_API_SECRET_ARN" \
+    DATA_API_SECRETS_ENDPOINT="http://$LOOPBACK:$secrets_port" \
+    node "$LIB_DIR/data-api-server.js"
 }
 
 data_api_stop() {

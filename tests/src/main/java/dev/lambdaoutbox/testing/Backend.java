@@ -2,7 +2,6 @@ package dev.lambdaoutbox.testing;
 
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
@@ -48,8 +47,7 @@ public enum Backend {
         resources.add(client);
         yield dataApi.executor(client).build();
       }
-      case MARIADB_DATA_API_BUDGET ->
-          new BudgetedExecutor(jdbc(tables, resources), DataApiExecutor.RESULT_BUDGET_BYTES);
+      case MARIADB_DATA_API_BUDGET -> BudgetedExecutor.dataApi(jdbc(tables, resources));
     };
   }
 

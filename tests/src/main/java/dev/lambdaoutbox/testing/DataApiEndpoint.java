@@ -13,6 +13,7 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
+import software.amazon.awssdk.services.rdsdata.model.UnsupportedResultException;
 
 /**
  * An RDS Data API endpoint the tests may use: the test bed's {@code data-api-local}, which serves
@@ -48,6 +49,30 @@ public record DataApiEndpoint(
                 o.apiCallTimeout(SqlExecutors.DATA_API_CALL_TIMEOUT)
                     .retryStrategy(AwsRetryStrategy.doNotRetry()))
         .build();
+  }
+
+  /**
+   * Fails unless the emulator refuses a row over the Data API's 64 KB as AWS does, with {@code
+   * UnsupportedResultException}: an emulator started from an older launcher would let the tests
+   * pass on results AWS refuses. {@code scripts/local-aws up} restarts it when its launcher
+   * changed.
+   */
+  public void requireStrict() {
+    String sql =
+        "SELECT repeat('x', " + (DataApiExecutor.MAX_ROW_BYTES - 3) + ") AS over_the_row_limit";
+    try (RdsDataClient client = client()) {
+      client.executeStatement(
+          b -> b.resourceArn(resourceArn).secretArn(secretArn).database(database).sql(sql));
+    } catch (UnsupportedResultException refused) {
+      return;
+    }
+    throw new IllegalStateException(
+        "The Data API emulator at "
+            + endpoint
+            + " returned a row of more than "
+            + DataApiExecutor.MAX_ROW_BYTES
+            + " bytes, which the Data API refuses: it runs an older launcher than"
+            + " scripts/lib/data-api-server.js. Restart it with scripts/local-aws up.");
   }
 
   /** An executor for this endpoint's PostgreSQL database on {@code client}. */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +67,11 @@ public final class PrivateServer<T> implements AutoCloseable {
 
     /** Returns once the server answers at {@code endpoint}; throws while it does not yet. */
     void probe(T endpoint) throws Exception;
+
+    /** Variables the server runs with besides this JVM's (its settings). */
+    default Map<String, String> environment() {
+      return Map.of();
+    }
   }
 
   private final Spec<T> spec;
@@ -239,7 +245,9 @@ public final class PrivateServer<T> implements AutoCloseable {
     List<String> command =
         List.of(script(), spec.command(), Integer.toString(port), dir.toString());
     try {
-      return new ProcessBuilder(command)
+      ProcessBuilder builder = new ProcessBuilder(command);
+      builder.environment().putAll(spec.environment());
+      return builder
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();

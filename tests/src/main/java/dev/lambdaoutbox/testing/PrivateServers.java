@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.IntFunction;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -116,6 +117,68 @@ public final class PrivateServers {
               sqs.listQueues();
               sns.listTopics();
             }
+          }
+        });
+  }
+
+  /**
+   * The Data API emulator as the test bed runs it (this checkout's launcher, over the test bed's
+   * PostgreSQL and secrets, with AWS's limits), its settings shortened by {@code settings} ({@code
+   * DATA_API_STATEMENT_TIMEOUT_MS}, {@code DATA_API_TRANSACTION_IDLE_MS}, ...: see {@code
+   * scripts/lib/data-api-server.js}), so that a test can prove a limit of minutes in seconds. The
+   * cluster and secret ARNs are the shared emulator's.
+   */
+  public static PrivateServer<DataApiEndpoint> dataApi(Map<String, String> settings) {
+    DataApiEndpoint shared = TestEndpoints.dataApi();
+    return PrivateServer.start(
+        new PrivateServer.Spec<DataApiEndpoint>() {
+          @Override
+          public String command() {
+            return "serve-data-api";
+          }
+
+          @Override
+          public String stopSignal() {
+            return "TERM";
+          }
+
+          @Override
+          public DataApiEndpoint endpoint(int port) {
+            return new DataApiEndpoint(
+                URI.create("http://127.0.0.1:" + port),
+                shared.region(),
+                shared.resourceArn(),
+                shared.secretArn(),
+                shared.database(),
+                shared.accessKeyId(),
+                shared.secretAccessKey());
+          }
+
+          @Override
+          public void probe(DataApiEndpoint endpoint) throws Exception {
+            HttpRequest select =
+                HttpRequest.newBuilder(endpoint.endpoint().resolve("/Execute"))
+                    .timeout(Duration.ofSeconds(2))
+                    .header("content-type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            JSON.createObjectNode()
+                                .put("resourceArn", endpoint.resourceArn())
+                                .put("secretArn", endpoint.secretArn())
+                                .put("database", endpoint.database())
+                                .put("sql", "SELECT 1")
+                                .toString()))
+                    .build();
+            HttpResponse<String> answer = HTTP.send(select, HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+              throw new IllegalStateException(
+                  "answered " + answer.statusCode() + ": " + answer.body());
+            }
+          }
+
+          @Override
+          public Map<String, String> environment() {
+            return settings;
           }
         });
   }

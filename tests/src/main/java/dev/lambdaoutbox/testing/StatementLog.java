@@ -87,6 +87,11 @@ public final class StatementLog implements SqlExecutor {
       return session.maxResultBytes();
     }
 
+    @Override
+    public long maxRowBytes() {
+      return session.maxRowBytes();
+    }
+
     private static long since(long start) {
       return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }

@@ -137,7 +137,8 @@ public final class TestEndpoints {
    * AWS_ENDPOINT_URL_RDS_DATA} (or {@code OUTBOX_DATA_API_ENDPOINT}), {@code
    * OUTBOX_DATA_API_RESOURCE_ARN}, {@code OUTBOX_DATA_API_SECRET_ARN}, {@code
    * OUTBOX_DATA_API_DATABASE}. There is no container fallback: the test bed's {@code
-   * data-api-local} is the only emulator the tests know.
+   * data-api-local} is the only emulator the tests know, and it must refuse what the Data API
+   * refuses ({@link DataApiEndpoint#requireStrict}).
    */
   public static synchronized DataApiEndpoint dataApi() {
     if (dataApi == null) {
@@ -155,7 +156,7 @@ public final class TestEndpoints {
                 + " OUTBOX_DATA_API_DATABASE are not all set."
                 + HOW_TO_START);
       }
-      dataApi =
+      DataApiEndpoint found =
           new DataApiEndpoint(
               URI.create(endpoint),
               ENV.getOrDefault("AWS_REGION", "us-east-1"),
@@ -164,6 +165,8 @@ public final class TestEndpoints {
               database,
               ENV.getOrDefault("AWS_ACCESS_KEY_ID", "test"),
               ENV.getOrDefault("AWS_SECRET_ACCESS_KEY", "test"));
+      found.requireStrict(); // every test that asks fails the same way until it is strict
+      dataApi = found;
     }
     return dataApi;
   }

@@ -1,6 +1,5 @@
 package dev.lambdaoutbox.grants;
 
-import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.BudgetedExecutor;
 import dev.lambdaoutbox.testing.GrantedUsers;
@@ -16,8 +15,7 @@ import java.util.List;
 class MariaDbSizedLeastPrivilegeTest extends MariaDbLeastPrivilegeTest {
   @Override
   SqlExecutor executor(GrantedUser user, GrantedUsers users, List<AutoCloseable> closing) {
-    return new BudgetedExecutor(
-        super.executor(user, users, closing), DataApiExecutor.RESULT_BUDGET_BYTES);
+    return BudgetedExecutor.dataApi(super.executor(user, users, closing));
   }
 
   @Override

@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
  * stored in the bucket under its event id and the message carries the payload-offloading libraries'
  * pointer, byte for byte what they write, with the {@code ExtendedPayloadSize} attribute. One
  * subclass per store: PostgreSQL and MariaDB over JDBC, PostgreSQL over the Data API emulator,
- * where the whole payload is read in pieces that each fit its 1 MiB response.
+ * where the whole payload is read in pieces that each fit its 64 KB a row.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PollerClaimCheckContract {

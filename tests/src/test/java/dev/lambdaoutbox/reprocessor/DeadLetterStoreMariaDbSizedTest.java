@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.reprocessor;
 
 import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.BudgetedExecutor;
@@ -20,8 +19,7 @@ class DeadLetterStoreMariaDbSizedTest extends DeadLetterStoreContract {
 
   @Override
   SqlExecutor newExecutor() {
-    return new BudgetedExecutor(
-        JdbcExecutor.of(closeAfterEach(Stores.connections(database(), tables()))),
-        DataApiExecutor.RESULT_BUDGET_BYTES);
+    return BudgetedExecutor.dataApi(
+        JdbcExecutor.of(closeAfterEach(Stores.connections(database(), tables()))));
   }
 }

@@ -18,10 +18,12 @@ import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -199,6 +201,50 @@ abstract class OutboxStoreContract extends StoreTestBase {
     }
 
     assertThat(claimed).containsExactlyElementsOf(written);
+  }
+
+  @Test
+  final void claim_ofRowsOverTheDataApisRowLimit_returnsTheirPayloadsAndHeadersWhole_byteForByte() {
+    String emoji = "\uD83D\uDE00";
+    Map<String, String> largeHeaders = new LinkedHashMap<>();
+    for (int i = 0; i < 5; i++) {
+      largeHeaders.put("h" + i, emoji.repeat(2_000) + "-" + i); // 40 KB of headers in all
+    }
+    List<OutboxEvent> events =
+        List.of(
+            event("tenth").toBuilder().payload("{\"n\":\"" + "x".repeat(60) + "\"}").build(),
+            event("hundred").toBuilder().payload("{\"b\":\"" + "x".repeat(100_000) + "\"}").build(),
+            event("row").toBuilder().payload("{\"b\":\"" + emoji.repeat(16_000) + "\"}").build(),
+            event("limit").toBuilder()
+                .payload(
+                    "{\"b\":\"" + emoji.repeat(64_000) + "\",\"t\":\"" + "é".repeat(500) + "\"}")
+                .build(),
+            event("headers").toBuilder().headers(largeHeaders).build(),
+            event("both").toBuilder()
+                .payload("{\"b\":\"" + "x".repeat(70_000) + "\"}")
+                .headers(largeHeaders)
+                .build());
+    for (int i = 0; i < events.size(); i++) {
+      append(T0.plusSeconds(i), events.get(i));
+    }
+    OutboxStore store = OutboxStore.builder(newExecutor()).tables(tables).build();
+
+    Map<UUID, OutboxMessage> claimed = new LinkedHashMap<>();
+    for (int round = 0; round < 6 && claimed.size() < events.size(); round++) {
+      store
+          .claim("a", 10, T0.plusSeconds(10), LEASE)
+          .messages()
+          .forEach(m -> claimed.put(m.id(), m));
+    }
+
+    assertThat(claimed.keySet())
+        .containsExactlyElementsOf(events.stream().map(OutboxEvent::id).toList());
+    for (OutboxEvent e : events) {
+      OutboxMessage m = claimed.get(e.id());
+      assertThat(m.payload()).as(e.aggregateId()).isEqualTo(e.payload());
+      assertThat(m.payloadBytes()).isEqualTo(e.payload().getBytes(StandardCharsets.UTF_8).length);
+      assertThat(m.headers()).as(e.aggregateId()).isEqualTo(e.headers());
+    }
   }
 
   @Test

@@ -6,7 +6,6 @@ import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
-import dev.lambdaoutbox.store.dataapi.DataApiExecutor;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
@@ -113,7 +112,7 @@ abstract class StoreTestBase {
    * API, since no emulator serves MySQL.
    */
   SqlExecutor budgetedJdbcExecutor() {
-    return new BudgetedExecutor(jdbcExecutor(), DataApiExecutor.RESULT_BUDGET_BYTES);
+    return BudgetedExecutor.dataApi(jdbcExecutor());
   }
 
   // ---- rows

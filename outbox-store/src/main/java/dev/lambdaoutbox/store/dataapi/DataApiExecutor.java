@@ -7,6 +7,7 @@ import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors.Kind;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiSession;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiTarget;
+import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;
@@ -37,18 +38,28 @@ import software.amazon.awssdk.services.rdsdata.RdsDataClient;
  *       exception says so.
  * </ul>
  *
- * <p>The Data API answers at most 1 MiB per call, so sessions report {@link #RESULT_BUDGET_BYTES}
- * as the most row data one statement may return, and the dialect sizes claims and dead-letter reads
- * by it. The SDK client should not retry by itself (a retried statement inside a transaction could
- * run twice) and its call timeout should exceed the Data API's 45 s statement timeout; {@code
- * StoreExecutors} builds it so.
+ * <p>The Data API answers at most 1 MiB per call and 64 KB per row, so sessions report {@link
+ * #RESULT_BUDGET_BYTES} as the most row data one statement may return, and the dialect sizes claims
+ * and dead-letter reads by it, each row within the row limit (a large payload or headers cut from
+ * it and read in pieces: {@code ResultBudget}). The SDK client should not retry by itself (a
+ * retried statement inside a transaction could run twice) and its call timeout should exceed the
+ * Data API's 45 s statement timeout; {@code StoreExecutors} builds it so.
  */
 public final class DataApiExecutor implements SqlExecutor {
   /**
-   * The row data one statement may return: half the Data API's 1 MiB response limit, leaving room
-   * for the response's JSON framing and the escaping of quotes in the text it carries.
+   * The row data one statement may return: under half the Data API's 1 MiB response limit, as the
+   * response is JSON. Escaping at most doubles the text of valid JSON (each quote, backslash, tab,
+   * line feed or carriage return takes two bytes), and the rest of the response (the column
+   * metadata, each value's field name) takes less than the 128 KiB left over.
    */
-  public static final long RESULT_BUDGET_BYTES = 512 * 1024;
+  public static final long RESULT_BUDGET_BYTES = 448 * 1024;
+
+  /**
+   * The most one row of a result may hold: "The Data API size limit is 64 KB per row in the result
+   * set returned by the database" (Limitations for the Amazon RDS Data API), read as 64,000 bytes,
+   * as AWS does not say whether its KB is 1,000 or 1,024.
+   */
+  public static final long MAX_ROW_BYTES = ResultBudget.MAX_ROW_BYTES;
 
   private final RdsDataClient client;
   private final DataApiTarget target;
@@ -109,7 +120,10 @@ public final class DataApiExecutor implements SqlExecutor {
       }
       T result;
       try {
-        result = work.run(new DataApiSession(client, target, transactionId, RESULT_BUDGET_BYTES));
+        result =
+            work.run(
+                new DataApiSession(
+                    client, target, transactionId, RESULT_BUDGET_BYTES, MAX_ROW_BYTES));
       } catch (RuntimeException | Error e) {
         rollback(transactionId, e);
         if (e instanceof StatementException s && s.getCause() instanceof SdkException sdk) {
@@ -205,6 +219,10 @@ public final class DataApiExecutor implements SqlExecutor {
               .append(target.resourceArn())
               .append(" and secretsmanager:GetSecretValue on ")
               .append(target.secretArn());
+      case RESULT_REFUSED ->
+          m.append(". The Data API returns at most 64 KB a row and 1 MiB a call; the outbox's")
+              .append(" statements size their results to fit, so this one did not: a bug to report")
+              .append(" with this message");
       default -> {}
     }
     return new OutboxStoreException(m.toString(), e);

@@ -70,6 +70,13 @@ public final class Row {
     return Long.parseLong(text.strip());
   }
 
+  /** This row with {@code column}'s text replaced by {@code value}. */
+  public Row with(String column, String value) {
+    String[] copy = values.clone();
+    copy[columns.index(column)] = value;
+    return new Row(columns, copy);
+  }
+
   /** The raw texts in column order (e.g. the lines of a query plan). */
   public List<String> values() {
     return Collections.unmodifiableList(Arrays.asList(values));

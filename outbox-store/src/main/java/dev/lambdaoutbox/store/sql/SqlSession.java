@@ -30,4 +30,13 @@ public interface SqlSession {
   default long maxResultBytes() {
     return Long.MAX_VALUE;
   }
+
+  /**
+   * The most bytes one row of a result may hold, or {@link Long#MAX_VALUE} when there is no such
+   * limit. The RDS Data API returns at most 64 KB a row; statements that may return a large payload
+   * or headers cut them from such a row and read them in pieces.
+   */
+  default long maxRowBytes() {
+    return Long.MAX_VALUE;
+  }
 }

@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.rdsdata.model.InvalidSecretException;
 import software.amazon.awssdk.services.rdsdata.model.SecretsErrorException;
 import software.amazon.awssdk.services.rdsdata.model.ServiceUnavailableErrorException;
 import software.amazon.awssdk.services.rdsdata.model.TransactionNotFoundException;
+import software.amazon.awssdk.services.rdsdata.model.UnsupportedResultException;
 
 /**
  * Classifies Data API failures by what the caller should do about them, as {@code SqlErrors} does
@@ -35,6 +36,11 @@ public final class DataApiErrors {
     LOGIN_REFUSED,
     /** The caller may not use the Data API on this cluster, or read the secret. */
     ACCESS_DENIED,
+    /**
+     * The Data API refused a result: a row over 64 KB or a response over 1 MiB ({@code
+     * UnsupportedResultException}, which also covers a column type it cannot return).
+     */
+    RESULT_REFUSED,
     /** Anything else: bad SQL, a constraint, a statement timeout. Trying again will not help. */
     OTHER
   }
@@ -55,6 +61,9 @@ public final class DataApiErrors {
     }
     if (e instanceof InvalidSecretException || e instanceof SecretsErrorException) {
       return Kind.LOGIN_REFUSED;
+    }
+    if (e instanceof UnsupportedResultException) {
+      return Kind.RESULT_REFUSED;
     }
     if (e instanceof AwsServiceException a
         && (a.isThrottlingException() || a.statusCode() >= 500)) {

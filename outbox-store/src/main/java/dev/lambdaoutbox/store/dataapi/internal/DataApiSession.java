@@ -34,13 +34,19 @@ public final class DataApiSession implements SqlSession {
   private final DataApiTarget target;
   private final String transactionId;
   private final long maxResultBytes;
+  private final long maxRowBytes;
 
   public DataApiSession(
-      RdsDataClient client, DataApiTarget target, String transactionId, long maxResultBytes) {
+      RdsDataClient client,
+      DataApiTarget target,
+      String transactionId,
+      long maxResultBytes,
+      long maxRowBytes) {
     this.client = client;
     this.target = target;
     this.transactionId = transactionId;
     this.maxResultBytes = maxResultBytes;
+    this.maxRowBytes = maxRowBytes;
   }
 
   @Override
@@ -108,6 +114,11 @@ public final class DataApiSession implements SqlSession {
   @Override
   public long maxResultBytes() {
     return maxResultBytes;
+  }
+
+  @Override
+  public long maxRowBytes() {
+    return maxRowBytes;
   }
 
   private ExecuteStatementResponse execute(String sql, Params params, boolean rows) {

@@ -45,8 +45,9 @@ final class MysqlClaims {
       """;
 
   /**
-   * The rows that fit, by id; a payload too long for any broker cut, by bytes; with how many rows
-   * were locked ({@code due_rows}), so a claim cut by bytes is not taken for a drained backlog.
+   * The rows that fit, by id; a payload too large for any broker cut, and where rows are bounded a
+   * row too large for one ({@link ResultBudget#sizedClaimColumns}); with how many rows were locked
+   * ({@code due_rows}), so a claim cut by bytes is not taken for a drained backlog.
    */
   private static final String CLAIMED_ROWS = "SELECT {columns} FROM {messages} WHERE id IN ";
 
@@ -156,6 +157,7 @@ final class MysqlClaims {
   private final String claimSizesSql;
   private final String claimHeadsSizesSql;
   private final String claimedRows;
+  private final String claimedRowsBounded;
   private final String lease;
   final String holdBehind;
   private final String moveBehind;
@@ -180,14 +182,17 @@ final class MysqlClaims {
             "m.id, " + ResultBudget.messageBytes("m") + " AS bytes",
             "headSeq",
             sql.fill(HEAD_SEQ, "row", "m"));
+    String columns = MysqlSyntax.SYNTAX.selectList("", MessageRows.COLUMNS);
     this.claimedRows =
         sql.fill(
             CLAIMED_ROWS,
             "columns",
-            MysqlSyntax.SYNTAX
-                    .selectList("", MessageRows.COLUMNS)
-                    .replace("payload,", ResultBudget.cutPayload("") + ",")
-                + ", :dueRows AS due_rows");
+            ResultBudget.sizedClaimColumns(columns, "", false) + ", :dueRows AS due_rows");
+    this.claimedRowsBounded =
+        sql.fill(
+            CLAIMED_ROWS,
+            "columns",
+            ResultBudget.sizedClaimColumns(columns, "", true) + ", :dueRows AS due_rows");
     this.lease = sql.fill(LEASE);
     this.holdBehind = sql.fill(HOLD_BEHIND);
     this.holdBehindWaitingSql =
@@ -244,9 +249,10 @@ final class MysqlClaims {
     int fit = ResultBudget.fitting(sizes, s.maxResultBytes());
     Map<String, Row> byId = new HashMap<>();
     List<String> ids = sizes.subList(0, fit).stream().map(r -> r.text("id")).toList();
+    String read = ResultBudget.rowBounded(s) ? claimedRowsBounded : claimedRows;
     for (List<String> chunk : InLists.chunks(ids)) {
       Params params = Params.of().integer("dueRows", sizes.size());
-      for (Row row : s.query(claimedRows + " " + InLists.texts("id", chunk, params), params)) {
+      for (Row row : s.query(read + " " + InLists.texts("id", chunk, params), params)) {
         byId.put(row.text("id"), row);
       }
     }

@@ -89,7 +89,7 @@ public final class MysqlSql extends PortableSql {
    */
   private Claim lease(
       SqlSession s, String owner, List<Row> rows, Instant now, Instant leaseEnd, boolean ordered) {
-    MessageRows.Read read = MessageRows.readAll(rows);
+    MessageRows.Read read = MessageRows.readAll(whole(s, rows));
     claims.lease(s, read.messages().stream().map(OutboxMessage::id).toList(), owner, leaseEnd);
     return claimed(s, owner, now, read, ordered);
   }

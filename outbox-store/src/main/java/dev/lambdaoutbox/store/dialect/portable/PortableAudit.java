@@ -8,7 +8,9 @@ import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.dialect.rows.AuditRows;
+import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
 import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
 import java.time.Instant;
@@ -29,6 +31,8 @@ public final class PortableAudit {
   private final String insert;
   private final String insertSnapshot;
   private final String trail;
+  private final String sizedTrail;
+  private final ColumnPieces details;
   private final String entries;
 
   /**
@@ -73,6 +77,24 @@ public final class PortableAudit {
             """,
             "columns",
             sql.syntax().selectList("", AuditRows.COLUMNS));
+    // Where rows are bounded, large details are read in pieces, as text in both dialects (concat
+    // with '' gives a JSON column's text, as the Data API returns it).
+    String text = "concat(" + AuditRows.DETAILS + ", '')";
+    this.sizedTrail =
+        trail.replace(
+            AuditRows.DETAILS + ",",
+            "CASE WHEN octet_length("
+                + text
+                + ") > "
+                + ResultBudget.MAX_DETAILS_IN_ROW_BYTES
+                + " THEN NULL ELSE "
+                + AuditRows.DETAILS
+                + " END AS "
+                + AuditRows.DETAILS
+                + ", octet_length("
+                + text
+                + ") AS details_bytes,");
+    this.details = new ColumnPieces(sql, "{deadLetterAudit}", text, "audit_id = :id");
     this.entries =
         sql.syntax()
             .selectList("", AuditRows.COLUMNS)
@@ -108,9 +130,24 @@ public final class PortableAudit {
 
   /** What operators did to one dead letter, oldest first. */
   public List<AuditEntry> trail(SqlSession s, UUID deadLetterId) {
-    return s.query(trail, Params.of().uuid("id", deadLetterId)).stream()
-        .map(AuditRows::read)
-        .toList();
+    Params params = Params.of().uuid("id", deadLetterId);
+    if (!ResultBudget.rowBounded(s)) {
+      return s.query(trail, params).stream().map(AuditRows::read).toList();
+    }
+    List<AuditEntry> entries = new ArrayList<>();
+    for (Row row : s.query(sizedTrail, params)) {
+      Row whole = row;
+      if (row.text(AuditRows.DETAILS) == null && row.text("details_bytes") != null) {
+        long auditId = row.longValue("audit_id");
+        if (!(details.read(s, () -> Params.of().longValue("id", auditId), Long.MAX_VALUE)
+            instanceof ColumnPieces.Whole w)) {
+          throw new IllegalStateException("the audit entry " + auditId + " went while it was read");
+        }
+        whole = row.with(AuditRows.DETAILS, w.text());
+      }
+      entries.add(AuditRows.read(whole));
+    }
+    return entries;
   }
 
   /**
@@ -119,7 +156,10 @@ public final class PortableAudit {
    */
   public List<AuditPage.Entry> entries(
       SqlSession s, AuditFilter filter, AuditCursor after, int limit, int previewChars) {
-    Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
+    Params params =
+        Params.of()
+            .integer("preview", ResultBudget.previewChars(s, previewChars))
+            .integer("limit", limit);
     String where = sql.syntax().conditions(params).matching(filter).before(after).where();
     String select =
         sql.fill(

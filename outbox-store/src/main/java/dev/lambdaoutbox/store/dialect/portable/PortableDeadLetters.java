@@ -38,12 +38,16 @@ public final class PortableDeadLetters {
   private final SqlTemplate sql;
   private final ByIds byIds;
   private final String columns;
+  private final String sizedColumns;
+  private final ColumnPieces headers;
   private final String count;
 
   public PortableDeadLetters(SqlTemplate sql, ByIds byIds) {
     this.sql = sql;
     this.byIds = byIds;
     this.columns = columns("");
+    this.sizedColumns = sizedColumns("");
+    this.headers = new ColumnPieces(sql, "{deadLetters}", "headers", "id = :id");
     this.count =
         sql.fill(
             "SELECT count(*) AS row_count FROM (SELECT 1 AS one FROM {deadLetters} LIMIT {cap})"
@@ -65,12 +69,60 @@ public final class PortableDeadLetters {
   }
 
   /**
+   * Every dead-letter column qualified by {@code alias} ("" for none) for a bounded read, each row
+   * within {@link ResultBudget#MAX_ROW_BYTES}: times as UTC text, the payload of a row too large
+   * cut to a preview ({@link ResultBudget#cutDeadLetterPayload}: nothing writes a payload read
+   * here) and large headers NULL, with their size ({@link ResultBudget#cutHeaders}), read in pieces
+   * by {@link #wholeHeaders}.
+   */
+  public String sizedColumns(String alias) {
+    String dot = alias.isEmpty() ? "" : alias + ".";
+    return sql.syntax()
+        .selectList(alias, DeadLetterRows.COLUMNS)
+        .replace(
+            dot + "payload,",
+            ResultBudget.cutDeadLetterPayload(dot + "payload", ResultBudget.deadLetterBytes(alias))
+                + " AS payload,")
+        .replace(dot + "headers,", ResultBudget.cutHeaders(dot + "headers") + ",");
+  }
+
+  /** The columns to read under a result budget: {@link #sizedColumns} where rows are bounded. */
+  private String columns(SqlSession s) {
+    return ResultBudget.rowBounded(s) ? sizedColumns : columns;
+  }
+
+  /**
+   * The rows of a bounded read ({@link #sizedColumns}) with the headers it cut read whole, in
+   * pieces; other rows as they are.
+   */
+  public List<Row> wholeHeaders(SqlSession s, List<Row> rows) {
+    if (rows.isEmpty() || !rows.get(0).has("headers_bytes")) {
+      return rows;
+    }
+    List<Row> whole = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      if (row.text("headers") != null || row.text("headers_bytes") == null) {
+        whole.add(row);
+        continue;
+      }
+      UUID id = row.uuid("id");
+      if (!(headers.read(s, id, Long.MAX_VALUE) instanceof ColumnPieces.Whole w)) {
+        throw new IllegalStateException("the dead letter " + id + " went while it was read");
+      }
+      whole.add(row.with("headers", w.text()));
+    }
+    return whole;
+  }
+
+  /**
    * A page of up to {@code limit} rows after {@code after}. Under a result budget the rows' sizes
    * (previews included) are read first and the page ends early, with a cursor, where the next row
    * would not fit.
    */
   public DeadLetterPage list(
-      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int preview) {
+    // Where rows are bounded, a preview is at most what fits one beside the other columns.
+    int previewChars = ResultBudget.previewChars(s, preview);
     int rows = limit + 1; // one more than the page, to know whether another page follows
     if (!ResultBudget.unbounded(s)) {
       Params params = Params.of().integer("preview", previewChars).integer("limit", rows);
@@ -87,12 +139,13 @@ public final class PortableDeadLetters {
         return new DeadLetterPage(List.of(), null);
       }
       int take = Math.min(limit, ResultBudget.fitting(sized, s.maxResultBytes()));
-      List<DeadLetterPage.Entry> page = previews(s, filter, after, take, previewChars);
+      List<DeadLetterPage.Entry> page =
+          previews(s, filter, after, take, previewChars, ResultBudget.rowBounded(s));
       boolean more = sized.size() > take && !page.isEmpty();
       return new DeadLetterPage(
           page, more ? page.get(page.size() - 1).deadLetter().position() : null);
     }
-    List<DeadLetterPage.Entry> entries = previews(s, filter, after, rows, previewChars);
+    List<DeadLetterPage.Entry> entries = previews(s, filter, after, rows, previewChars, false);
     if (entries.size() <= limit) {
       return new DeadLetterPage(entries, null);
     }
@@ -100,16 +153,23 @@ public final class PortableDeadLetters {
     return new DeadLetterPage(page, page.get(limit - 1).deadLetter().position());
   }
 
+  /** The page's rows with their payloads' previews; {@code rowBounded}: large headers in pieces. */
   private List<DeadLetterPage.Entry> previews(
-      SqlSession s, DeadLetterFilter filter, DeadLetterCursor after, int limit, int previewChars) {
+      SqlSession s,
+      DeadLetterFilter filter,
+      DeadLetterCursor after,
+      int limit,
+      int previewChars,
+      boolean rowBounded) {
     Params params = Params.of().integer("preview", previewChars).integer("limit", limit);
     String where = sql.syntax().conditions(params).matching(filter).after(after).where();
-    String select =
-        select(
-            DeadLetterRows.previewList(sql.syntax().selectList("", DeadLetterRows.COLUMNS)),
-            where,
-            "");
-    return s.query(select, params).stream().map(DeadLetterRows::readPreview).toList();
+    String list = DeadLetterRows.previewList(sql.syntax().selectList("", DeadLetterRows.COLUMNS));
+    if (rowBounded) {
+      list = list.replace("headers,", ResultBudget.cutHeaders("headers") + ",");
+    }
+    return wholeHeaders(s, s.query(select(list, where, ""), params)).stream()
+        .map(DeadLetterRows::readPreview)
+        .toList();
   }
 
   /** {@code SELECT selectList FROM} the dead letters {@code where}, in listing order. */
@@ -165,7 +225,7 @@ public final class PortableDeadLetters {
     }
     Map<UUID, DeadLetter> byId = new HashMap<>();
     for (List<UUID> group : ResultBudget.groups(rows, s.maxResultBytes())) {
-      for (Row row : byIds.select(s, columns, group, false)) {
+      for (Row row : wholeHeaders(s, byIds.select(s, columns(s), group, false))) {
         DeadLetter d = DeadLetterRows.read(row);
         byId.put(d.id(), d);
       }
@@ -185,7 +245,8 @@ public final class PortableDeadLetters {
         byIds.select(s, "id, " + ResultBudget.DEAD_LETTER_BYTES + " AS bytes", ids, lock);
     List<DeadLetter> rows = new ArrayList<>(sizes.size());
     for (List<UUID> group : ResultBudget.groups(sizes, s.maxResultBytes())) {
-      rows.addAll(DeadLetterRows.readAll(byIds.select(s, columns, group, false)));
+      rows.addAll(
+          DeadLetterRows.readAll(wholeHeaders(s, byIds.select(s, columns(s), group, false))));
     }
     return rows;
   }

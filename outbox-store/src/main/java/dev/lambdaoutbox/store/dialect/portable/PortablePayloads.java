@@ -1,81 +1,89 @@
 package dev.lambdaoutbox.store.dialect.portable;
 
+import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.FullPayload;
-import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.dialect.rows.MessageRows;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
 /**
- * Reads one row's whole payload, which a claim returns cut when it is over 256 KiB, in pieces that
- * each fit a bounded result (the Data API answers at most 1 MiB): first its size, then {@link
- * #PIECE_CHARS} characters at a time, the same SQL in every dialect ({@code substr} counts
- * characters, so a piece never splits one).
+ * Reads the large columns of PENDING rows in pieces ({@link ColumnPieces}), each piece a row the
+ * Data API returns: a payload a claim returned cut, whole, for the claim check ({@link #read}), and
+ * the payloads and headers a bounded claim cut from its rows, before they are read ({@link
+ * #complete}).
  */
 public final class PortablePayloads {
-  /**
-   * Characters per piece: UTF-8 takes at most four bytes a character, so a piece is at most 256 KiB
-   * of text, under the Data API's 1 MiB response even with JSON escaping.
-   */
-  public static final int PIECE_CHARS = 65_536;
-
-  private final String size;
-  private final String piece;
+  private final ColumnPieces payloads;
+  private final ColumnPieces headers;
 
   public PortablePayloads(SqlTemplate sql) {
-    this.size =
-        sql.fill(
-            """
-            SELECT octet_length(payload) AS bytes, char_length(payload) AS chars
-            FROM {messages} WHERE id = :id AND status = 'PENDING'
-            """);
-    this.piece =
-        sql.fill(
-            """
-            SELECT substr(payload, :start, :length) AS piece
-            FROM {messages} WHERE id = :id AND status = 'PENDING'
-            """);
+    this.payloads =
+        new ColumnPieces(sql, "{messages}", "payload", "id = :id AND status = 'PENDING'");
+    this.headers =
+        new ColumnPieces(sql, "{messages}", "headers", "id = :id AND status = 'PENDING'");
+  }
+
+  /** The payload of the PENDING row {@code id}, when it holds at most {@code maxBytes} bytes. */
+  public FullPayload read(SqlSession s, UUID id, long maxBytes) {
+    return switch (payloads.read(s, id, maxBytes)) {
+      case ColumnPieces.Whole whole when whole.text() != null ->
+          new FullPayload.Whole(whole.text());
+      case ColumnPieces.OverBudget over -> new FullPayload.OverBudget(over.bytes(), maxBytes);
+      default -> new FullPayload.Gone();
+    };
   }
 
   /**
-   * The payload of the PENDING row {@code id}, when it holds at most {@code maxBytes} UTF-8 bytes;
-   * read in pieces of {@link #PIECE_CHARS} characters.
+   * The claimed rows with what a bounded claim cut read whole, in pieces (this transaction holds
+   * them): a payload that came back cut for its row's size, when SNS and SQS can take it (at most
+   * {@link MessageSize#MAX_BYTES}; a larger one stays cut, for the claim check or a dead letter),
+   * and headers that came back NULL for theirs. Rows without those columns (an unbounded claim) are
+   * returned as they are.
    */
-  public FullPayload read(SqlSession s, UUID id, long maxBytes) {
-    List<Row> sized = s.query(size, Params.of().uuid("id", id));
-    if (sized.isEmpty()) {
-      return new FullPayload.Gone();
+  public List<Row> complete(SqlSession s, List<Row> rows) {
+    if (rows.isEmpty() || !rows.get(0).has("payload_bytes")) {
+      return rows;
     }
-    long bytes = sized.get(0).longValue("bytes");
-    long chars = sized.get(0).longValue("chars");
-    if (bytes > maxBytes) {
-      return new FullPayload.OverBudget(bytes, maxBytes);
+    List<Row> whole = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      UUID id = MessageRows.uuid(row.text("id"));
+      // A row whose id is not a UUID is unreadable: the claim dead-letters it, copied in SQL.
+      whole.add(id == null ? row : complete(s, id, row));
     }
-    StringBuilder text = new StringBuilder((int) Math.min(Integer.MAX_VALUE - 8, chars * 2));
-    for (int start = 1; start <= chars; start += PIECE_CHARS) {
-      List<Row> rows =
-          s.query(
-              piece,
-              Params.of().uuid("id", id).integer("start", start).integer("length", PIECE_CHARS));
-      if (rows.isEmpty()) {
-        return new FullPayload.Gone();
+    return whole;
+  }
+
+  private Row complete(SqlSession s, UUID id, Row row) {
+    Row read = row;
+    String payload = row.text("payload");
+    String bytes = row.text("payload_bytes");
+    if (payload != null && bytes != null) {
+      long stored = Long.parseLong(bytes.strip());
+      if (stored <= MessageSize.MAX_BYTES && Utf8.length(payload) != stored) {
+        read = read.with("payload", whole(payloads.read(s, id, MessageSize.MAX_BYTES), id));
       }
-      String part = rows.get(0).text("piece");
-      text.append(part == null ? "" : part);
     }
-    String whole = text.toString();
-    long read = whole.getBytes(StandardCharsets.UTF_8).length;
-    if (read != bytes) {
-      throw new IllegalStateException(
-          "the payload of row "
-              + id
-              + " read back as "
-              + read
-              + " bytes of UTF-8 where the database counts "
-              + bytes);
+    if (row.has("headers_bytes")
+        && row.text("headers") == null
+        && row.text("headers_bytes") != null) {
+      read = read.with("headers", whole(headers.read(s, id, Long.MAX_VALUE), id));
     }
-    return new FullPayload.Whole(whole);
+    return read;
+  }
+
+  /**
+   * The text read; this transaction holds the row, so it cannot have changed or gone (were it to,
+   * publishing the cut text would be wrong: failing the claim is not).
+   */
+  private static String whole(ColumnPieces.Text text, UUID id) {
+    if (text instanceof ColumnPieces.Whole w && w.text() != null) {
+      return w.text();
+    }
+    throw new IllegalStateException(
+        "the claimed row " + id + " changed while it was read: " + text);
   }
 }

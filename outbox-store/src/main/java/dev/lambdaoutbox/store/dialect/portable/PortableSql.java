@@ -28,6 +28,7 @@ import dev.lambdaoutbox.store.dialect.WaitingRowSql;
 import dev.lambdaoutbox.store.dialect.rows.MessageRows;
 import dev.lambdaoutbox.store.dialect.rows.Results;
 import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
 import java.time.Instant;
@@ -209,6 +210,11 @@ public abstract class PortableSql
   @Override
   public final FullPayload fullPayload(SqlSession s, UUID id, long maxBytes) {
     return payloads.read(s, id, maxBytes);
+  }
+
+  /** Claimed rows with what a bounded claim cut from them read whole ({@link PortablePayloads}). */
+  protected final List<Row> whole(SqlSession s, List<Row> claimed) {
+    return payloads.complete(s, claimed);
   }
 
   // ---- destination health

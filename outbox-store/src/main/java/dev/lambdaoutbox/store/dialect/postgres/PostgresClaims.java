@@ -225,13 +225,17 @@ final class PostgresClaims {
   final KeyWalk walk;
   private final String claimSizedSql;
   private final String claimHeadsSizedSql;
+  private final String claimRowSizedSql;
+  private final String claimHeadsRowSizedSql;
   final String holdBehindSql;
   final String holdBehindWaitingSql;
 
   PostgresClaims(SqlTemplate sql) {
     String returning = PostgresSyntax.SYNTAX.selectList("m", MessageRows.COLUMNS);
-    // Sized to a result budget, a payload too long for any broker comes back cut, by bytes.
-    String sizedReturning = returning.replace("m.payload,", ResultBudget.cutPayload("m") + ",");
+    // Sized to a result budget, a payload too large for any broker comes back cut; where rows are
+    // bounded, so does a row too large for one.
+    String sizedReturning = ResultBudget.sizedClaimColumns(returning, "m", false);
+    String rowSizedReturning = ResultBudget.sizedClaimColumns(returning, "m", true);
     String window = sql.fill(WINDOW);
     String due = sql.fill(DUE, "bytes", "");
     String dueSized = sql.fill(DUE, "bytes", ", " + ResultBudget.MESSAGE_BYTES + " AS bytes");
@@ -248,19 +252,30 @@ final class PostgresClaims {
     this.claimSizedSql = sql.fill(CLAIM_SIZED, "due", dueSized, "returning", sizedReturning);
     this.claimHeadsSql = sql.fill(CLAIM, "due", heads, "returning", returning);
     this.claimHeadsSizedSql = sql.fill(CLAIM_SIZED, "due", headsSized, "returning", sizedReturning);
+    this.claimRowSizedSql = sql.fill(CLAIM_SIZED, "due", dueSized, "returning", rowSizedReturning);
+    this.claimHeadsRowSizedSql =
+        sql.fill(CLAIM_SIZED, "due", headsSized, "returning", rowSizedReturning);
     this.holdBehindSql = sql.fill(HOLD_BEHIND);
     this.holdBehindWaitingSql = sql.fill(HOLD_BEHIND_WAITING, "window", window);
   }
 
   /** The claimed rows, unread; where the session bounds a result, the sized claim's. */
   List<Row> claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
-    return run(s, claimSql, claimSizedSql, claimParams(owner, limit, now, leaseEnd));
+    return run(
+        s,
+        claimSql,
+        ResultBudget.rowBounded(s) ? claimRowSizedSql : claimSizedSql,
+        claimParams(owner, limit, now, leaseEnd));
   }
 
   /** The ordered claim's rows, unread; where the session bounds a result, the sized claim's. */
   List<Row> claimHeads(
       SqlSession s, String owner, List<String> heads, Instant now, Instant leaseEnd) {
-    return run(s, claimHeadsSql, claimHeadsSizedSql, headsParams(owner, heads, now, leaseEnd));
+    return run(
+        s,
+        claimHeadsSql,
+        ResultBudget.rowBounded(s) ? claimHeadsRowSizedSql : claimHeadsSizedSql,
+        headsParams(owner, heads, now, leaseEnd));
   }
 
   void holdBehind(SqlSession s, Collection<UUID> heads, int perHead) {

@@ -10,6 +10,7 @@ import dev.lambdaoutbox.store.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.dialect.rows.DeadLetterMove;
 import dev.lambdaoutbox.store.dialect.rows.DeadLetterRows;
 import dev.lambdaoutbox.store.dialect.rows.JsonLists;
+import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -61,6 +62,8 @@ final class PostgresDeadLetters {
   private final PortableAudit audit;
   private final String move;
   private final String owned;
+  private final String ownedSized;
+  private final PortableDeadLetters reads;
   private final String reinsert;
   private final String reinsertTo;
   private final String delete;
@@ -79,7 +82,11 @@ final class PostgresDeadLetters {
             PostgresSyntax::readable);
     this.move =
         sql.fill(MOVE, "columns", String.join(", ", DeadLetterRows.COLUMNS), "values", values);
+    this.reads = reads;
     this.owned = sql.fill(OWNED, "columns", reads.columns("d"), "idArray", PostgresSyntax.ID_ARRAY);
+    // Under a result budget each row within the Data API's row limit, its large headers in pieces.
+    this.ownedSized =
+        sql.fill(OWNED, "columns", reads.sizedColumns("d"), "idArray", PostgresSyntax.ID_ARRAY);
     this.reinsert = sql.fill(REINSERT, "destination", "destination");
     this.reinsertTo = sql.fill(REINSERT, "destination", ":destination");
     this.delete =
@@ -124,9 +131,12 @@ final class PostgresDeadLetters {
    */
   Moved move(SqlSession s, String owner, List<DeadLetterMove> moves, Instant now) {
     List<UUID> ids = moves.stream().map(DeadLetterMove::deadLetterId).toList();
+    Params params = Params.of().json("ids", JsonLists.uuids(ids)).text("owner", owner);
     List<DeadLetter> existing =
         DeadLetterRows.readAll(
-            s.query(owned, Params.of().json("ids", JsonLists.uuids(ids)).text("owner", owner)));
+            ResultBudget.rowBounded(s)
+                ? reads.wholeHeaders(s, s.query(ownedSized, params))
+                : s.query(owned, params));
     List<SupersededDeadLetter> superseded = audit.supersede(s, existing, owner, now, this::delete);
     String json =
         JsonLists.records(

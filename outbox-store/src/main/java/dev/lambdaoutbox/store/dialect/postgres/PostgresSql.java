@@ -65,7 +65,11 @@ public final class PostgresSql extends PortableSql {
   @Override
   public Claim claim(SqlSession s, String owner, int limit, Instant now, Instant leaseEnd) {
     return claimed(
-        s, owner, now, MessageRows.readAll(claims.claim(s, owner, limit, now, leaseEnd)), false);
+        s,
+        owner,
+        now,
+        MessageRows.readAll(whole(s, claims.claim(s, owner, limit, now, leaseEnd))),
+        false);
   }
 
   @Override
@@ -81,7 +85,7 @@ public final class PostgresSql extends PortableSql {
         s,
         owner,
         now,
-        MessageRows.readAll(claims.claimHeads(s, owner, heads, now, leaseEnd)),
+        MessageRows.readAll(whole(s, claims.claimHeads(s, owner, heads, now, leaseEnd))),
         true);
   }
 

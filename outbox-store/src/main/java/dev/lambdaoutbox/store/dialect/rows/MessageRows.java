@@ -118,7 +118,7 @@ public final class MessageRows {
   }
 
   /** The id, when {@code text} is a UUID written out in full; null otherwise. */
-  private static UUID uuid(String text) {
+  public static UUID uuid(String text) {
     return text != null && UUID_TEXT.matcher(text).matches() ? UUID.fromString(text) : null;
   }
 
