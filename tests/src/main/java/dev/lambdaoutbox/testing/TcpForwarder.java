@@ -48,6 +48,8 @@ public final class TcpForwarder implements AutoCloseable {
   private final ExecutorService threads;
   private final Duration idleTimeout;
   private final AtomicInteger cut = new AtomicInteger();
+  private final AtomicInteger connections = new AtomicInteger();
+  private final AtomicInteger mostConnections = new AtomicInteger();
   private ServerSocket server;
 
   /** One client's connection and its upstream twin, and when a byte last went through. */
@@ -89,6 +91,11 @@ public final class TcpForwarder implements AutoCloseable {
       forwarder.threads.execute(forwarder::cutIdle);
     }
     return forwarder;
+  }
+
+  /** The most client connections it held open at once so far. */
+  public int mostConnectionsAtOnce() {
+    return mostConnections.get();
   }
 
   /** Connections reset so far for being idle. */
@@ -186,6 +193,7 @@ public final class TcpForwarder implements AutoCloseable {
       if (idleTimeout != null) {
         flows.add(flow);
       }
+      mostConnections.accumulateAndGet(connections.incrementAndGet(), Math::max);
       threads.execute(() -> pump(client, upstream, flow));
       threads.execute(() -> pump(upstream, client, flow));
     }
@@ -208,6 +216,9 @@ public final class TcpForwarder implements AutoCloseable {
       closeQuietly(to);
       open.remove(from);
       open.remove(to);
+      if (from == flow.client()) {
+        connections.decrementAndGet(); // once per flow: the client-side pump's end
+      }
       flows.remove(flow);
     }
   }
