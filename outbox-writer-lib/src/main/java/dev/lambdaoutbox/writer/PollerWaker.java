@@ -2,6 +2,7 @@ package dev.lambdaoutbox.writer;
 
 import dev.lambdaoutbox.writer.internal.CoalescingWaker;
 import dev.lambdaoutbox.writer.internal.LambdaWakeUpSender;
+import dev.lambdaoutbox.writer.internal.WakeUpTarget;
 import java.time.Duration;
 import java.util.Objects;
 import org.jdbi.v3.core.Handle;
@@ -25,13 +26,22 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  * <p>Plain JDBC: call {@link #afterCommit()} after {@code connection.commit()} returns.
  *
  * <p>A wake-up is an asynchronous Lambda {@code Invoke} (invocation type {@code Event}) of the
- * poller with the event {@code {"outboxWakeUp":true}}, sent from a thread of the waker's own:
- * {@link #afterCommit()} only marks one as wanted and returns, so it never blocks, slows or fails
- * the commit. Wake-ups are coalesced: the first commit after a quiet spell wakes the poller at
- * once, and however many commits follow, at most one more is sent per {@link Builder#interval
- * interval}. A wake-up that cannot be sent (no such function, not allowed, throttled) is counted
- * ({@link #counts()}) and logged at WARNING through {@link System.Logger}, at most once a minute
- * with the number since; its rows wait for the poller's schedule, which still publishes every row.
+ * poller's alias {@code live} with the event {@code {"outboxWakeUp":true}}, sent from a thread of
+ * the waker's own: {@link #afterCommit()} only marks one as wanted and returns, so it never blocks,
+ * slows or fails the commit. Wake-ups are coalesced: the first commit after a quiet spell wakes the
+ * poller at once, and however many commits follow, at most one more is sent per {@link
+ * Builder#interval interval}. A wake-up that cannot be sent (no such function, not allowed,
+ * throttled) is counted ({@link #counts()}) and logged at WARNING through {@link System.Logger}, at
+ * most once a minute with the number since; its rows wait for the poller's schedule, which still
+ * publishes every row.
+ *
+ * <p>In an application that is itself a Lambda function, {@link #afterCommit()} returns only once
+ * its wake-up was sent ({@link Builder#sendBeforeReturning}): Lambda freezes the function as soon
+ * as its handler returns, and a wake-up not sent by then would wait for the function's next
+ * request.
+ *
+ * <p>{@link Builder#build()} checks the target with a {@code DryRun} invocation (the function
+ * exists and this application may invoke it) and says so in one log line.
  *
  * <p>Needs {@code software.amazon.awssdk:lambda} and an SDK HTTP client (e.g. {@code
  * url-connection-client}) on the classpath; the library declares them optional, so an application
@@ -52,7 +62,8 @@ public interface PollerWaker extends AutoCloseable {
   }
 
   /**
-   * Wakes the poller soon: call it after your transaction committed. Returns at once; never throws.
+   * Wakes the poller soon: call it after your transaction committed. Never throws. Returns at once,
+   * or, {@link Builder#sendBeforeReturning sending before returning}, once the wake-up was sent.
    */
   void afterCommit();
 
@@ -85,20 +96,37 @@ public interface PollerWaker extends AutoCloseable {
     private String functionName;
     private Duration interval = DEFAULT_INTERVAL;
     private LambdaClient lambdaClient;
+    private boolean sendBeforeReturning = System.getenv("AWS_LAMBDA_RUNTIME_API") != null;
 
     private Builder() {}
 
     /**
-     * The poller function to wake: its name or ARN, best the ARN of its alias {@code live} (the
-     * stack's {@code WakeUpFunctionArn} output). Required.
+     * The poller's alias {@code live} to wake: the stack's {@code WakeUpFunctionArn} output, or its
+     * name or partial ARN with {@code :live}. Required. The stack lets the application invoke that
+     * alias only, so the function unqualified, or a version, is refused here.
+     *
+     * @throws IllegalArgumentException when blank, or not qualified with {@code :live}, saying what
+     *     to give instead
      */
     public Builder functionName(String functionName) {
       if (functionName == null || functionName.isBlank()) {
         throw new IllegalArgumentException(
-            "functionName: must not be blank; give the poller's function name or ARN (the stack's"
+            "functionName: must not be blank; give the poller's alias ARN (the stack's"
                 + " WakeUpFunctionArn output)");
       }
-      this.functionName = functionName.strip();
+      this.functionName = WakeUpTarget.requireAlias(functionName.strip());
+      return this;
+    }
+
+    /**
+     * Whether {@link PollerWaker#afterCommit()} returns only once a wake-up sent after it was
+     * answered (at most about 3 s), instead of at once. Needed where the process is frozen as soon
+     * as the request is answered: a Lambda function, whose handler returns right after its commit.
+     * Default: true exactly when running in Lambda (the runtime's {@code AWS_LAMBDA_RUNTIME_API} is
+     * set). Costs the request one {@code Invoke} call (about 10 to 30 ms in a region).
+     */
+    public Builder sendBeforeReturning(boolean sendBeforeReturning) {
+      this.sendBeforeReturning = sendBeforeReturning;
       return this;
     }
 
@@ -134,7 +162,11 @@ public interface PollerWaker extends AutoCloseable {
     }
 
     /**
-     * A waker whose thread is running.
+     * A waker whose thread is running, its target checked: one {@code DryRun} invocation (at most
+     * the 2-second call timeout), which builds the client's credentials and connection before the
+     * first commit needs them, and one log line, at INFO when Lambda accepted it, at WARNING with
+     * what to change when it refused. A refusal does not fail the build: the schedule publishes the
+     * rows meanwhile.
      *
      * @throws IllegalArgumentException when no {@link #functionName} was given
      * @throws IllegalStateException when the AWS SDK's Lambda client is not on the classpath
@@ -142,15 +174,17 @@ public interface PollerWaker extends AutoCloseable {
     public PollerWaker build() {
       if (functionName == null) {
         throw new IllegalArgumentException(
-            "functionName: not set; give the poller's function name or ARN (the stack's"
-                + " WakeUpFunctionArn output)");
+            "functionName: not set; give the poller's alias ARN (the stack's WakeUpFunctionArn"
+                + " output)");
       }
       LambdaWakeUpSender.requireSdk();
       LambdaWakeUpSender sender =
           lambdaClient == null
               ? LambdaWakeUpSender.withDefaultClient(functionName)
               : LambdaWakeUpSender.withClient(lambdaClient, functionName);
-      return new CoalescingWaker(sender, interval, CoalescingWaker.FAILURE_LOG_PERIOD);
+      sender.check();
+      return new CoalescingWaker(
+          sender, interval, CoalescingWaker.FAILURE_LOG_PERIOD, sendBeforeReturning);
     }
   }
 }

@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import dev.lambdaoutbox.core.PollerWakeUp;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
+import dev.lambdaoutbox.poller.internal.fanout.ScheduledEvent;
 import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
@@ -38,7 +39,7 @@ import java.util.random.RandomGenerator;
  * <p>Scale-out ({@code OUTBOX_MAX_CONCURRENT_POLLERS} above 1): a scheduled invocation that finds
  * more due rows than it can publish before its timeout first starts further invocations of this
  * function ({@link FanOut}); those read the fan-out mark in their event, drain the due rows and
- * stop, and start no others.
+ * stop, and start no others. Only the schedule's event may fan out: any other event drains once.
  *
  * <p>Wake-ups: an invocation whose event is {@code {"outboxWakeUp":true}} ({@link PollerWakeUp}),
  * sent by an application's {@code PollerWaker} after its commit, drains the due rows and lingers a
@@ -99,8 +100,8 @@ public final class PollerHandler implements RequestStreamHandler {
   }
 
   /**
-   * Lambda's entry point: the event (a scheduled event, or anything) is read only for the fan-out
-   * and wake-up marks.
+   * Lambda's entry point: the event is read only for what kind it is: a fan-out's, a wake-up, the
+   * schedule's (EventBridge's {@code Scheduled Event}), or anything else.
    */
   @Override
   public void handleRequest(InputStream input, OutputStream output, Context context)
@@ -111,8 +112,10 @@ public final class PollerHandler implements RequestStreamHandler {
       summary = drainAsFanOut(context);
     } else if (PollerWakeUp.isWakeUp(event)) {
       summary = drainWoken(context);
-    } else {
+    } else if (ScheduledEvent.isScheduled(event)) {
       summary = poll(context);
+    } else {
+      summary = drainOnce(context);
     }
     output.write(JsonWriter.write(summary).getBytes(StandardCharsets.UTF_8));
     output.flush();
@@ -153,6 +156,15 @@ public final class PollerHandler implements RequestStreamHandler {
         poller.runWoken(context::getRemainingTimeInMillis, context.getAwsRequestId()).toJson();
     json.put("woken", true);
     return json;
+  }
+
+  /**
+   * An invocation whose event is neither the schedule's, a wake-up nor a fan-out's (an operator's
+   * {@code {}}, a wake-up sent without its mark): drains the due rows once and stops, whatever the
+   * poll interval, and never starts others, so no payload but the schedule's can fan out.
+   */
+  Map<String, Object> drainOnce(Context context) {
+    return fanOutPoller.run(context::getRemainingTimeInMillis, context.getAwsRequestId()).toJson();
   }
 
   /** An invocation a fan-out started: drains the due rows and stops; starts no others. */

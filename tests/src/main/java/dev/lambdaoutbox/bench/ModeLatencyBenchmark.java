@@ -195,7 +195,7 @@ public final class ModeLatencyBenchmark {
       this.mode = mode;
       this.period = period;
       this.tables = db.createTables("mode");
-      this.emulator = new LambdaRuntimeEmulator(period);
+      this.emulator = new LambdaRuntimeEmulator(period, OutboxFunction.POLLER.asyncInvokeConfig());
       this.scheduledEvent =
           Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
       Map<String, String> env = PackagedFunction.testBedEnvironment(db, tables, broker.aws());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.testing.LambdaRuntimeEmulator;
+import dev.lambdaoutbox.testing.OutboxFunction;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ final class PackagedPollers implements AutoCloseable {
     this.db = db;
     this.tables = tables;
     this.drainTimeout = drainTimeout;
-    this.emulator = new LambdaRuntimeEmulator(timeout);
+    this.emulator = new LambdaRuntimeEmulator(timeout, OutboxFunction.POLLER.asyncInvokeConfig());
     Map<String, String> env = new HashMap<>(environment);
     env.put("AWS_ENDPOINT_URL_LAMBDA", emulator.invokeEndpoint());
     try {

@@ -126,7 +126,8 @@ public final class ScaleOutBenchmark {
       JsonNode scheduled =
           fleet.answer(
               fleet.emulator.submit(
-                  "{\"source\":\"aws.events\",\"detail\":{}}", SCHEDULED_TIMEOUT));
+                  "{\"detail-type\":\"Scheduled Event\",\"source\":\"aws.events\",\"detail\":{}}",
+                  SCHEDULED_TIMEOUT));
       List<JsonNode> answers = new ArrayList<>(List.of(scheduled));
       for (CompletableFuture<LambdaRuntimeEmulator.Result> f :
           fleet.emulator.invokedByFunctions()) {

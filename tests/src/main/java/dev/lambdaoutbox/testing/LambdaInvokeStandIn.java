@@ -44,7 +44,10 @@ public final class LambdaInvokeStandIn implements AutoCloseable {
     NOT_ALLOWED(
         403,
         "AccessDeniedException",
-        "User is not authorized to perform: lambda:InvokeFunction on resource: %s"),
+        "User: "
+            + CALLER
+            + " is not authorized to perform: lambda:InvokeFunction on resource: %s"
+            + " because no resource-based policy allows the lambda:InvokeFunction action"),
     THROTTLED(429, "TooManyRequestsException", "Rate Exceeded.");
 
     private final int status;
@@ -65,6 +68,11 @@ public final class LambdaInvokeStandIn implements AutoCloseable {
       return errorType;
     }
   }
+
+  /**
+   * Who the stand-in says called, when it refuses a caller: a role's session, as Lambda names it.
+   */
+  public static final String CALLER = "arn:aws:sts::123456789012:assumed-role/orders-app/i-0abc";
 
   /** One call as received: the function named, the invocation type, the event, when. */
   public record Call(String functionName, String invocationType, String event, long atNanos) {}
@@ -133,7 +141,10 @@ public final class LambdaInvokeStandIn implements AutoCloseable {
       Answer now = answer;
       exchange.getResponseHeaders().add("x-amzn-RequestId", UUID.randomUUID().toString());
       if (now.errorType == null) {
-        exchange.sendResponseHeaders(now.status, -1);
+        // Lambda answers a DryRun 204, an Event 202
+        boolean dryRun =
+            "DryRun".equals(exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type"));
+        exchange.sendResponseHeaders(dryRun ? 204 : now.status, -1);
         return;
       }
       byte[] body =

@@ -72,20 +72,75 @@ public final class PackagedFunction implements AutoCloseable {
       Path java,
       List<String> jvmOptions)
       throws IOException {
+    return start(
+        jar.toString(), name, handler, environment, runtime.newEnvironment(), java, jvmOptions);
+  }
+
+  /**
+   * Starts {@code handler} from {@code jar} as function {@code name} in the execution environment
+   * {@code env}, e.g. one a {@link LambdaRuntimeEmulator} scaling on demand asks for.
+   */
+  public static PackagedFunction start(
+      String module,
+      String handler,
+      Map<String, String> environment,
+      LambdaRuntimeEmulator.Environment env)
+      throws IOException {
+    return start(
+        lambdaJar(module).toString(),
+        module,
+        handler,
+        environment,
+        env,
+        Path.of(ProcessHandle.current().info().command().orElse("java")),
+        List.of());
+  }
+
+  /**
+   * A handler of the test fixtures ({@code dev.lambdaoutbox.testing}), run from this JVM's class
+   * path as a Lambda function of its own, in {@code env}: e.g. an application's function that
+   * writes to the outbox. {@code jvmOptions} as a function's {@code JAVA_TOOL_OPTIONS} would give.
+   */
+  public static PackagedFunction startFixture(
+      String name,
+      Class<?> handler,
+      Map<String, String> environment,
+      LambdaRuntimeEmulator.Environment env,
+      List<String> jvmOptions)
+      throws IOException {
+    return start(
+        System.getProperty("java.class.path"),
+        name,
+        handler.getName() + "::handleRequest",
+        environment,
+        env,
+        Path.of(ProcessHandle.current().info().command().orElse("java")),
+        jvmOptions);
+  }
+
+  private static PackagedFunction start(
+      String classPath,
+      String name,
+      String handler,
+      Map<String, String> environment,
+      LambdaRuntimeEmulator.Environment runtime,
+      Path java,
+      List<String> jvmOptions)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(java.toString());
     command.add("--enable-native-access=ALL-UNNAMED"); // the runtime client loads its JNI library
     command.add("-D" + RUNTIME_CLIENT_JNI + "=" + runtimeClientJni());
     command.addAll(jvmOptions);
-    String classPath = jar + File.pathSeparator + runtimeClientClassPath();
+    String fullClassPath = classPath + File.pathSeparator + runtimeClientClassPath();
     String records = System.getProperty(AwsCallRecorder.DIRECTORY_PROPERTY);
     if (records != null) {
       // The tests' IAM check records this function's AWS calls as it does the tests' own.
       command.add("-D" + AwsCallRecorder.DIRECTORY_PROPERTY + "=" + records);
-      classPath += File.pathSeparator + recorderClassPath();
+      fullClassPath += File.pathSeparator + recorderClassPath();
     }
     command.add("-cp");
-    command.add(classPath);
+    command.add(fullClassPath);
     command.add(RUNTIME_CLIENT_MAIN);
     command.add(handler);
     Path log = Files.createTempFile(name + "-", ".log");
@@ -102,7 +157,9 @@ public final class PackagedFunction implements AutoCloseable {
     env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + name);
     env.put("AWS_LAMBDA_LOG_STREAM_NAME", "local");
     env.put("_HANDLER", handler);
-    return new PackagedFunction(builder.start(), log);
+    Process process = builder.start();
+    runtime.attach(process);
+    return new PackagedFunction(process, log);
   }
 
   /**
@@ -250,6 +307,8 @@ public final class PackagedFunction implements AutoCloseable {
   @Override
   public void close() {
     process.destroy();
+    // A frozen environment (SIGSTOP) holds the SIGTERM until it runs again.
+    Signals.send(process.pid(), "CONT");
     try {
       if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
         process.destroyForcibly();

@@ -124,7 +124,9 @@ public final class StackParameters {
         stack(
             null,
             "poller runs reserved for (and at most allowed to) it; 0 reserves nothing (new"
-                + " accounts cannot reserve any)"));
+                + " accounts cannot reserve any), unless `WakeUpInvokerRoleArn` is set: then"
+                + " `MaxConcurrentPollers` is reserved, which bounds the runs wake-ups start"
+                + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))"));
     all.put(
         "ReprocessorReservedConcurrency",
         stack(
@@ -132,7 +134,8 @@ public final class StackParameters {
             "reprocessor runs reserved for (and at most allowed to) it, so pollers scaling out"
                 + " cannot starve the operators; 0 reserves nothing (new accounts cannot reserve"
                 + " any). With `MaxConcurrentPollers` above 1 the stack needs this or"
-                + " `PollerReservedConcurrency` ([security](security.md#concurrency-isolation))"));
+                + " `PollerReservedConcurrency` (or wake-ups on, which reserve the poller's)"
+                + " ([security](security.md#concurrency-isolation))"));
     all.put(
         "AlarmEmail",
         stack(

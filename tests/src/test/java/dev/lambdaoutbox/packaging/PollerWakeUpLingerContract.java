@@ -99,7 +99,7 @@ abstract class PollerWakeUpLingerContract {
     env.put("OUTBOX_DEFAULT_DESTINATION", queue);
     env.put("OUTBOX_WAKE_LINGER_MS", Long.toString(LINGER.toMillis()));
     env.put("OUTBOX_LOG_LEVEL", "WARN");
-    runtime = new LambdaRuntimeEmulator(Duration.ofSeconds(60));
+    runtime = LambdaRuntimeEmulator.of(OutboxFunction.POLLER);
     for (int i = 0; i < ENVIRONMENTS; i++) {
       pollers.add(
           PackagedFunction.start(

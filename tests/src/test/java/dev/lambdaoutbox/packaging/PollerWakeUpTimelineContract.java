@@ -69,7 +69,7 @@ abstract class PollerWakeUpTimelineContract {
     Jdbi jdbi = db.jdbi();
     OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
     try (QueueDrainer drainer = new QueueDrainer(aws, queue, 1);
-        LambdaRuntimeEmulator runtime = new LambdaRuntimeEmulator(Duration.ofSeconds(60));
+        LambdaRuntimeEmulator runtime = LambdaRuntimeEmulator.of(OutboxFunction.POLLER);
         PackagedFunction poller =
             PackagedFunction.start(
                 OutboxFunction.POLLER.module(), OutboxFunction.POLLER.handler(), env, runtime);

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
@@ -107,6 +109,27 @@ class PollerFanOutTest {
         scheduled.get("published").asInt()
             + lambda.fanOutSummaries.stream().mapToInt(s -> s.get("published").asInt()).sum();
     assertThat(published).isEqualTo(300);
+    assertAllDelivered(ids);
+  }
+
+  /**
+   * A wake-up sent without its mark, or an operator's {@code {}}: the same backlog a scheduled run
+   * fans out for is drained by the one invocation alone.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"{}", "{\"outboxWakeup\":true}", "{\"source\":\"aws.events\"}"})
+  void aPayloadThatIsNeitherTheSchedulesNorAWakeUp_startsNoOthers(String payload) throws Exception {
+    List<UUID> ids = appendRows(300);
+    PollerConfig config = config("4");
+    FakeLambda lambda = new FakeLambda(false);
+    lambda.config = config;
+
+    JsonNode run = lambda.container(config).invoke(payload);
+    lambda.awaitAll();
+
+    assertThat(lambda.calls).isEmpty();
+    assertThat(run.has("startedPollers")).isFalse();
+    assertThat(run.get("published").asInt()).isEqualTo(300);
     assertAllDelivered(ids);
   }
 
@@ -303,7 +326,8 @@ class PollerFanOutTest {
     /** A scheduled invocation in a container of its own. */
     JsonNode scheduledInvocation(PollerConfig config) {
       this.config = config;
-      return container(config).invoke("{\"source\":\"aws.events\",\"detail\":{}}");
+      return container(config)
+          .invoke("{\"detail-type\":\"Scheduled Event\",\"source\":\"aws.events\",\"detail\":{}}");
     }
 
     void awaitAll() throws InterruptedException {

@@ -11,6 +11,7 @@ import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.FakeLambdaContext;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -45,6 +46,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -157,11 +159,16 @@ final class PollerTestBed implements AutoCloseable {
    * pipelines.
    */
   OutboxStore store(PollerConfig config) {
+    return store(config, executor -> executor);
+  }
+
+  /** As {@link #store(PollerConfig)}, its first connection's executor wrapped by {@code wrap}. */
+  OutboxStore store(PollerConfig config, UnaryOperator<SqlExecutor> wrap) {
     JdbcConnectionProvider connections = Stores.connections(db, tables, config.connectionLimits());
     resources.add(connections);
     long budget = ((DatabaseSettings) config.database()).resultBudgetBytes();
     OutboxStore.Builder store =
-        OutboxStore.builder(JdbcExecutor.of(connections, budget))
+        OutboxStore.builder(wrap.apply(JdbcExecutor.of(connections, budget)))
             .tables(tables)
             .retention(config.retention())
             .ordering(config.ordering())

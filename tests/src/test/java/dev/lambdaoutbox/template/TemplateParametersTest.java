@@ -350,7 +350,7 @@ class TemplateParametersTest {
   }
 
   @Test
-  void localRuns_useTheTemplatesModulesHandlersAndTimeouts() {
+  void localRuns_useTheTemplatesModulesHandlersTimeoutsAndAsyncInvokeConfigs() {
     SamTemplate.Resolved stack =
         TEMPLATE.resolve(SamTemplate.requiredParameters(), "outbox", Map.of());
     Map<String, OutboxFunction> functions =
@@ -365,6 +365,14 @@ class TemplateParametersTest {
           assertThat(String.valueOf(p.get("Timeout")))
               .as(name)
               .isEqualTo(String.valueOf(function.timeout().toSeconds()));
+          Map<?, ?> async = (Map<?, ?>) p.get("EventInvokeConfig");
+          assertThat(String.valueOf(async.get("MaximumRetryAttempts")))
+              .as(name)
+              .isEqualTo(String.valueOf(function.asyncInvokeConfig().maximumRetryAttempts()));
+          Object age = async.get("MaximumEventAgeInSeconds");
+          assertThat(age == null ? 21_600L : Long.parseLong(String.valueOf(age)))
+              .as(name + ": MaximumEventAgeInSeconds, 6 hours when unset")
+              .isEqualTo(function.asyncInvokeConfig().maximumEventAge().toSeconds());
         });
   }
 

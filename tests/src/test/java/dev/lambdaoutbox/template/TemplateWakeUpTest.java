@@ -50,6 +50,29 @@ class TemplateWakeUpTest {
   }
 
   @Test
+  void withWakeUps_thePollersRunsAreBounded_byMaxConcurrentPollersUnlessAReservationIsSet() {
+    assertThat(resolve().properties("PollerFunction"))
+        .doesNotContainKey("ReservedConcurrentExecutions");
+    assertThat(
+            resolve("WakeUpInvokerRoleArn", ROLE)
+                .properties("PollerFunction")
+                .get("ReservedConcurrentExecutions"))
+        .isEqualTo("1");
+    SamTemplate.Resolved scaling =
+        resolve("WakeUpInvokerRoleArn", ROLE, "MaxConcurrentPollers", "4");
+    assertThat(scaling.properties("PollerFunction").get("ReservedConcurrentExecutions"))
+        .isEqualTo("4");
+    assertThat(scaling.ruleFailures())
+        .as("the poller is capped: the reprocessor keeps its share")
+        .isEmpty();
+    assertThat(
+            resolve("WakeUpInvokerRoleArn", ROLE, "PollerReservedConcurrency", "3")
+                .properties("PollerFunction")
+                .get("ReservedConcurrentExecutions"))
+        .isEqualTo("3");
+  }
+
+  @Test
   void theRoleParameter_takesAnIamRoleArnOrNothing() {
     Pattern allowed =
         Pattern.compile(

@@ -112,8 +112,15 @@ abstract class PollerWakerContract {
         .build();
   }
 
+  /** The wake-ups sent since {@code nanos}: the build's DryRun left out. */
   private List<Call> callsSince(long nanos) {
-    return lambda.calls().stream().filter(c -> c.atNanos() >= nanos).toList();
+    return lambda.calls().stream()
+        .filter(c -> c.atNanos() >= nanos && !c.invocationType().equals("DryRun"))
+        .toList();
+  }
+
+  private List<String> wakeUpWarnings() {
+    return warnings.stream().filter(w -> w.startsWith("could not wake")).toList();
   }
 
   private UUID append(org.jdbi.v3.core.Handle handle) {
@@ -175,6 +182,53 @@ abstract class PollerWakerContract {
       assertThat(calls.getFirst().invocationType()).isEqualTo("Event");
       assertThat(calls.getFirst().event()).isEqualTo(PollerWakeUp.EVENT);
     }
+  }
+
+  @Test
+  void build_checksTheTargetWithOneDryRun_andSaysSoInOneLine() throws Exception {
+    List<String> lines = new CopyOnWriteArrayList<>();
+    Handler all = line(lines);
+    julLogger.addHandler(all);
+    try {
+      long start = System.nanoTime();
+      try (PollerWaker waker = waker(Answer.ACCEPTED)) {
+        assertThat(lambda.calls().stream().filter(c -> c.atNanos() >= start).toList())
+            .extracting(Call::functionName, Call::invocationType)
+            .containsExactly(org.assertj.core.groups.Tuple.tuple(FUNCTION, "DryRun"));
+        assertThat(waker.counts()).isEqualTo(new PollerWaker.Counts(0, 0, 0));
+      }
+      assertThat(lines).hasSize(1);
+      assertThat(lines.getFirst())
+          .startsWith("PollerWaker wakes " + FUNCTION + ": Lambda accepted a DryRun invocation");
+
+      lines.clear();
+      try (PollerWaker refused = waker(Answer.NOT_ALLOWED)) {
+        assertThat(refused.counts().failed()).isZero();
+      }
+      assertThat(lines).hasSize(1);
+      assertThat(lines.getFirst())
+          .startsWith(
+              "PollerWaker cannot wake the poller yet: Lambda refused to invoke " + FUNCTION)
+          .contains("WakeUpInvokerRoleArn arn:aws:iam::123456789012:role/orders-app")
+          .endsWith("committed rows wait for the poller's schedule");
+    } finally {
+      julLogger.removeHandler(all);
+    }
+  }
+
+  private static Handler line(List<String> lines) {
+    return new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        lines.add(record.getMessage());
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
   }
 
   @Test
@@ -270,15 +324,18 @@ abstract class PollerWakerContract {
       assertThat(rows(committed.toArray(UUID[]::new))).isEqualTo(committed.size());
       assertThat(waker.counts().sent()).isZero();
       assertThat(waker.counts().failed()).isEqualTo(callsSince(start).size());
-      assertThat(warnings).as("one line per minute at most").hasSize(1);
-      assertThat(warnings.getFirst())
+      List<String> failures = wakeUpWarnings();
+      assertThat(failures).as("one line per minute at most").hasSize(1);
+      assertThat(failures.getFirst())
           .contains("could not wake the outbox poller")
           .contains(refusal.status() + " " + refusal.errorType())
           .contains("next scheduled run");
       switch (refusal) {
-        case NO_SUCH_FUNCTION -> assertThat(warnings.getFirst()).contains("WakeUpFunctionArn");
-        case NOT_ALLOWED -> assertThat(warnings.getFirst()).contains("WakeUpInvokerRoleArn");
-        default -> assertThat(warnings.getFirst()).contains("throttled");
+        case NO_SUCH_FUNCTION -> assertThat(failures.getFirst()).contains("WakeUpFunctionArn");
+        case NOT_ALLOWED ->
+            assertThat(failures.getFirst())
+                .contains("WakeUpInvokerRoleArn arn:aws:iam::123456789012:role/orders-app");
+        default -> assertThat(failures.getFirst()).contains("throttled");
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.lambdaoutbox.writer.internal;
 import dev.lambdaoutbox.core.PollerWakeUp;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkBytes;
@@ -13,11 +14,14 @@ import software.amazon.awssdk.services.lambda.model.InvocationType;
 /**
  * Sends a wake-up as Lambda's asynchronous {@code Invoke} of the poller function, with the event
  * {@link PollerWakeUp#EVENT}; a refusal becomes a {@link WakeUpFailedException} that says what to
- * change. Only this class touches the AWS SDK, which the library declares optional.
+ * change ({@link Refusals}). Only this class touches the AWS SDK, which the library declares
+ * optional. Every call it makes is {@code lambda:InvokeFunction} on the one name it was given,
+ * which {@link WakeUpTarget} holds to the poller's alias.
  */
 public final class LambdaWakeUpSender implements WakeUpSender {
   private static final String SDK_CLASS = "software.amazon.awssdk.services.lambda.LambdaClient";
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(2);
+  private static final System.Logger LOG = System.getLogger("dev.lambdaoutbox.writer.PollerWaker");
 
   private final LambdaClient client;
   private final boolean ownsClient;
@@ -62,6 +66,36 @@ public final class LambdaWakeUpSender implements WakeUpSender {
 
   @Override
   public void send() {
+    invoke(InvocationType.EVENT, 202);
+  }
+
+  /**
+   * Proves the target before the first commit needs it: an {@code Invoke} with {@code DryRun},
+   * which Lambda answers only when the function exists and the caller may invoke it, and which
+   * builds the client's credentials and connection so that the first wake-up is as quick as the
+   * next ones. Logs one line saying which.
+   */
+  public void check() {
+    long started = System.nanoTime();
+    try {
+      invoke(InvocationType.DRY_RUN, 204);
+      LOG.log(
+          System.Logger.Level.INFO,
+          "PollerWaker wakes "
+              + functionName
+              + ": Lambda accepted a DryRun invocation in "
+              + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
+              + " ms (the function exists and this application may invoke it)");
+    } catch (WakeUpFailedException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "PollerWaker cannot wake the poller yet: "
+              + e.getMessage()
+              + "; until this is fixed, committed rows wait for the poller's schedule");
+    }
+  }
+
+  private void invoke(InvocationType type, int expected) {
     int status;
     try {
       status =
@@ -69,40 +103,22 @@ public final class LambdaWakeUpSender implements WakeUpSender {
               .invoke(
                   r ->
                       r.functionName(functionName)
-                          .invocationType(InvocationType.EVENT)
+                          .invocationType(type)
                           .payload(SdkBytes.fromUtf8String(PollerWakeUp.EVENT)))
               .statusCode();
     } catch (AwsServiceException e) {
-      throw new WakeUpFailedException(refusal(e), e);
+      String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+      String message = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorMessage();
+      throw new WakeUpFailedException(
+          Refusals.describe(functionName, e.statusCode(), code, message), e);
     } catch (SdkException e) {
       throw new WakeUpFailedException(
           "Lambda could not be reached to invoke " + functionName + " (" + e.getMessage() + ")", e);
     }
-    if (status != 202) {
+    if (status != expected) {
       throw new WakeUpFailedException(
-          "Lambda answered " + status + " to an asynchronous Invoke of " + functionName, null);
+          "Lambda answered " + status + " to a " + type + " Invoke of " + functionName, null);
     }
-  }
-
-  /** What Lambda refused, and what to change. */
-  private String refusal(AwsServiceException e) {
-    String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-    String what =
-        "Lambda refused to invoke " + functionName + " (" + e.statusCode() + " " + code + ")";
-    if (e.statusCode() == 404 || "ResourceNotFoundException".equals(code)) {
-      return what
-          + ": no such function; set the waker's functionName to the stack's WakeUpFunctionArn"
-          + " output";
-    }
-    if (e.statusCode() == 403 || "AccessDeniedException".equals(code)) {
-      return what
-          + ": this application may not invoke it; deploy the stack with WakeUpInvokerRoleArn"
-          + " naming the application's role";
-    }
-    if (e.statusCode() == 429) {
-      return what + ": throttled, the poller's concurrency is taken";
-    }
-    return what;
   }
 
   @Override

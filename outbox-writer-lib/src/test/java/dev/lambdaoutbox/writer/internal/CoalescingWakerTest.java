@@ -185,6 +185,58 @@ class CoalescingWakerTest {
     }
   }
 
+  /**
+   * As in a Lambda function, whose sandbox freezes once the handler returns: each commit's
+   * afterCommit returns only after a send that began after it has ended, so no wake-up is left for
+   * the frozen sender thread; commits of several threads meanwhile share one send.
+   */
+  @Test
+  void sendingBeforeReturning_eachCommitReturnsOnlyOnceAWakeUpSentAfterItWasAnswered()
+      throws Exception {
+    List<long[]> sends = new CopyOnWriteArrayList<>(); // {started, ended}
+    WakeUpSender slow =
+        new WakeUpSender() {
+          @Override
+          public void send() {
+            long started = System.nanoTime();
+            try {
+              Thread.sleep(30);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            sends.add(new long[] {started, System.nanoTime()});
+          }
+
+          @Override
+          public void close() {}
+        };
+    try (CoalescingWaker waker =
+        new CoalescingWaker(slow, Duration.ofSeconds(10), minute(), true)) {
+      ExecutorService threads = Executors.newFixedThreadPool(3);
+      List<long[]> commits = new CopyOnWriteArrayList<>(); // {called, returned}
+      for (int t = 0; t < 3; t++) {
+        threads.submit(
+            () -> {
+              for (int i = 0; i < 5; i++) {
+                long called = System.nanoTime();
+                waker.afterCommit();
+                commits.add(new long[] {called, System.nanoTime()});
+              }
+            });
+      }
+      threads.shutdown();
+      assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+
+      for (long[] commit : commits) {
+        assertThat(sends)
+            .as("a send began after the commit and ended before afterCommit returned")
+            .anyMatch(send -> send[0] >= commit[0] && send[1] <= commit[1]);
+      }
+      assertThat(sends.size()).as("15 commits share sends").isLessThan(15);
+      assertThat(waker.counts().requested()).isEqualTo(15);
+    }
+  }
+
   @Test
   void afterClose_commitsAreIgnored() throws Exception {
     RecordingSender sender = new RecordingSender();

@@ -28,6 +28,11 @@ final class Linger {
     }
   }
 
+  /** Whether no claim of the run has found a row yet. */
+  boolean foundNothing() {
+    return !foundAny;
+  }
+
   /** Why the run stops now, or null to claim again after {@link #POLL_INTERVAL}. */
   String stop() {
     if (!foundAny) {

@@ -126,7 +126,10 @@ public final class OutboxPoller implements AutoCloseable {
   /**
    * Runs one invocation woken after an application's commit: drains the due rows, then lingers
    * ({@link Linger}, {@link PollerConfig#wakeLinger()}) whatever the poll interval, unless another
-   * woken run lingers already ({@link LingerLease}).
+   * woken run lingers already ({@link LingerLease}). A woken run whose claim found nothing (another
+   * run took the rows it was woken for) stops after that one indexed read: no retention purge, no
+   * backlog query, which the scheduled runs and the woken runs that published make. However many
+   * wake-ups an application sends, those beyond the rows cost the database one read each.
    */
   public PollSummary runWoken(LongSupplier remainingMillis, String requestId) {
     return run(remainingMillis, requestId, new Linger(config.wakeLinger()));
@@ -167,10 +170,12 @@ public final class OutboxPoller implements AutoCloseable {
       }
       pipeline.finish();
       stoppedBecause = stopped;
-      purge(budget);
-      backlog = backlog();
-      if (backlog.markedEvents() > 0) {
-        unmarkParked(budget);
+      if (linger == null || !linger.foundNothing()) {
+        purge(budget);
+        backlog = backlog();
+        if (backlog.markedEvents() > 0) {
+          unmarkParked(budget);
+        }
       }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);

@@ -22,7 +22,8 @@ public final class InvocationMetrics {
   /**
    * Writes the line.
    *
-   * @param backlog null when the invocation failed before reading it
+   * @param backlog null when the invocation failed before reading it, or was a woken run that found
+   *     nothing (it reads no backlog)
    * @param stoppedBecause null when the invocation failed
    */
   public void emit(
