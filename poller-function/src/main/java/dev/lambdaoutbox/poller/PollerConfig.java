@@ -44,6 +44,7 @@ public record PollerConfig(
     Duration backoffMax,
     Duration probeIntervalMin,
     Duration probeIntervalMax,
+    int maxSendRate,
     int batchSize,
     Duration pollInterval,
     Duration publishTimeout,
@@ -99,6 +100,7 @@ public record PollerConfig(
         PollerVariables.PROBE_INTERVAL_MIN_MS,
         probeMin,
         "the longest interval between probes must be at least the shortest");
+    int maxSendRate = env.integer(PollerVariables.MAX_SEND_RATE);
     int batchSize = env.integer(PollerVariables.BATCH_SIZE);
     Duration pollInterval = env.duration(PollerVariables.POLL_INTERVAL_MS);
     Duration publishTimeout = env.duration(PollerVariables.PUBLISH_TIMEOUT_MS);
@@ -136,6 +138,7 @@ public record PollerConfig(
         backoffMax,
         probeMin,
         probeMax,
+        maxSendRate,
         batchSize,
         pollInterval,
         publishTimeout,
@@ -191,6 +194,7 @@ public record PollerConfig(
         backoffMax,
         probeIntervalMin,
         probeIntervalMax,
+        maxSendRate,
         batchSize,
         interval,
         publishTimeout,

@@ -75,6 +75,16 @@ public final class PollerVariables {
               "the longest interval between probes (at least `ProbeIntervalMinMs`): a destination"
                   + " back up is noticed within it plus one schedule period");
 
+  public static final Setting MAX_SEND_RATE =
+      Setting.number("OUTBOX_MAX_SEND_RATE", INTEGER, 0, 0, 100_000)
+          .parameter("MaxSendRate")
+          .meaning(
+              "messages per second at most to each destination, all poller runs together: each"
+                  + " run keeps to this ÷ `MaxConcurrentPollers`, so a backlog after an outage"
+                  + " reaches consumers at this pace; a destination that throttles is sent to"
+                  + " slower for a while whatever the cap ([send rates](delivery.md#send-rates))."
+                  + " 0: no cap");
+
   public static final Setting BATCH_SIZE =
       Setting.number("OUTBOX_BATCH_SIZE", INTEGER, 100, 1, 1_000)
           .parameter("BatchSize")
@@ -226,6 +236,7 @@ public final class PollerVariables {
             BACKOFF_MAX_MS,
             PROBE_INTERVAL_MIN_MS,
             PROBE_INTERVAL_MAX_MS,
+            MAX_SEND_RATE,
             BATCH_SIZE,
             POLL_INTERVAL_MS,
             PUBLISH_TIMEOUT_MS,

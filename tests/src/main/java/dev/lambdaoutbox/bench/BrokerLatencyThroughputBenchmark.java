@@ -6,9 +6,7 @@ import dev.lambdaoutbox.poller.EmbeddedPoller;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.poller.PollerVariables;
-import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
-import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.PackagedFunction;
@@ -20,7 +18,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -329,11 +326,7 @@ public final class BrokerLatencyThroughputBenchmark {
     ExecutorService pool = Executors.newFixedThreadPool(c.pollers());
     try (SqsClient sqs = broker.aws().sqs();
         SnsClient sns = broker.aws().sns()) {
-      Map<String, String> env = new HashMap<>();
-      env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
-      env.put("OUTBOX_DB_USER", db.user());
-      env.put("OUTBOX_DB_PASSWORD", db.password());
-      env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+      Map<String, String> env = Stores.pollerEnvironment(db, tables);
       env.put(PollerVariables.DEFAULT_DESTINATION.name(), broker.newDestination());
       env.put(PollerVariables.PUBLISH_CONCURRENCY.name(), Integer.toString(c.concurrency()));
       env.putAll(settings);
@@ -345,11 +338,7 @@ public final class BrokerLatencyThroughputBenchmark {
       for (int i = 0; i < c.pollers(); i++) {
         JdbcConnectionProvider provider = Stores.connections(db, tables);
         connections.add(provider);
-        OutboxStore.Builder store = OutboxStore.builder(JdbcExecutor.of(provider)).tables(tables);
-        if (config.pipeline()) {
-          store.completionsOnSecondConnection(); // as PollerWiring builds it
-        }
-        TimedStore timed = new TimedStore(store.build());
+        TimedStore timed = new TimedStore(Stores.pollerStore(provider, tables, config));
         stores.add(timed);
         pollers.add(
             EmbeddedPoller.builder(config, timed)

@@ -1,6 +1,8 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
@@ -13,7 +15,9 @@ import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.BiFunction;
@@ -42,6 +46,29 @@ public final class Stores {
         settings(db, tables),
         CredentialsSource.of(new DatabaseCredentials(db.user(), db.password())),
         limits);
+  }
+
+  /** A poller's environment for {@code tables} in {@code db}: its JDBC URL, user and prefix. */
+  public static Map<String, String> pollerEnvironment(TestDatabase db, OutboxTables tables) {
+    Map<String, String> env = new HashMap<>();
+    env.put("OUTBOX_JDBC_URL", db.jdbcUrl());
+    env.put("OUTBOX_DB_USER", db.user());
+    env.put("OUTBOX_DB_PASSWORD", db.password());
+    env.put("OUTBOX_TABLE_PREFIX", tables.prefix());
+    return env;
+  }
+
+  /**
+   * The store a poller of {@code config} runs over {@code connections}, as its wiring builds it:
+   * outcomes recorded on a second connection when it pipelines.
+   */
+  public static OutboxStore pollerStore(
+      JdbcConnectionProvider connections, OutboxTables tables, PollerConfig config) {
+    OutboxStore.Builder store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables);
+    if (config.pipeline()) {
+      store.completionsOnSecondConnection();
+    }
+    return store.build();
   }
 
   /**

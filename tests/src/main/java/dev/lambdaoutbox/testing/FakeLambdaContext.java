@@ -5,21 +5,33 @@ import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.LambdaLogger;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
+import java.util.function.LongSupplier;
 
 /**
  * The invocation context Lambda passes a handler, for calling handlers in-process: a fresh request
- * id, no Cognito identity, and remaining time that runs down in real time from the timeout.
+ * id, no Cognito identity, and remaining time that runs down in real time from the timeout (or, on
+ * a test's clock, as that clock moves).
  */
 public final class FakeLambdaContext implements Context {
   private final String functionName;
   private final String requestId = UUID.randomUUID().toString();
-  private final long deadlineNanos;
+  private final LongSupplier remainingMillis;
 
   public FakeLambdaContext(String functionName, Duration timeout) {
     this.functionName = functionName;
-    this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+    long deadlineNanos = System.nanoTime() + timeout.toNanos();
+    this.remainingMillis = () -> (deadlineNanos - System.nanoTime()) / 1_000_000;
+  }
+
+  /** Remaining time that runs down only as {@code clock} moves (a test's hand-moved clock). */
+  public FakeLambdaContext(String functionName, Duration timeout, Clock clock) {
+    this.functionName = functionName;
+    Instant deadline = clock.instant().plus(timeout);
+    this.remainingMillis = () -> Duration.between(clock.instant(), deadline).toMillis();
   }
 
   /** Same as {@link #getAwsRequestId()}. */
@@ -69,7 +81,7 @@ public final class FakeLambdaContext implements Context {
 
   @Override
   public int getRemainingTimeInMillis() {
-    return (int) Math.max(0, (deadlineNanos - System.nanoTime()) / 1_000_000);
+    return (int) Math.max(0, remainingMillis.getAsLong());
   }
 
   @Override

@@ -23,6 +23,14 @@ final class MutableClock extends Clock {
     now.set(instant);
   }
 
+  /**
+   * Moves the clock to {@code instant}, unless it is there or beyond already: what a thread
+   * sleeping until then sees (threads waiting at once wait together).
+   */
+  void atLeast(Instant instant) {
+    now.accumulateAndGet(instant, (a, b) -> a.isAfter(b) ? a : b);
+  }
+
   @Override
   public Instant instant() {
     return now.get();

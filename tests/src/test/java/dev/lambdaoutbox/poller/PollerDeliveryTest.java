@@ -116,6 +116,8 @@ class PollerDeliveryTest {
     assertThat(line.get("Deferred").asInt()).isZero();
     assertThat(line.get("Released").asInt()).isZero();
     assertThat(line.get("LeaseLost").asInt()).isZero();
+    assertThat(line.get("Throttled").asInt()).isZero();
+    assertThat(line.get("pacedMs").asLong()).isZero();
     assertThat(line.get("OldestUnpublishedAgeSeconds").asDouble()).isZero();
     assertThat(line.get("DeadLetterBacklog").asInt()).isZero();
     assertThat(line.get("deadLetterBacklogCapped").asBoolean()).isFalse();
@@ -136,6 +138,7 @@ class PollerDeliveryTest {
             "Deferred",
             "Released",
             "LeaseLost",
+            "Throttled",
             "OldestUnpublishedAgeSeconds",
             "DeadLetterBacklog",
             "DestinationsDown",

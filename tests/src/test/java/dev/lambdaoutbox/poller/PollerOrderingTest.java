@@ -111,8 +111,10 @@ class PollerOrderingTest {
               }
               return fail;
             },
-            "InternalError",
-            false);
+            // A code nobody knows: the message's own, so each failure spends a retry (throttling
+            // and internal failures would defer the rows instead).
+            "SomethingNew",
+            true);
     PollerConfig config = config(bed, queue);
     List<PollerHandler> handlers = new ArrayList<>();
     for (int p = 0; p < POLLERS; p++) {

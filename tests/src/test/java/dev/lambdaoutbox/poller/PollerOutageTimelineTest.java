@@ -1,23 +1,15 @@
 package dev.lambdaoutbox.poller;
 
-import static dev.lambdaoutbox.poller.PollerTestBed.attribute;
-import static dev.lambdaoutbox.poller.PollerTestBed.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.testing.TcpForwarder;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.OutboxEvent;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +47,7 @@ class PollerOutageTimelineTest {
       PollerHandler handler =
           bed.handler(config, bed.store(config), bed.publisher(config, sns, sqs));
       Instant start = bed.clock.instant();
-      List<UUID> written = new ArrayList<>(writeRows(bed, ROWS_BEFORE, "before"));
+      List<UUID> written = new ArrayList<>(bed.appendEvents("before", ROWS_BEFORE));
       endpoint.down();
 
       int invocations = 0;
@@ -68,7 +60,7 @@ class PollerOutageTimelineTest {
       for (Duration t = Duration.ZERO; t.compareTo(OUTAGE) < 0; t = t.plus(SCHEDULE)) {
         bed.clock.set(start.plus(t));
         if (t.toMinutes() > 0 && t.toMinutes() % 30 == 0) {
-          written.addAll(writeRows(bed, ROWS_EVERY_HALF_HOUR, "during-" + t.toMinutes()));
+          written.addAll(bed.appendEvents("during-" + t.toMinutes(), ROWS_EVERY_HALF_HOUR));
         }
         bed.clearOutput();
         PollSummary summary = bed.invoke(handler);
@@ -83,7 +75,7 @@ class PollerOutageTimelineTest {
         assertThat(summary.deadLettered() + summary.retried()).as(when).isZero();
         assertThat(summary.published()).as(when).isZero();
         assertThat(bed.count(bed.tables.deadLetters())).as(when).isZero();
-        assertThat(maxRetryCount(db, bed)).as(when).isZero();
+        assertThat(bed.maxRetryCount()).as(when).isZero();
         assertThat(metrics.get("DestinationsDown").asInt()).as(when).isEqualTo(1);
         assertThat(metrics.get("DeadLettered").asInt()).as(when).isZero();
         double age = metrics.get("OldestUnpublishedAgeSeconds").asDouble();
@@ -120,12 +112,7 @@ class PollerOutageTimelineTest {
           .isLessThanOrEqualTo(config.probeIntervalMax().plus(SCHEDULE));
       assertThat(bed.count(bed.tables.deadLetters())).isZero();
       assertThat(bed.count(bed.tables.destinationHealth())).isZero();
-      List<String> received =
-          bed.receive(queue, written.size()).stream().map(m -> attribute(m, "eventId")).toList();
-      Set<String> expected = new HashSet<>();
-      written.forEach(id -> expected.add(id.toString()));
-      assertThat(new HashSet<>(received)).isEqualTo(expected);
-      assertThat(received).as("each delivered once").hasSize(written.size());
+      bed.assertReceivedOnce(queue, written);
 
       System.out.printf(
           Locale.ROOT,
@@ -148,24 +135,6 @@ class PollerOutageTimelineTest {
           drainInvocations,
           drainTime.toSeconds(),
           outageWallSeconds);
-    }
-  }
-
-  private static List<UUID> writeRows(PollerTestBed bed, int count, String label) {
-    List<OutboxEvent> events = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      events.add(event("order.created", label + "-" + i).build());
-    }
-    return bed.append(events.toArray(OutboxEvent[]::new));
-  }
-
-  private static int maxRetryCount(TestDatabase db, PollerTestBed bed) throws Exception {
-    try (Connection c = db.open();
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery("SELECT COALESCE(MAX(retry_count), 0) FROM " + bed.tables.messages())) {
-      rs.next();
-      return rs.getInt(1);
     }
   }
 }

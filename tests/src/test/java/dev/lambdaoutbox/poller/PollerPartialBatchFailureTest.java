@@ -17,8 +17,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * One entry of a batch of ten fails while the call as a whole succeeds: the other nine are
- * delivered and marked published, and the one is retried or dead-lettered, never marked published.
- * The single-entry failure comes from {@link EntryRejectingSqsClient}; see why there.
+ * delivered and marked published, and the one is retried, deferred or dead-lettered, never marked
+ * published. The single-entry failure comes from {@link EntryRejectingSqsClient}; see why there.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PollerPartialBatchFailureTest {
@@ -72,8 +72,8 @@ class PollerPartialBatchFailureTest {
   }
 
   @Test
-  void transientEntryFailure_otherNineDelivered_badOneRetriedWithItsError() {
-    PollSummary summary = invokeRejecting("InternalError", false);
+  void unknownEntryFailure_otherNineDelivered_badOneRetriedWithItsError() {
+    PollSummary summary = invokeRejecting("SomethingNew", true);
 
     assertThat(summary.published()).isEqualTo(9);
     assertThat(summary.retried()).isEqualTo(1);
@@ -81,10 +81,27 @@ class PollerPartialBatchFailureTest {
     Map<String, Object> row = bed.outboxRow(bad);
     assertThat(row.get("status")).isEqualTo("PENDING");
     assertThat(row.get("retry_count")).isEqualTo(1);
-    assertThat(row.get("last_error_code")).isEqualTo("InternalError");
+    assertThat(row.get("last_error_code")).isEqualTo("SomethingNew");
     assertThat(bed.logs("ERROR")).isEmpty();
     assertThat(bed.logs("INFO"))
         .anySatisfy(l -> assertThat(l.path("eventId").asText()).isEqualTo(bad.toString()));
+  }
+
+  @Test
+  void internalFailureOfOneEntry_otherNineDelivered_badOneDeferredWithoutSpendingARetry() {
+    PollSummary summary = invokeRejecting("InternalError", false);
+
+    assertThat(summary.published()).isEqualTo(9);
+    assertThat(summary.retried()).isZero();
+    assertThat(summary.deferred()).isEqualTo(1);
+    assertNineDelivered();
+    Map<String, Object> row = bed.outboxRow(bad);
+    assertThat(row.get("status")).isEqualTo("PENDING");
+    assertThat(row.get("retry_count")).isEqualTo(0);
+    assertThat(row.get("last_error_code")).isEqualTo("InternalError");
+    assertThat((String) row.get("last_error_reason")).contains("no retry spent");
+    assertThat(bed.count(bed.tables.destinationHealth())).as("the destination is up").isZero();
+    assertThat(bed.logs("ERROR")).isEmpty();
   }
 
   @Test

@@ -1,11 +1,14 @@
 package dev.lambdaoutbox.poller;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.rate.Sleeper;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
@@ -34,10 +37,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -207,9 +212,16 @@ final class PollerTestBed implements AutoCloseable {
     return handler(config, store(config), publisher(config, sns, sqsClient), Clock.systemUTC());
   }
 
+  /**
+   * On the hand-moved clock, a call waiting for its destination's send rate moves the clock instead
+   * of sleeping.
+   */
   private PollerHandler handler(
       PollerConfig config, OutboxStore store, MessagePublisher publisher, Clock handlerClock) {
-    return new PollerHandler(config, store, publisher, handlerClock, new SplittableRandom(7), out);
+    Sleeper sleeper = handlerClock == clock ? clock::atLeast : Sleeper.on(handlerClock);
+    return new PollerHandler(
+        PollerWiring.create(
+            config, store, publisher, handlerClock, new SplittableRandom(7), out, sleeper));
   }
 
   /** One scheduled invocation with a 60 s timeout. */
@@ -218,7 +230,19 @@ final class PollerTestBed implements AutoCloseable {
   }
 
   PollSummary invoke(PollerHandler handler, Duration timeout) {
-    Map<String, Object> json = handler.poll(new FakeLambdaContext("outbox-poller", timeout));
+    return invoke(handler, new FakeLambdaContext("outbox-poller", timeout));
+  }
+
+  /**
+   * One scheduled invocation whose remaining time runs down with the hand-moved clock: as calls
+   * wait for their send rates, not as real time passes.
+   */
+  PollSummary invokeOnTheClock(PollerHandler handler, Duration timeout) {
+    return invoke(handler, new FakeLambdaContext("outbox-poller", timeout, clock));
+  }
+
+  private PollSummary invoke(PollerHandler handler, FakeLambdaContext context) {
+    Map<String, Object> json = handler.poll(context);
     return new PollSummary(
         (Integer) json.get("claimed"),
         (Integer) json.get("published"),
@@ -271,6 +295,15 @@ final class PollerTestBed implements AutoCloseable {
 
   List<UUID> append(OutboxEvent... events) {
     return append(OutboxWriter.builder().tables(tables).clock(clock).build(), List.of(events));
+  }
+
+  /** {@code count} events of aggregates {@code label}-0, -1, ..., in one transaction; their ids. */
+  List<UUID> appendEvents(String label, int count) {
+    List<OutboxEvent> events = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      events.add(event("order.created", label + "-" + i).build());
+    }
+    return append(events.toArray(OutboxEvent[]::new));
   }
 
   List<UUID> append(OutboxWriter writer, List<OutboxEvent> events) {
@@ -414,6 +447,29 @@ final class PollerTestBed implements AutoCloseable {
 
   Map<String, Object> deadLetter(UUID id) {
     return row(tables.deadLetters(), id);
+  }
+
+  /** The highest retry count of the rows in the outbox; 0 when it is empty. */
+  int maxRetryCount() {
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT COALESCE(MAX(retry_count), 0) FROM " + tables.messages())) {
+      rs.next();
+      return rs.getInt(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Receives every one of {@code written} from {@code queue}, each once and nothing else. */
+  void assertReceivedOnce(String queue, List<UUID> written) {
+    List<String> received =
+        receive(queue, written.size()).stream().map(m -> attribute(m, "eventId")).toList();
+    Set<String> expected = new HashSet<>();
+    written.forEach(id -> expected.add(id.toString()));
+    assertThat(new HashSet<>(received)).isEqualTo(expected);
+    assertThat(received).as("each delivered once").hasSize(written.size());
   }
 
   long count(String table) {

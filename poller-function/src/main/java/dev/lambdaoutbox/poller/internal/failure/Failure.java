@@ -20,10 +20,18 @@ public record Failure(String code, String reason, Scope scope, boolean permanent
   /** Whose failure it is; only {@link #MESSAGE} failures ever spend a row's retries. */
   public enum Scope {
     /**
-     * The message's own: an entry rejected while its batch otherwise went through, a message-level
-     * code (invalid parameter, message too long), or our own checks (too large, no destination).
+     * The message's own: an entry rejected while its batch otherwise went through with a
+     * message-level code (invalid parameter, message too long) or a code nobody knows, or our own
+     * checks (too large, no destination).
      */
     MESSAGE,
+    /**
+     * The destination took other entries of the call but refused this one for now: throttled, or an
+     * internal failure of the service. Nothing is wrong with the message and the destination is up:
+     * the row is tried again after a short wait without spending a retry, and the destination is
+     * not marked down.
+     */
+    DESTINATION_BUSY,
     /**
      * The transport or the service: connection refused, timeouts, 5xx, throttling, expired tokens,
      * unknown client errors, or a batch in which every entry failed transiently. The destination is
@@ -56,6 +64,11 @@ public record Failure(String code, String reason, Scope scope, boolean permanent
     return new Failure(code, reason, Scope.MESSAGE, false);
   }
 
+  /** Refused for now by a destination that took other messages: no retry spent. */
+  public static Failure destinationBusy(String code, String reason) {
+    return new Failure(code, reason, Scope.DESTINATION_BUSY, false);
+  }
+
   public static Failure destinationUnavailable(String code, String reason) {
     return new Failure(code, reason, Scope.DESTINATION_UNAVAILABLE, false);
   }
@@ -64,8 +77,13 @@ public record Failure(String code, String reason, Scope scope, boolean permanent
     return new Failure(code, reason, Scope.DESTINATION_MISCONFIGURED, true);
   }
 
-  /** Whether the destination, not the message, failed. */
+  /** Whether the destination is down: unavailable or misconfigured, its rows left waiting. */
   public boolean destinationDown() {
-    return scope != Scope.MESSAGE;
+    return scope == Scope.DESTINATION_UNAVAILABLE || scope == Scope.DESTINATION_MISCONFIGURED;
+  }
+
+  /** Whether the destination said it throttles the call or this message. */
+  public boolean throttled() {
+    return FailureClassifier.isThrottling(code);
   }
 }

@@ -25,18 +25,29 @@ import software.amazon.awssdk.core.exception.SdkClientException;
  *       call cannot say which (the publisher sends each message alone to find out); anything else
  *       (throttling, 5xx, timeouts, connection errors, unknown codes and client errors) is the
  *       destination being unavailable.
- *   <li>A failed entry of a batch in which another entry went through belongs to its message:
- *       permanent for a {@link Kind#MESSAGE} or {@link Kind#DESTINATION} code, transient otherwise.
+ *   <li>A failed entry of a batch in which another entry went through: permanent, the message's
+ *       own, for a {@link Kind#MESSAGE} or {@link Kind#DESTINATION} code; the destination busy for
+ *       a {@link Kind#THROTTLING} or {@link Kind#SERVICE} code, or any code the service says is its
+ *       own fault ({@code SenderFault} false); otherwise (a code nobody knows) the message's,
+ *       transient.
  *   <li>A batch in which no entry went through is judged as a whole ({@link #noneWentThrough}).
  * </ul>
  *
- * <p>So throttling, outages and unknown failures never spend a row's retries; only failures that
- * belong to one message do.
+ * <p>So throttling, internal failures, outages and unknown failures of a call never spend a row's
+ * retries; only failures that belong to one message do.
+ *
+ * <p>The throttling codes are those the services document: SNS {@code Throttling} (its Query API's)
+ * and {@code ThrottledException}, SQS {@code RequestThrottled} and {@code ThrottlingException} (its
+ * JSON API's common error), EventBridge's {@code ThrottlingException} entry code (with {@code
+ * InternalFailure} the retryable ones, API_PutEventsResultEntry), and the KMS throttling codes each
+ * service passes on for an encrypted topic or queue.
  */
 public final class FailureClassifier {
   /** What an error code says is wrong. */
   enum Kind {
-    /** The service or the transport, for now: throttling, internal errors, timeouts. */
+    /** The service refuses the rate it is sent at, for now. */
+    THROTTLING,
+    /** The service or the transport, for now: internal errors, timeouts. */
     SERVICE,
     /** The destination, until an operator acts: it does not exist, access, its KMS key. */
     DESTINATION,
@@ -47,14 +58,19 @@ public final class FailureClassifier {
   /** Error code to what it says; a code not listed is {@link Kind#SERVICE}. */
   static final Map<String, Kind> CODES =
       Map.ofEntries(
-          // Throttling and service trouble.
-          Map.entry("Throttling", Kind.SERVICE),
-          Map.entry("ThrottlingException", Kind.SERVICE),
-          Map.entry("ThrottledException", Kind.SERVICE),
-          Map.entry("RequestThrottled", Kind.SERVICE),
-          Map.entry("RequestThrottledException", Kind.SERVICE),
-          Map.entry("TooManyRequestsException", Kind.SERVICE),
-          Map.entry("RequestLimitExceeded", Kind.SERVICE),
+          // Throttling.
+          Map.entry("Throttling", Kind.THROTTLING),
+          Map.entry("ThrottlingException", Kind.THROTTLING),
+          Map.entry("ThrottledException", Kind.THROTTLING),
+          Map.entry("RequestThrottled", Kind.THROTTLING),
+          Map.entry("RequestThrottledException", Kind.THROTTLING),
+          Map.entry("TooManyRequestsException", Kind.THROTTLING),
+          Map.entry("RequestLimitExceeded", Kind.THROTTLING),
+          Map.entry("KMSThrottling", Kind.THROTTLING),
+          Map.entry("KMSThrottlingException", Kind.THROTTLING),
+          Map.entry("KmsThrottled", Kind.THROTTLING),
+          Map.entry("KMS.ThrottlingException", Kind.THROTTLING),
+          // Service trouble.
           Map.entry("InternalError", Kind.SERVICE),
           Map.entry("InternalFailure", Kind.SERVICE),
           Map.entry("InternalErrorException", Kind.SERVICE),
@@ -62,10 +78,6 @@ public final class FailureClassifier {
           Map.entry("ServiceUnavailableException", Kind.SERVICE),
           Map.entry("RequestTimeout", Kind.SERVICE),
           Map.entry("RequestTimeoutException", Kind.SERVICE),
-          Map.entry("KMSThrottling", Kind.SERVICE),
-          Map.entry("KMSThrottlingException", Kind.SERVICE),
-          Map.entry("KmsThrottled", Kind.SERVICE),
-          Map.entry("KMS.ThrottlingException", Kind.SERVICE),
           Map.entry("ExpiredToken", Kind.SERVICE),
           Map.entry("ExpiredTokenException", Kind.SERVICE),
           Map.entry("RequestExpired", Kind.SERVICE),
@@ -147,16 +159,31 @@ public final class FailureClassifier {
     return CODES.getOrDefault(normalise(code), Kind.SERVICE);
   }
 
+  /** Whether {@code code} says the service throttles: the send rate is to come down. */
+  public static boolean isThrottling(String code) {
+    return CODES.get(normalise(code)) == Kind.THROTTLING;
+  }
+
   /**
-   * A failed entry of a batch, as if another entry of the call went through: the message's own
-   * failure. {@link #noneWentThrough} re-judges it when none did.
+   * A failed entry of a batch, as if another entry of the call went through: permanent for a code
+   * of the message or the destination, the destination busy (no retry spent) for throttling, a
+   * service failure or the service's own fault, the message's transient failure for a code nobody
+   * knows. {@link #noneWentThrough} re-judges it when no entry went through.
    */
   public static Failure entry(String code, String message, Boolean senderFault) {
     String normal = normalise(code);
+    boolean serviceFault = Boolean.FALSE.equals(senderFault);
     String reason =
         (message == null || message.isBlank() ? normal : message)
-            + (Boolean.FALSE.equals(senderFault) ? " (service fault)" : "");
-    return new Failure(normal, reason, Failure.Scope.MESSAGE, kind(normal) != Kind.SERVICE);
+            + (serviceFault ? " (service fault)" : "");
+    Kind kind = CODES.get(normal);
+    if (kind == Kind.MESSAGE || kind == Kind.DESTINATION) {
+      return Failure.permanent(normal, reason);
+    }
+    if (kind == Kind.THROTTLING || kind == Kind.SERVICE || serviceFault) {
+      return Failure.destinationBusy(normal, reason);
+    }
+    return Failure.transientFailure(normal, reason);
   }
 
   /**
@@ -207,7 +234,7 @@ public final class FailureClassifier {
             namesTheDestination(message)
                 ? Failure.destinationMisconfigured(code, reason)
                 : Failure.permanent(code, reason);
-        case SERVICE -> Failure.destinationUnavailable(code, reason);
+        case THROTTLING, SERVICE -> Failure.destinationUnavailable(code, reason);
       };
     }
     if (error instanceof ApiCallTimeoutException

@@ -52,10 +52,19 @@ public final class InvocationBudget {
    * Whether a batch call may start now for rows claimed when {@code remainingAtClaim} ms were left.
    */
   public boolean mayStartCall(long remainingAtClaim) {
+    return waitAllowanceMillis(remainingAtClaim) >= 0;
+  }
+
+  /**
+   * How long a batch call for rows claimed when {@code remainingAtClaim} ms were left may still
+   * wait before it starts (for its destination's send rate) and then run whole before the safety
+   * margin and the lease's end; negative when it may not start even now.
+   */
+  public long waitAllowanceMillis(long remainingAtClaim) {
     long now = remainingMillis();
     long sinceClaim = remainingAtClaim - now;
-    return now - marginMillis >= callMillis
-        && sinceClaim + callMillis + marginMillis <= leaseMillis;
+    return Math.min(
+        now - marginMillis - callMillis, leaseMillis - sinceClaim - callMillis - marginMillis);
   }
 
   /** Whether the poller may wait {@code interval} and still claim afterwards. */

@@ -6,6 +6,8 @@ import dev.lambdaoutbox.poller.internal.log.DeadLetterReports;
 import dev.lambdaoutbox.poller.internal.metrics.InvocationMetrics;
 import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
+import dev.lambdaoutbox.poller.internal.rate.SendRates;
+import dev.lambdaoutbox.poller.internal.rate.Sleeper;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DatabaseClock;
@@ -43,6 +45,9 @@ import java.util.function.LongSupplier;
  *       dev.lambdaoutbox.poller.internal.health.DestinationGuard}): its rows wait without spending
  *       retries while one poller at a time probes it at growing intervals, and rows for other
  *       destinations keep flowing.
+ *   <li>Each batch call waits for its destination's send rate ({@link SendRates}: a cap, lowered
+ *       while the destination throttles); once a call finds no slot before the time runs out, the
+ *       invocation claims no more and stops ({@code sendRate}).
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
  *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
  *   <li>Last, the store's retention pass, the backlog, and when the backlog counts any, the
@@ -81,11 +86,15 @@ public final class OutboxPoller implements AutoCloseable {
 
   private final JsonLogger log;
   private final boolean ordered;
+  private final SendRates sendRates;
+  private final Sleeper sleeper;
 
   /**
    * @param round what each claim's rows go through
    * @param threads the pipeline's threads when {@link PollerConfig#pipeline()}, else null
    * @param publisher the publisher {@code round} sends with, closed with this poller
+   * @param sendRates the container's send rates, kept from one invocation to the next
+   * @param sleeper waits for them
    */
   public OutboxPoller(
       PollerConfig config,
@@ -96,7 +105,9 @@ public final class OutboxPoller implements AutoCloseable {
       DeadLetterReports deadLetterReports,
       InvocationMetrics metrics,
       Clock clock,
-      JsonLogger log) {
+      JsonLogger log,
+      SendRates sendRates,
+      Sleeper sleeper) {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
     this.round = Objects.requireNonNull(round, "round");
@@ -110,6 +121,8 @@ public final class OutboxPoller implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
     this.ordered = config.ordering() == Ordering.AGGREGATE;
+    this.sendRates = Objects.requireNonNull(sendRates, "sendRates");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
   }
 
   /**
@@ -142,6 +155,7 @@ public final class OutboxPoller implements AutoCloseable {
         new InvocationBudget(
             remainingMillis, config.safetyMargin(), config.publishTimeout(), config.lease());
     InvocationTotals totals = new InvocationTotals();
+    Pacing pacing = new Pacing(sendRates, sleeper, clock);
     Pipeline pipeline =
         threads == null
             ? Pipeline.sequential(
@@ -159,7 +173,7 @@ public final class OutboxPoller implements AutoCloseable {
     try {
       String stopped;
       try {
-        stopped = drain(owner, budget, totals, pipeline, linger, lease);
+        stopped = drain(owner, budget, pacing, totals, pipeline, linger, lease);
       } catch (RuntimeException | Error e) {
         pipeline.abandon(e);
         throw e;
@@ -179,6 +193,7 @@ public final class OutboxPoller implements AutoCloseable {
       }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+      totals.paced(pacing.throttled(), pacing.waitedMillis());
       metrics.emit(totals, backlog, durationMs, requestId, stoppedBecause);
     }
     return totals.summary(stoppedBecause, durationMs);
@@ -186,11 +201,13 @@ public final class OutboxPoller implements AutoCloseable {
 
   /**
    * Claims, publishes and records until a claim comes back short (and, with a poll interval, the
-   * time runs low) or too little time is left; says why it stopped.
+   * time runs low), too little time is left, or a destination's send rate left a call no slot
+   * before it; says why it stopped.
    */
   private String drain(
       String owner,
       InvocationBudget budget,
+      Pacing pacing,
       InvocationTotals totals,
       Pipeline pipeline,
       Linger linger,
@@ -199,6 +216,10 @@ public final class OutboxPoller implements AutoCloseable {
       pipeline.throwIfFailed();
       Pipeline.Batch batch = pipeline.takeAhead();
       if (batch == null) {
+        if (pacing.ranOut()) {
+          // The rows a claim would take are those just left unsent, or rows behind them.
+          return "sendRate";
+        }
         if (!budget.mayClaim()) {
           if (totals.rounds() == 0) {
             log.warn(
@@ -219,13 +240,14 @@ public final class OutboxPoller implements AutoCloseable {
       // successors are due once these are recorded).
       boolean full = batch.claim().size() >= config.batchSize() || batch.claim().stoppedAtBudget();
       boolean more = full || (ordered && !batch.claim().isEmpty());
-      if (full && pipeline.claimsAhead() && budget.mayClaimAhead()) {
+      if (full && pipeline.claimsAhead() && budget.mayClaimAhead() && !pacing.ranOut()) {
         pipeline.claimAhead(() -> claim(owner, budget, true));
       }
       List<OutboxMessage> claimed = batch.claim().messages();
       if (!claimed.isEmpty()) {
         totals.countClaimed(claimed.size());
-        pipeline.record(round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim())));
+        pipeline.record(
+            round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim(), pacing)));
       }
       if (linger != null) {
         // After the publish: a slow broker call does not eat the time left for followers.

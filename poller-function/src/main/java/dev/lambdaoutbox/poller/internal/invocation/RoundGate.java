@@ -3,25 +3,30 @@ package dev.lambdaoutbox.poller.internal.invocation;
 import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.publish.Delivery;
 import dev.lambdaoutbox.poller.internal.publish.PublishGate;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link PublishGate} of one round: no call once too little time is left for it (before the
- * invocation's timeout, or the end of the lease on the rows it sends), and no further call to a
- * destination a call of this round showed down. Thread-safe: batch calls run in parallel.
+ * invocation's timeout, or the end of the lease on the rows it sends), no further call to a
+ * destination a call of this round showed down, and each call held until its destination's send
+ * rate lets it start, if that is soon enough ({@link Pacing}). Thread-safe: batch calls run in
+ * parallel.
  */
 final class RoundGate implements PublishGate {
   private final InvocationBudget budget;
   private final long remainingAtClaim;
+  private final Pacing pacing;
   private final Map<String, Failure> down = new ConcurrentHashMap<>();
 
   /**
    * @param remainingAtClaim the invocation's remaining time when the round's rows were claimed
    */
-  RoundGate(InvocationBudget budget, long remainingAtClaim) {
+  RoundGate(InvocationBudget budget, long remainingAtClaim, Pacing pacing) {
     this.budget = budget;
     this.remainingAtClaim = remainingAtClaim;
+    this.pacing = pacing;
   }
 
   @Override
@@ -38,6 +43,16 @@ final class RoundGate implements PublishGate {
           "not sent: too little time left before the timeout or the lease ends");
     }
     return null;
+  }
+
+  @Override
+  public Delivery.Refusal pace(String destination, int messages) {
+    return pacing.pace(destination, messages, budget.waitAllowanceMillis(remainingAtClaim));
+  }
+
+  @Override
+  public void answered(String destination, List<Delivery> deliveries) {
+    pacing.answered(destination, deliveries);
   }
 
   @Override

@@ -7,10 +7,11 @@ import java.util.Objects;
 
 /**
  * The EMF metrics line each invocation writes: what it did to the rows ({@link InvocationTotals}),
- * each published row's latency ({@link PublishLatencies}), the backlog it left (the gauges the
- * alarms watch, each capped as the store counts it), how long it took and why it stopped. An
- * invocation that published more than {@link EmfMetrics#MAX_VALUES_PER_LINE} rows writes the other
- * latencies in further lines that carry nothing else.
+ * each published row's latency ({@link PublishLatencies}), what the send rates cost (messages
+ * throttled, the time calls waited for a rate), the backlog it left (the gauges the alarms watch,
+ * each capped as the store counts it), how long it took and why it stopped. An invocation that
+ * published more than {@link EmfMetrics#MAX_VALUES_PER_LINE} rows writes the other latencies in
+ * further lines that carry nothing else.
  */
 public final class InvocationMetrics {
   private final EmfMetrics metrics;
@@ -42,7 +43,8 @@ public final class InvocationMetrics {
             .count("DeadLettered", totals.deadLettered)
             .count("Deferred", totals.deferred)
             .count("Released", totals.released)
-            .count("LeaseLost", totals.leaseLost);
+            .count("LeaseLost", totals.leaseLost)
+            .count("Throttled", totals.throttled);
     if (backlog != null) {
       line.metric(
               "OldestUnpublishedAgeSeconds",
@@ -63,6 +65,7 @@ public final class InvocationMetrics {
     }
     line.metric("DurationMs", durationMs, MetricUnit.MILLISECONDS)
         .property("heldBack", totals.heldBack)
+        .property("pacedMs", totals.pacedMs)
         .property("requestId", String.valueOf(requestId))
         .property("stoppedBecause", stoppedBecause == null ? "error" : stoppedBecause)
         .emit();

@@ -19,6 +19,8 @@ public final class InvocationTotals {
   int released;
   int heldBack;
   int leaseLost;
+  long throttled;
+  long pacedMs;
   final PublishLatencies publishLatencies = new PublishLatencies();
   private int rounds;
 
@@ -65,6 +67,15 @@ public final class InvocationTotals {
       }
     }
     heldBack += heldBackRows;
+  }
+
+  /**
+   * What the destinations' send rates cost: messages a destination throttled (each time it did) and
+   * the time batch calls waited for their destination's rate, in all.
+   */
+  public void paced(long throttledMessages, long waitedMs) {
+    throttled = throttledMessages;
+    pacedMs = waitedMs;
   }
 
   /** The invocation's summary. */

@@ -22,6 +22,11 @@ import java.util.Optional;
  *   <li>its destination down (the failure showed it, or it was down before and not probed): {@link
  *       DeliveryOutcome.Defer} to the destination's next probe, no retry spent, naming the
  *       destination it waits for;
+ *   <li>refused for now by a destination that took other messages of the call (throttled, an
+ *       internal failure): {@link DeliveryOutcome.Defer} for the first retry's {@link Backoff}
+ *       delay, no retry spent, however often it happens. Such a row is never dead-lettered for it:
+ *       a destination that throttles it forever keeps it in the outbox, where the oldest
+ *       unpublished age and its alarm show it;
  *   <li>waiting for something besides its destination (the claim-check bucket): {@link
  *       DeliveryOutcome.Defer} for {@code waitingRetry}, no retry spent;
  *   <li>not sent for lack of time: {@link DeliveryOutcome.Release}, due again at once;
@@ -66,9 +71,12 @@ public final class OutcomePolicy {
       case Delivery.Sent sent -> Optional.of(new DeliveryOutcome.Published(row.id()));
       case Delivery.Failed failed ->
           Optional.of(
-              failed.failure().destinationDown()
-                  ? defer(row, failed.failure(), required(destinationHealth, row))
-                  : failed(row, failed.failure(), now));
+              switch (failed.failure().scope()) {
+                case DESTINATION_UNAVAILABLE, DESTINATION_MISCONFIGURED ->
+                    defer(row, failed.failure(), required(destinationHealth, row));
+                case DESTINATION_BUSY -> busy(row, failed.failure(), now);
+                case MESSAGE -> failed(row, failed.failure(), now);
+              });
       case Delivery.Waiting waiting -> {
         Instant until = now.plus(waitingRetry);
         yield Optional.of(
@@ -106,6 +114,21 @@ public final class OutcomePolicy {
     }
     return new DeliveryOutcome.Retry(
         row.id(), failure.code(), failure.reason(), now.plus(backoff.delay(attempts)));
+  }
+
+  /**
+   * Refused for now while the destination took other messages: tried again after the first retry's
+   * delay, whatever the row's retry count, which stays as it is.
+   */
+  private DeliveryOutcome busy(OutboxMessage row, Failure failure, Instant now) {
+    Instant until = now.plus(backoff.delay(1));
+    return new DeliveryOutcome.Defer(
+        row.id(),
+        failure.code(),
+        failure.reason()
+            + "; the destination took other messages, no retry spent; tried again at "
+            + until,
+        until);
   }
 
   /** Sent, and the call showed the destination down: no retry spent. */

@@ -25,8 +25,9 @@ import java.util.concurrent.Future;
  * back (not attempted) so they cannot overtake it. When every message has a group of its own
  * (always so with {@code OUTBOX_ORDERING=aggregate}, which claims one event per aggregate), nothing
  * can overtake anything, and its batches go out concurrently, as a standard destination's do. Once
- * a call shows a destination down, the gate stops further calls to it. The SDK's synchronous
- * clients are thread-safe, so one client serves every thread.
+ * a call shows a destination down, the gate stops further calls to it. Each call waits for the gate
+ * to let it start at its destination's send rate, and the gate hears what it came back with. The
+ * SDK's synchronous clients are thread-safe, so one client serves every thread.
  */
 public final class BatchPublisher implements MessagePublisher {
   private final BatchSender sns;
@@ -118,7 +119,8 @@ public final class BatchPublisher implements MessagePublisher {
    */
   private List<Delivery> sendBatch(
       String destination, List<OutboundMessage> batch, PublishGate gate) {
-    Delivery.Refusal refusal = gate.refusal(destination);
+    Delivery.Refusal down = gate.refusal(destination);
+    Delivery.Refusal refusal = down != null ? down : gate.pace(destination, batch.size());
     if (refusal != null) {
       return batch.stream().<Delivery>map(m -> refusal.of(m.id())).toList();
     }
@@ -133,11 +135,13 @@ public final class BatchPublisher implements MessagePublisher {
       deliveries = BatchReconciler.reconcile(batch, sender.send(destination, batch));
     } catch (RuntimeException e) {
       Failure failure = FailureClassifier.call(e);
+      deliveries = BatchReconciler.allFailed(batch, failure);
       if (!failure.destinationDown() && batch.size() > 1) {
+        gate.answered(destination, deliveries);
         return sendEachAlone(destination, batch, gate);
       }
-      deliveries = BatchReconciler.allFailed(batch, failure);
     }
+    gate.answered(destination, deliveries);
     for (Delivery d : deliveries) {
       if (d instanceof Delivery.Failed f && f.failure().destinationDown()) {
         gate.destinationDown(destination, f.failure());

@@ -24,6 +24,8 @@ import dev.lambdaoutbox.poller.internal.publish.LazyPublisher;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.publish.SnsBatchSender;
 import dev.lambdaoutbox.poller.internal.publish.SqsBatchSender;
+import dev.lambdaoutbox.poller.internal.rate.SendRates;
+import dev.lambdaoutbox.poller.internal.rate.Sleeper;
 import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.SqlExecutors;
@@ -111,8 +113,20 @@ public final class PollerWiring {
             clock,
             log);
     PayloadUploader uploader = uploader(config);
+    // One container's rates, whichever kind of invocation sends.
+    SendRates rates = sendRates(config, clock, log);
     return new Graph(
-        poller(config, store, publisher, clock, random, log, metrics, uploader),
+        poller(
+            config,
+            store,
+            publisher,
+            clock,
+            random,
+            log,
+            metrics,
+            uploader,
+            rates,
+            Sleeper.on(clock)),
         poller(
             config.withPollInterval(Duration.ZERO),
             store,
@@ -121,7 +135,9 @@ public final class PollerWiring {
             random,
             log,
             metrics,
-            uploader),
+            uploader,
+            rates,
+            Sleeper.on(clock)),
         fanOut,
         new SnapStartPriming(config, publisher).register());
   }
@@ -137,6 +153,23 @@ public final class PollerWiring {
       Clock clock,
       RandomGenerator random,
       PrintStream out) {
+    return create(config, store, publisher, clock, random, out, Sleeper.on(clock));
+  }
+
+  /**
+   * As {@link #create(PollerConfig, OutboxStore, MessagePublisher, Clock, RandomGenerator,
+   * PrintStream)}, waiting for the send rates with {@code sleeper} (a test on a hand-moved clock
+   * moves it instead of sleeping).
+   */
+  public static Graph create(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      PrintStream out,
+      Sleeper sleeper) {
+    JsonLogger log = logger(config, out, clock);
     OutboxPoller poller =
         poller(
             config,
@@ -144,8 +177,11 @@ public final class PollerWiring {
             publisher,
             clock,
             random,
-            logger(config, out, clock),
-            metrics(config, out, clock));
+            log,
+            metrics(config, out, clock),
+            uploader(config),
+            sendRates(config, clock, log),
+            sleeper);
     return new Graph(poller, poller, null, null);
   }
 
@@ -165,7 +201,8 @@ public final class PollerWiring {
   }
 
   /**
-   * One poller over the given collaborators, storing claim-checked payloads with {@code uploader}.
+   * One poller over the given collaborators, storing claim-checked payloads with {@code uploader},
+   * with send rates of its own.
    */
   public static OutboxPoller poller(
       PollerConfig config,
@@ -176,6 +213,34 @@ public final class PollerWiring {
       JsonLogger log,
       EmfMetrics metrics,
       PayloadUploader uploader) {
+    return poller(
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        log,
+        metrics,
+        uploader,
+        sendRates(config, clock, log),
+        Sleeper.on(clock));
+  }
+
+  /**
+   * One poller over the given collaborators, sending at {@code rates} (the container's, shared by
+   * its pollers) and waiting for them with {@code sleeper}.
+   */
+  public static OutboxPoller poller(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      JsonLogger log,
+      EmfMetrics metrics,
+      PayloadUploader uploader,
+      SendRates rates,
+      Sleeper sleeper) {
     PayloadOffloader offloader =
         config.claimCheck().map(c -> new PayloadOffloader(c, store, uploader, log)).orElse(null);
     DeadLetterReports deadLetterReports =
@@ -207,7 +272,18 @@ public final class PollerWiring {
         deadLetterReports,
         new InvocationMetrics(metrics),
         clock,
-        log);
+        log,
+        rates,
+        sleeper);
+  }
+
+  /**
+   * A container's send rates: {@code OUTBOX_MAX_SEND_RATE} shared among {@code
+   * OUTBOX_MAX_CONCURRENT_POLLERS}, lowered while a destination throttles.
+   */
+  public static SendRates sendRates(PollerConfig config, Clock clock, JsonLogger log) {
+    return new SendRates(
+        SendRates.perPoller(config.maxSendRate(), config.maxConcurrentPollers()), clock, log);
   }
 
   /**

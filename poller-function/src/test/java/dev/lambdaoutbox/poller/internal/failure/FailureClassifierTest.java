@@ -24,14 +24,38 @@ class FailureClassifierTest {
         "KMSThrottling",
         "KmsThrottled",
         "RequestThrottled",
-        "MissingFromResponse"
+        "ThrottledException"
       })
-  void entry_transientCodes_areRetried_whenOtherEntriesWentThrough(String code) {
-    Failure f = FailureClassifier.entry(code, "try later", false);
+  void entry_throttlingOrServiceCodes_spendNoRetry_whenOtherEntriesWentThrough(String code) {
+    for (Boolean senderFault : new Boolean[] {true, false, null}) {
+      Failure f = FailureClassifier.entry(code, "try later", senderFault);
 
-    assertThat(f.permanent()).isFalse();
-    assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
-    assertThat(f.code()).isEqualTo(code);
+      assertThat(f.permanent()).isFalse();
+      assertThat(f.scope()).as(code).isEqualTo(Failure.Scope.DESTINATION_BUSY);
+      assertThat(f.destinationDown()).isFalse();
+      assertThat(f.code()).isEqualTo(code);
+    }
+  }
+
+  @Test
+  void throttlingCodes_areTheOnesTheServicesDocument_andNoOthers() {
+    for (String code :
+        new String[] {
+          "Throttling",
+          "ThrottlingException",
+          "ThrottledException",
+          "RequestThrottled",
+          "AWS.SimpleQueueService.RequestThrottled",
+          "KMSThrottlingException",
+          "KmsThrottled"
+        }) {
+      assertThat(FailureClassifier.isThrottling(code)).as(code).isTrue();
+      assertThat(FailureClassifier.entry(code, "slow down", null).throttled()).as(code).isTrue();
+    }
+    for (String code :
+        new String[] {"InternalError", "InternalFailure", "ServiceUnavailable", "NotFound", "?"}) {
+      assertThat(FailureClassifier.isThrottling(code)).as(code).isFalse();
+    }
   }
 
   @ParameterizedTest
@@ -60,11 +84,16 @@ class FailureClassifierTest {
     assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
   }
 
-  /** PutEvents' entry codes: retryable ones transient, its own, the bus's misconfiguration. */
+  /**
+   * PutEvents' entry codes: the retryable ones (throttling, an internal failure) the bus's, for
+   * now; its own; the bus's misconfiguration.
+   */
   @Test
   void eventBridgeEntryCodes_areJudgedAsItsDocumentationSays() {
-    assertThat(FailureClassifier.entry("InternalFailure", "later", null).permanent()).isFalse();
-    assertThat(FailureClassifier.entry("ThrottlingException", "later", null).permanent()).isFalse();
+    assertThat(FailureClassifier.entry("InternalFailure", "later", null).scope())
+        .isEqualTo(Failure.Scope.DESTINATION_BUSY);
+    assertThat(FailureClassifier.entry("ThrottlingException", "later", null).scope())
+        .isEqualTo(Failure.Scope.DESTINATION_BUSY);
     for (String own :
         new String[] {"MalformedDetail", "InvalidArgument", "DETAIL_NOT_A_JSON_OBJECT"}) {
       assertThat(FailureClassifier.isMessageLevel(own)).as(own).isTrue();
@@ -87,9 +116,15 @@ class FailureClassifierTest {
   }
 
   @Test
-  void entry_unknownCode_isRetried_whoeverIsAtFault() {
-    assertThat(FailureClassifier.entry("SomethingNew", "?", true).permanent()).isFalse();
-    assertThat(FailureClassifier.entry("SomethingNew", "?", false).permanent()).isFalse();
+  void entry_unknownCode_isTheMessagesRetry_unlessTheServiceSaysItIsItsFault() {
+    for (Boolean senderFault : new Boolean[] {true, null}) {
+      Failure f = FailureClassifier.entry("SomethingNew", "?", senderFault);
+      assertThat(f.permanent()).isFalse();
+      assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
+    }
+    Failure serviceFault = FailureClassifier.entry("SomethingNew", "?", false);
+    assertThat(serviceFault.permanent()).isFalse();
+    assertThat(serviceFault.scope()).isEqualTo(Failure.Scope.DESTINATION_BUSY);
   }
 
   @Test

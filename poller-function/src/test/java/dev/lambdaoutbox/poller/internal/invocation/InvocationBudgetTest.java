@@ -36,6 +36,17 @@ class InvocationBudgetTest {
   }
 
   @Test
+  void waitAllowance_isWhatLeavesTheCallWholeBeforeTheLeaseAndTheMargin() {
+    long atClaim = 60_000;
+    remaining.set(atClaim - 5_000); // the lease leaves 30 - 5 - 10 - 3 = 12 s; the invocation 42
+    assertThat(budget.waitAllowanceMillis(atClaim)).isEqualTo(12_000);
+    remaining.set(20_000); // claimed just now: the invocation leaves 20 - 3 - 10 = 7 s
+    assertThat(budget.waitAllowanceMillis(20_000)).isEqualTo(7_000);
+    remaining.set(12_000);
+    assertThat(budget.waitAllowanceMillis(12_000)).isNegative();
+  }
+
+  @Test
   void maySleep_onlyWhenAClaimStillFitsAfterwards() {
     remaining.set(13_200);
     assertThat(budget.maySleep(Duration.ofMillis(200))).isTrue();

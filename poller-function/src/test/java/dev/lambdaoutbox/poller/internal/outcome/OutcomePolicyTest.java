@@ -12,6 +12,7 @@ import dev.lambdaoutbox.store.DestinationState;
 import dev.lambdaoutbox.store.OutboxMessage;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -32,9 +33,11 @@ class OutcomePolicyTest {
           NOW.plusSeconds(60),
           NOW);
 
+  private static final Duration BACKOFF_BASE = Duration.ofSeconds(1);
+
   private final OutcomePolicy policy =
       new OutcomePolicy(
-          3, new Backoff(Duration.ofSeconds(1), Duration.ofMinutes(1), new SplittableRandom(1)));
+          3, new Backoff(BACKOFF_BASE, Duration.ofMinutes(1), new SplittableRandom(1)));
 
   @Test
   void destinationFailure_defersToTheNextProbe_withoutSpendingARetry_evenAtTheLimit() {
@@ -84,7 +87,7 @@ class OutcomePolicyTest {
   void messageFailure_spendsARetry_andAtTheLimitDeadLetters() {
     OutboxMessage fresh = row(0);
     OutboxMessage atLimit = row(3);
-    Failure throttled = Failure.transientFailure("Throttling", "slow down");
+    Failure throttled = Failure.transientFailure("SomethingNew", "no idea");
 
     assertThat(policy.decide(fresh, new Delivery.Failed(fresh.id(), throttled), null, NOW).get())
         .isInstanceOf(DeliveryOutcome.Retry.class);
@@ -93,6 +96,23 @@ class OutcomePolicyTest {
         .isInstanceOfSatisfying(
             DeliveryOutcome.DeadLetter.class,
             d -> assertThat(d.reason()).contains("gave up after 4 attempts"));
+  }
+
+  @Test
+  void destinationBusy_defersShortly_withoutSpendingARetry_evenAtTheLimit() {
+    for (OutboxMessage row : List.of(row(0), row(3))) {
+      Failure throttled = Failure.destinationBusy("RequestThrottled", "slow down");
+
+      assertThat(policy.decide(row, new Delivery.Failed(row.id(), throttled), null, NOW).get())
+          .isInstanceOfSatisfying(
+              DeliveryOutcome.Defer.class,
+              d -> {
+                assertThat(d.errorCode()).isEqualTo("RequestThrottled");
+                assertThat(d.until()).isAfter(NOW).isBefore(NOW.plus(BACKOFF_BASE).plusMillis(1));
+                assertThat(d.destination()).isNull();
+                assertThat(d.reason()).contains("slow down").contains("no retry spent");
+              });
+    }
   }
 
   @Test

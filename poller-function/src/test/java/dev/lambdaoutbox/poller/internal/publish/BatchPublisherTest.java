@@ -250,9 +250,55 @@ class BatchPublisherTest {
     assertThat(((Delivery.Failed) deliveries.get(0)).failure())
         .satisfies(
             f -> {
-              assertThat(f.scope()).isEqualTo(Failure.Scope.MESSAGE);
+              assertThat(f.scope()).isEqualTo(Failure.Scope.DESTINATION_BUSY);
               assertThat(f.permanent()).isFalse();
             });
+  }
+
+  @Test
+  void publish_eachCallWaitsForTheGatesPace_andTheGateHearsEachAnswer() {
+    RecordingSender sqs =
+        new RecordingSender(
+            batch ->
+                new BatchResponse(
+                    Set.of(batch.get(0).id().toString()),
+                    Map.of(
+                        batch.get(1).id().toString(),
+                        new BatchResponse.EntryError("RequestThrottled", "slow down", true))));
+    RecordingGate gate = new RecordingGate();
+
+    publisher(sqs, sqs, 1).publish(List.of(Rows.message(QUEUE, 5), Rows.message(QUEUE, 5)), gate);
+
+    assertThat(gate.paced).containsExactly(2);
+    assertThat(gate.answers)
+        .singleElement()
+        .satisfies(
+            answer ->
+                assertThat(answer)
+                    .filteredOn(d -> d instanceof Delivery.Failed f && f.failure().throttled())
+                    .hasSize(1));
+  }
+
+  @Test
+  void publish_aCallThePaceRefuses_isNotMade_itsMessagesNotAttempted() {
+    RecordingSender sqs = new RecordingSender(batch -> allOk(batch));
+    RecordingGate gate = new RecordingGate();
+    gate.paceRefusal = new Delivery.Refusal(Delivery.Why.TIME_SHORT, "no slot");
+
+    List<Delivery> deliveries =
+        publisher(sqs, sqs, 1)
+            .publish(List.of(Rows.message(QUEUE, 5), Rows.message(QUEUE, 5)), gate);
+
+    assertThat(sqs.batches).isEmpty();
+    assertThat(gate.answers).isEmpty();
+    assertThat(deliveries)
+        .hasSize(2)
+        .allSatisfy(
+            d ->
+                assertThat(d)
+                    .isInstanceOfSatisfying(
+                        Delivery.NotAttempted.class,
+                        n -> assertThat(n.why()).isEqualTo(Delivery.Why.TIME_SHORT)));
   }
 
   @Test
@@ -323,6 +369,20 @@ class BatchPublisherTest {
   /** A gate that refuses a destination once a call showed it down, as a round's gate does. */
   private static final class RecordingGate implements PublishGate {
     final Map<String, Failure> down = new java.util.concurrent.ConcurrentHashMap<>();
+    final List<Integer> paced = Collections.synchronizedList(new ArrayList<>());
+    final List<List<Delivery>> answers = Collections.synchronizedList(new ArrayList<>());
+    volatile Delivery.Refusal paceRefusal;
+
+    @Override
+    public Delivery.Refusal pace(String destination, int messages) {
+      paced.add(messages);
+      return paceRefusal;
+    }
+
+    @Override
+    public void answered(String destination, List<Delivery> deliveries) {
+      answers.add(deliveries);
+    }
 
     @Override
     public Delivery.Refusal refusal(String destination) {

@@ -63,7 +63,7 @@ class BatchReconcilerTest {
   }
 
   @Test
-  void reconcile_oneEntryFailingTransientlyWhileOthersWentThrough_isTheMessagesOwnRetry() {
+  void reconcile_oneEntryThrottledWhileOthersWentThrough_isTheDestinationBusy_noRetrySpent() {
     BatchResponse response =
         new BatchResponse(
             Set.of(a.id().toString(), c.id().toString()),
@@ -73,8 +73,9 @@ class BatchReconcilerTest {
         .isInstanceOfSatisfying(
             Delivery.Failed.class,
             f -> {
-              assertThat(f.failure().scope()).isEqualTo(Failure.Scope.MESSAGE);
+              assertThat(f.failure().scope()).isEqualTo(Failure.Scope.DESTINATION_BUSY);
               assertThat(f.failure().permanent()).isFalse();
+              assertThat(f.failure().throttled()).isTrue();
             });
   }
 
