@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.core;
 
+import java.util.Set;
+
 /**
  * The shape of a claim check on SNS and SQS, shared by the poller that writes it and the consumer
  * that reads it: the pointer AWS's payload-offloading libraries write (payloadoffloading-common's
@@ -10,6 +12,10 @@ package dev.lambdaoutbox.core;
  * </pre>
  *
  * and the Number attribute {@value #SIZE_ATTRIBUTE} gives the payload's size in UTF-8 bytes.
+ *
+ * <p>Readers take a message as a pointer by the attribute alone ({@link #SIZE_ATTRIBUTES}), so an
+ * event may carry no header of either name: it would make its message point to an S3 object of the
+ * producer's choosing, or overwrite a real pointer's size.
  */
 public final class ClaimCheckFormat {
   /** The class name the pointer carries first. */
@@ -17,6 +23,12 @@ public final class ClaimCheckFormat {
 
   /** The message attribute that marks a pointer, the payload's size its value. */
   public static final String SIZE_ATTRIBUTE = "ExtendedPayloadSize";
+
+  /** The name older releases of the SQS Extended Client Library gave the same attribute. */
+  public static final String LEGACY_SIZE_ATTRIBUTE = "SQSLargePayloadSize";
+
+  /** Both names: either marks a pointer to the libraries' readers. */
+  public static final Set<String> SIZE_ATTRIBUTES = Set.of(SIZE_ATTRIBUTE, LEGACY_SIZE_ATTRIBUTE);
 
   /** The data type of {@link #SIZE_ATTRIBUTE}. */
   public static final String SIZE_ATTRIBUTE_TYPE = "Number";

@@ -223,17 +223,23 @@ public record OutboundMessage(
   /**
    * The message attributes SNS and SQS carry, each made by {@code attribute} from its data type and
    * value: the String attributes, and a pointer's size as the Number attribute {@value
-   * ClaimCheckFormat#SIZE_ATTRIBUTE}.
+   * ClaimCheckFormat#SIZE_ATTRIBUTE}. The rules keep both size attributes' names out of the
+   * headers; were one there, it would be left out, so that only the claim check marks a pointer.
    */
   public <V> Map<String, V> typedAttributes(BiFunction<String, String, V> attribute) {
     Map<String, V> values = new LinkedHashMap<>();
+    attributes.forEach(
+        (name, value) -> {
+          if (!ClaimCheckFormat.SIZE_ATTRIBUTES.contains(name)) {
+            values.put(name, attribute.apply("String", value));
+          }
+        });
     if (pointer != null) {
       values.put(
           ClaimCheckFormat.SIZE_ATTRIBUTE,
           attribute.apply(
               ClaimCheckFormat.SIZE_ATTRIBUTE_TYPE, Long.toString(pointer.sizeBytes())));
     }
-    attributes.forEach((name, value) -> values.put(name, attribute.apply("String", value)));
     return values;
   }
 
