@@ -34,4 +34,19 @@ public final class ClaimCheckFormat {
   public static final String SIZE_ATTRIBUTE_TYPE = "Number";
 
   private ClaimCheckFormat() {}
+
+  /**
+   * What is wrong with {@code bucket} as an S3 bucket name, or null: 3 to 63 characters of
+   * lower-case letters, digits, dots and hyphens, beginning and ending with a letter or digit.
+   */
+  public static String bucketProblem(String bucket) {
+    if (bucket.length() < 3 || bucket.length() > 63) {
+      return "is not an S3 bucket name: it must be 3 to 63 characters long";
+    }
+    if (!bucket.matches("[a-z0-9][a-z0-9.-]*[a-z0-9]")) {
+      return "is not an S3 bucket name: use lower-case letters, digits, dots and hyphens,"
+          + " beginning and ending with a letter or digit (the name, not an ARN or s3:// URL)";
+    }
+    return null;
+  }
 }

@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller;
 
+import dev.lambdaoutbox.core.ClaimCheckFormat;
 import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
 import dev.lambdaoutbox.poller.internal.publish.EventSource;
 import dev.lambdaoutbox.poller.internal.route.Routes;
@@ -166,7 +167,7 @@ public record PollerConfig(
       return Optional.empty();
     }
     String name = bucket.get();
-    String problem = ClaimCheck.bucketProblem(name);
+    String problem = ClaimCheckFormat.bucketProblem(name);
     if (problem != null) {
       throw new ConfigurationException(
           PollerVariables.CLAIM_CHECK_BUCKET.name(), "'" + name + "' " + problem);

@@ -97,7 +97,15 @@ public final class OutboxDemo {
           sns.createTopic(r -> r.name("outbox-demo-" + run + "-reservations")).topicArn();
       topics.add(shopTopic);
       String cancellations = shopTopic.replace("-reservations", "-cancellations");
-      try (Shop shop = new Shop(aws, s3, db.jdbi(), tables, "outbox-demo-" + run + "-shop");
+      try (Shop shop =
+              new Shop(
+                  aws,
+                  s3,
+                  bucket,
+                  "outbox-payloads/",
+                  db.jdbi(),
+                  tables,
+                  "outbox-demo-" + run + "-shop");
           PaymentsBus bus =
               new PaymentsBus(aws, "outbox-demo-" + run + "-payments", shop.busQueueArn())) {
         steps.run(

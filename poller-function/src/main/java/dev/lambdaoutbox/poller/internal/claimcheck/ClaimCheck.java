@@ -40,21 +40,6 @@ public record ClaimCheck(String bucket, String prefix, int thresholdBytes) {
     return thresholdBytes > 0 && payloadBytes > thresholdBytes;
   }
 
-  /**
-   * What is wrong with {@code bucket} as an S3 bucket name, or null: 3 to 63 characters of
-   * lower-case letters, digits, dots and hyphens, beginning and ending with a letter or digit.
-   */
-  public static String bucketProblem(String bucket) {
-    if (bucket.length() < 3 || bucket.length() > 63) {
-      return "is not an S3 bucket name: it must be 3 to 63 characters long";
-    }
-    if (!bucket.matches("[a-z0-9][a-z0-9.-]*[a-z0-9]")) {
-      return "is not an S3 bucket name: use lower-case letters, digits, dots and hyphens,"
-          + " beginning and ending with a letter or digit (the name, not an ARN or s3:// URL)";
-    }
-    return null;
-  }
-
   /** What is wrong with {@code prefix} as a key prefix, or null. */
   public static String prefixProblem(String prefix) {
     if (Utf8.length(prefix) > MAX_PREFIX_BYTES) {
