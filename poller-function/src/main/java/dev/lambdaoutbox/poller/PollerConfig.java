@@ -172,7 +172,16 @@ public record PollerConfig(
       throw new ConfigurationException(
           PollerVariables.CLAIM_CHECK_BUCKET.name(), "'" + name + "' " + problem);
     }
-    return Optional.of(new ClaimCheck(name, prefix, threshold));
+    String owner =
+        env.required(
+            PollerVariables.CLAIM_CHECK_BUCKET_OWNER,
+            "the account that owns " + PollerVariables.CLAIM_CHECK_BUCKET.name() + " " + name);
+    String ownerProblem = ClaimCheck.ownerProblem(owner);
+    if (ownerProblem != null) {
+      throw new ConfigurationException(
+          PollerVariables.CLAIM_CHECK_BUCKET_OWNER.name(), "'" + owner + "' " + ownerProblem);
+    }
+    return Optional.of(new ClaimCheck(name, prefix, threshold, owner));
   }
 
   /**

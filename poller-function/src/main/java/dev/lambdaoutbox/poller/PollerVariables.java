@@ -189,12 +189,22 @@ public final class PollerVariables {
                   + " empty: such rows are dead-lettered as `MESSAGE_TOO_LARGE`. In the stack,"
                   + " `Create` makes a bucket whose objects expire after `ClaimCheckExpirationDays`");
 
+  public static final Setting CLAIM_CHECK_BUCKET_OWNER =
+      Setting.text("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", null, "a 12-digit AWS account id")
+          .meaning(
+              "required with `OUTBOX_CLAIM_CHECK_BUCKET`: the account that owns the bucket, sent"
+                  + " with every upload as S3's `ExpectedBucketOwner`, so a bucket of that name in"
+                  + " another account refuses the payload; the stack sets its own account");
+
   public static final Setting CLAIM_CHECK_PREFIX =
       Setting.text("OUTBOX_CLAIM_CHECK_PREFIX", "outbox-payloads/", "an S3 key prefix")
           .parameter("ClaimCheckPrefix")
           .meaning(
-              "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix and its"
-                  + " event id, so a republished event writes the same object again");
+              "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix, then its"
+                  + " destination's (`sns/`, `sqs/` or `events/`, the account, the name), its event"
+                  + " id and its SHA-256, so consumers may read their destinations' payloads only,"
+                  + " and an event id used again never overwrites another payload"
+                  + " ([delivery.md](delivery.md#large-payloads-the-claim-check))");
 
   public static final Setting CLAIM_CHECK_THRESHOLD_BYTES =
       Setting.number("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", INTEGER, 0, 0, 16_777_215)
@@ -239,6 +249,7 @@ public final class PollerVariables {
             WAKE_LINGER_MS,
             PARKING_CHUNK_SIZE,
             CLAIM_CHECK_BUCKET,
+            CLAIM_CHECK_BUCKET_OWNER,
             CLAIM_CHECK_PREFIX,
             CLAIM_CHECK_THRESHOLD_BYTES));
     return List.copyOf(all);

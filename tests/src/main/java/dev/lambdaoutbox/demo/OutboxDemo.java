@@ -102,7 +102,12 @@ public final class OutboxDemo {
                   aws,
                   s3,
                   bucket,
-                  "outbox-payloads/",
+                  // The shop reads the payloads of the topic it consumes, and no others.
+                  "outbox-payloads/sns/"
+                      + AwsEndpoint.ACCOUNT
+                      + "/outbox-demo-"
+                      + run
+                      + "-reservations/",
                   db.jdbi(),
                   tables,
                   "outbox-demo-" + run + "-shop");
@@ -397,6 +402,7 @@ public final class OutboxDemo {
     env.put("OUTBOX_BATCH_SIZE", "1000");
     // What a destination cannot carry is stored in S3 and travels as a pointer (the claim check).
     env.put("OUTBOX_CLAIM_CHECK_BUCKET", bucket);
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", AwsEndpoint.ACCOUNT);
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "1");
     env.put("OUTBOX_LEASE_SECONDS", "20");
     env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "3000");

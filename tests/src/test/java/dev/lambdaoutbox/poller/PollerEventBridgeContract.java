@@ -342,20 +342,20 @@ abstract class PollerEventBridgeContract {
       assertThat(summary.published()).isEqualTo(1);
       JsonNode detail = bodies(bed.receive(queue, 1)).get(0).get("detail");
       long bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      String key = PollerClaimCheckContract.key("outbox-payloads/", bus, big);
+      assertThat(key).startsWith("outbox-payloads/events/000000000000/");
       assertThat(detail.toString())
           .isEqualTo(
               "{\"payloadS3Pointer\":{\"s3BucketName\":\""
                   + bucket
-                  + "\",\"s3Key\":\"outbox-payloads/"
-                  + big.id()
+                  + "\",\"s3Key\":\""
+                  + key
                   + "\"},\"extendedPayloadSize\":"
                   + bytes
                   + "}");
-      assertThat(
-              s3.getObjectAsBytes(r -> r.bucket(bucket).key("outbox-payloads/" + big.id()))
-                  .asUtf8String())
+      assertThat(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String())
           .isEqualTo(payload);
-      s3.deleteObject(r -> r.bucket(bucket).key("outbox-payloads/" + big.id()));
+      s3.deleteObject(r -> r.bucket(bucket).key(key));
       s3.deleteBucket(r -> r.bucket(bucket));
     }
   }

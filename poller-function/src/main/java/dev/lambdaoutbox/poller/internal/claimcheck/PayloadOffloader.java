@@ -91,9 +91,9 @@ public final class PayloadOffloader {
       }
     }
     byte[] content = payload.getBytes(StandardCharsets.UTF_8);
-    String key = claimCheck.key(row.id());
+    String key = claimCheck.key(message.destination(), row.id(), content);
     try {
-      uploader.put(claimCheck.bucket(), key, content);
+      uploader.put(claimCheck.bucket(), claimCheck.bucketOwner(), key, content);
     } catch (RuntimeException e) {
       UploadFailures.UploadFailure failure = UploadFailures.of(e, claimCheck.bucket(), key);
       var fields =

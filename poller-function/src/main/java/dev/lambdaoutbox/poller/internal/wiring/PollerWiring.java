@@ -134,6 +134,21 @@ public final class PollerWiring {
       Clock clock,
       RandomGenerator random,
       PrintStream out) {
+    return create(config, store, publisher, clock, random, out, uploader(config));
+  }
+
+  /**
+   * As {@link #create(PollerConfig, OutboxStore, MessagePublisher, Clock, RandomGenerator,
+   * PrintStream)}, storing claim-checked payloads with {@code uploader}.
+   */
+  public static Graph create(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      PrintStream out,
+      PayloadUploader uploader) {
     OutboxPoller poller =
         poller(
             config,
@@ -142,7 +157,8 @@ public final class PollerWiring {
             clock,
             random,
             logger(config, out, clock),
-            metrics(config, out, clock));
+            metrics(config, out, clock),
+            uploader);
     return new Graph(poller, poller, null, null);
   }
 
