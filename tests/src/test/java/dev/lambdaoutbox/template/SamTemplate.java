@@ -400,6 +400,12 @@ final class SamTemplate {
           return ((List<?>) value(args.get(1)))
               .get(Integer.parseInt(String.valueOf(value(args.get(0)))));
         }
+        case "Fn::Contains" -> {
+          List<?> args = (List<?>) argument;
+          String wanted = String.valueOf(value(args.get(1)));
+          return ((List<?>) value(args.get(0)))
+              .stream().anyMatch(member -> wanted.equals(String.valueOf(member)));
+        }
         case "Fn::EachMemberEquals" -> {
           List<?> args = (List<?>) argument;
           String expected = String.valueOf(value(args.get(1)));

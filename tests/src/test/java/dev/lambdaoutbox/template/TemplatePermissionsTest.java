@@ -511,7 +511,7 @@ class TemplatePermissionsTest {
   }
 
   /** Action to the resources it is allowed on, for one function. */
-  private static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
+  static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
     Map<String, List<String>> actions = new LinkedHashMap<>();
     for (Map<String, Object> statement : functionStatements(stack, function)) {
       assertThat(statement.get("Effect")).isEqualTo("Allow");

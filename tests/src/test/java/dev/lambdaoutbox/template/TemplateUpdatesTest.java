@@ -54,6 +54,7 @@ class TemplateUpdatesTest {
           "AlarmEmail", "ops@example.com",
           "DatabaseTlsCaLayerArn", "arn:aws:lambda:us-east-1:123456789012:layer:rds-ca:2",
           "OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222",
+          "ClaimCheckKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/3333-4444",
           "DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders",
           "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}",
           "ScheduleExpression", "rate(5 minutes)",
