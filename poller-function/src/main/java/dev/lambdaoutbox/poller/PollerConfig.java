@@ -39,6 +39,7 @@ public record PollerConfig(
     Optional<String> defaultDestination,
     Map<String, String> routes,
     String eventSource,
+    int eventBusMaxEntryBytes,
     Ordering ordering,
     int maxRetries,
     Duration backoffBase,
@@ -83,6 +84,7 @@ public record PollerConfig(
       Routes.requireOrderKept(routes, defaultDestination);
     }
     String eventSource = env.text(PollerVariables.EVENT_SOURCE, EventSource::problemWith);
+    int eventBusMaxEntryBytes = env.integer(PollerVariables.EVENT_BUS_MAX_ENTRY_BYTES);
     int maxRetries = env.integer(PollerVariables.MAX_RETRIES);
     Duration backoffBase = env.duration(PollerVariables.BACKOFF_BASE_MS);
     Duration backoffMax = env.duration(PollerVariables.BACKOFF_MAX_MS);
@@ -131,6 +133,7 @@ public record PollerConfig(
         defaultDestination,
         routes,
         eventSource,
+        eventBusMaxEntryBytes,
         ordering,
         maxRetries,
         backoffBase,
@@ -195,6 +198,7 @@ public record PollerConfig(
         defaultDestination,
         routes,
         eventSource,
+        eventBusMaxEntryBytes,
         ordering,
         maxRetries,
         backoffBase,

@@ -43,6 +43,17 @@ public final class PollerVariables {
               "the `Source` of every event put on an EventBridge bus (its `DetailType` is the"
                   + " event type); rules match on it ([delivery.md](delivery.md#eventbridge))");
 
+  public static final Setting EVENT_BUS_MAX_ENTRY_BYTES =
+      Setting.number("OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES", INTEGER, 262_144, 16_384, 1_048_576)
+          .parameter("EventBusMaxEntryBytes")
+          .meaning(
+              "the largest entry the poller puts on an EventBridge bus, as EventBridge counts it"
+                  + " (`Source`, `DetailType`, `Detail`, 14 for `Time`): what every target of the"
+                  + " bus's rules takes (SNS and Step Functions 256 KiB, SQS 1 MiB);"
+                  + " PutEvents itself takes 1 MiB. A larger entry goes through the claim check, or"
+                  + " without a bucket is dead-lettered as `MESSAGE_TOO_LARGE` before the put"
+                  + " ([delivery.md](delivery.md#eventbridge))");
+
   public static final Setting MAX_RETRIES =
       Setting.number("OUTBOX_MAX_RETRIES", INTEGER, 10, 0, 100)
           .parameter("MaxRetries")
@@ -231,6 +242,7 @@ public final class PollerVariables {
             DEFAULT_DESTINATION,
             ROUTES,
             EVENT_SOURCE,
+            EVENT_BUS_MAX_ENTRY_BYTES,
             MAX_RETRIES,
             BACKOFF_BASE_MS,
             BACKOFF_MAX_MS,

@@ -111,6 +111,6 @@ public final class PayloadOffloader {
       return new Waiting(failure.code(), failure.reason());
     }
     return new Offloaded(
-        message.withPointer(new PayloadPointer(claimCheck.bucket(), key, content.length)));
+        message.withPointer(new PayloadPointer(claimCheck.bucket(), key, content.length), payload));
   }
 }

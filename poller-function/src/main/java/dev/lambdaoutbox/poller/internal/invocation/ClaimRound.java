@@ -59,6 +59,7 @@ import java.util.UUID;
 public final class ClaimRound {
   private final DestinationRouter router;
   private final String eventSource;
+  private final int busMaxEntryBytes;
   private final DestinationGuard guard;
   private final MessagePublisher publisher;
   private final OutcomePolicy policy;
@@ -71,12 +72,15 @@ public final class ClaimRound {
   /**
    * @param eventSource the Source of the events put on an EventBridge bus ({@code
    *     OUTBOX_EVENT_SOURCE})
+   * @param busMaxEntryBytes the largest entry put on a bus ({@code
+   *     OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES})
    * @param offloader the claim check, which stores a payload too large for its destination in S3
    *     and sends a pointer to it; null without a claim-check bucket (such rows are dead-lettered)
    */
   public ClaimRound(
       DestinationRouter router,
       String eventSource,
+      int busMaxEntryBytes,
       DestinationGuard guard,
       MessagePublisher publisher,
       OutcomePolicy policy,
@@ -88,6 +92,7 @@ public final class ClaimRound {
     this.offloader = offloader;
     this.router = Objects.requireNonNull(router, "router");
     this.eventSource = Objects.requireNonNull(eventSource, "eventSource");
+    this.busMaxEntryBytes = busMaxEntryBytes;
     this.guard = Objects.requireNonNull(guard, "guard");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -204,7 +209,8 @@ public final class ClaimRound {
               row.id(), Failure.permanent(Codes.INVALID_DESTINATION, "destination " + problem)));
       return Optional.empty();
     }
-    OutboundMessage message = OutboundMessage.of(row, destination.get(), eventSource);
+    OutboundMessage message =
+        OutboundMessage.of(row, destination.get(), eventSource, busMaxEntryBytes);
     boolean offload = offloader != null && offloader.applies(message);
     if (message.tooLarge() && !offload) {
       deliveries.add(

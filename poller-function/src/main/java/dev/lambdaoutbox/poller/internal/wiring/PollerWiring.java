@@ -197,6 +197,7 @@ public final class PollerWiring {
         new ClaimRound(
             new DestinationRouter(config.routes(), config.defaultDestination()),
             config.eventSource(),
+            config.eventBusMaxEntryBytes(),
             new DestinationGuard(
                 store.destinationHealth(),
                 new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),
