@@ -122,7 +122,8 @@ public final class PollerVariables {
   public static final Setting PUBLISH_CONCURRENCY =
       Setting.number("OUTBOX_PUBLISH_CONCURRENCY", INTEGER, 8, 1, 64)
           .meaning(
-              "batch calls in flight at once, across destinations. The poller lets the JVM keep"
+              "batch calls in flight at once, across destinations, and as many claim-check"
+                  + " uploads beside them. The poller lets the JVM keep"
                   + " as many idle connections per broker endpoint (`http.maxConnections`, 5 by"
                   + " default), unless `JAVA_TOOL_OPTIONS` sets it");
 

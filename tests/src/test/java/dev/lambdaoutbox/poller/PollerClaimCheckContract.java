@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -54,16 +53,11 @@ abstract class PollerClaimCheckContract {
   @BeforeAll
   void start() {
     bed = bed();
-    s3 =
-        bed.aws
-            .configure(S3Client.builder())
-            .httpClientBuilder(UrlConnectionHttpClient.builder())
-            .build();
+    s3 = bed.s3();
   }
 
   @AfterAll
   void stop() throws Exception {
-    s3.close();
     bed.close();
   }
 

@@ -74,11 +74,7 @@ abstract class PollerEventBridgeContract {
             .overrideConfiguration(o -> o.addExecutionInterceptor(counting(putEventsCalls)))
             .build();
     countingSqs = PollerTestBed.sqs(bed.aws, Duration.ofSeconds(5), counting(sendBatchCalls));
-    s3 =
-        bed.aws
-            .configure(S3Client.builder())
-            .httpClientBuilder(UrlConnectionHttpClient.builder())
-            .build();
+    s3 = bed.s3();
     try {
       events.listEventBuses(r -> r.limit(1));
     } catch (SdkException e) {
@@ -95,7 +91,6 @@ abstract class PollerEventBridgeContract {
   void stop() throws Exception {
     events.close();
     countingSqs.close();
-    s3.close();
     bed.close();
   }
 

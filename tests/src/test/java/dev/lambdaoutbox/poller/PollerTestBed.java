@@ -207,6 +207,11 @@ final class PollerTestBed implements AutoCloseable {
             config, store, publisher, clock, new SplittableRandom(7), out, uploader));
   }
 
+  /** An S3 client for the test bed's own S3, closed with the bed. */
+  S3Client s3() {
+    return s3(aws.endpoint(), Duration.ofSeconds(30));
+  }
+
   /**
    * An S3 client of the test bed's account at {@code endpoint} (e.g. an {@link
    * dev.lambdaoutbox.testing.S3Front}), as the poller builds its own: {@code timeout} per call.

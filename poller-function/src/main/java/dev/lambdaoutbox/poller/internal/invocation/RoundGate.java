@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link PublishGate} of one round: no call once too little time is left for it (before the
- * invocation's timeout, or the end of the lease on the rows it sends), and no further call to a
- * destination a call of this round showed down. Thread-safe: batch calls run in parallel.
+ * invocation's timeout, or the end of the lease on the rows it sends), no claim-check upload once
+ * it and the publish after it would not fit, and no further call to a destination a call of this
+ * round showed down. Thread-safe: batch calls run in parallel.
  */
 final class RoundGate implements PublishGate {
   private final InvocationBudget budget;
@@ -36,6 +37,17 @@ final class RoundGate implements PublishGate {
       return new Delivery.Refusal(
           Delivery.Why.TIME_SHORT,
           "not sent: too little time left before the timeout or the lease ends");
+    }
+    return null;
+  }
+
+  @Override
+  public Delivery.Refusal uploadRefusal() {
+    if (!budget.mayStartUpload(remainingAtClaim)) {
+      return new Delivery.Refusal(
+          Delivery.Why.TIME_SHORT,
+          "not stored: too little time left to store the payload in S3 and publish it before the"
+              + " timeout or the lease ends");
     }
     return null;
   }

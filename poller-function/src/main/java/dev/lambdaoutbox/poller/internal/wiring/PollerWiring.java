@@ -190,7 +190,10 @@ public final class PollerWiring {
       EmfMetrics metrics,
       PayloadUploader uploader) {
     PayloadOffloader offloader =
-        config.claimCheck().map(c -> new PayloadOffloader(c, store, uploader, log)).orElse(null);
+        config
+            .claimCheck()
+            .map(c -> new PayloadOffloader(c, store, uploader, config.publishConcurrency(), log))
+            .orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
     ClaimRound round =
