@@ -40,6 +40,12 @@ final class MessageAttributeRules {
     if (OutboxMessageAttributes.RESERVED.contains(name)) {
       return "'" + name + "' is set by the outbox itself";
     }
+    if (ClaimCheckFormat.SIZE_ATTRIBUTES.contains(name)) {
+      return "'"
+          + name
+          + "' is set by the claim check alone: it marks a message whose body points to a payload"
+          + " stored in S3";
+    }
     return null;
   }
 

@@ -51,6 +51,19 @@ class MessageAttributeRulesTest {
     assertThat(MessageAttributeRules.problemWithName(name)).contains("set by the outbox");
   }
 
+  /**
+   * A header under the claim check's attribute names would make a message look like a pointer to
+   * any S3 object, or overwrite a real pointer's size: consumers, ours and AWS's extended clients,
+   * decide by the attribute alone.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ExtendedPayloadSize", "SQSLargePayloadSize"})
+  void problemWithName_whenTheClaimCheckSetsIt_isRefused(String name) {
+    assertThat(MessageAttributeRules.problemWithName(name))
+        .contains("'" + name + "'")
+        .contains("claim check");
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {

@@ -29,7 +29,7 @@ final class JdbiSqsInboxConsumer implements SqsInboxConsumer {
     this.jdbi = b.jdbi;
     this.consumerName = b.consumerName;
     this.handler = b.handler;
-    this.payloads = new S3PayloadReader(b.s3);
+    this.payloads = new S3PayloadReader(b.s3, b.claimCheckLocations, b.claimCheckMaxBytes);
     this.inbox = Inbox.create(b.tables);
     this.log =
         new JsonLogger(

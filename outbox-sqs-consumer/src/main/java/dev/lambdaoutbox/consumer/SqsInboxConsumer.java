@@ -2,9 +2,13 @@ package dev.lambdaoutbox.consumer;
 
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.lambdaoutbox.consumer.internal.ClaimCheckLocation;
+import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.jdbi.v3.core.Jdbi;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -34,7 +38,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  *       another outbox attribute) fails and is logged at ERROR, naming what is missing. A body that
  *       is a claim check (an S3 payload pointer, marked by the {@code ExtendedPayloadSize}
  *       attribute) is replaced by the object it points to, read with the {@linkplain Builder#s3 S3
- *       client}; when the object cannot be read the record fails (WARN) and comes back;
+ *       client} if it is in a {@linkplain Builder#claimCheckLocation location} the consumer was
+ *       given (otherwise the record fails at ERROR, unread); when the object cannot be read the
+ *       record fails (WARN) and comes back;
  *   <li>a transaction begins; the event id is recorded in the inbox for this consumer name; if it
  *       was recorded before, the record succeeds without running the handler (a redelivery);
  *   <li>otherwise the handler runs; it returns, and the transaction commits; or it throws, the
@@ -64,12 +70,23 @@ public interface SqsInboxConsumer {
    * are required.
    */
   final class Builder {
+    /**
+     * The largest claim-checked payload a consumer reads by default: the most the outbox stores
+     * ({@code OutboxWriter.MAX_CLAIM_CHECK_PAYLOAD_BYTES}).
+     */
+    public static final long DEFAULT_CLAIM_CHECK_MAX_BYTES = MessageSize.MAX_STORED_PAYLOAD_BYTES;
+
+    /** The most {@link #claimCheckMaxBytes} may be. */
+    public static final long MAX_CLAIM_CHECK_MAX_BYTES = 256L * 1024 * 1024;
+
     Jdbi jdbi;
     String consumerName;
     InboundEventHandler handler;
     OutboxTables tables = OutboxTables.defaults();
     PrintStream logOutput = System.out;
     S3Client s3;
+    final List<ClaimCheckLocation> claimCheckLocations = new ArrayList<>();
+    long claimCheckMaxBytes = DEFAULT_CLAIM_CHECK_MAX_BYTES;
 
     private Builder() {}
 
@@ -114,12 +131,44 @@ public interface SqsInboxConsumer {
 
     /**
      * The S3 client that reads payloads stored in S3 (a claim check: the body is a payload pointer
-     * and the {@code ExtendedPayloadSize} attribute gives the payload's size). Needed only when
-     * such messages arrive; without it each of them fails, naming its bucket and key. Default:
-     * none.
+     * and the {@code ExtendedPayloadSize} attribute gives the payload's size), with the consumer's
+     * credentials; give it with at least one {@link #claimCheckLocation}. Needed only when such
+     * messages arrive; without it each of them fails, naming its bucket and key. Default: none.
      */
     public Builder s3(S3Client s3) {
       this.s3 = Objects.requireNonNull(s3, "s3");
+      return this;
+    }
+
+    /**
+     * Where claim checks may point: objects in {@code bucket} under {@code keyPrefix}, the bucket
+     * owned by the AWS account {@code bucketOwner} (sent as S3's {@code ExpectedBucketOwner}). A
+     * pointer anywhere else fails its record unread, at ERROR: whoever may send to the queue
+     * chooses the pointer, and the consumer's role may read more than the outbox's objects. Call it
+     * once for each place (the outbox stack's {@code ClaimCheckBucketName} output and the prefix of
+     * the destination this consumer's queue receives from, e.g. {@code
+     * outbox-payloads/sns/123456789012/orders/}).
+     *
+     * @throws IllegalArgumentException naming an owner that is not 12 digits, a bucket name S3
+     *     would refuse, or a prefix beginning with '/'
+     */
+    public Builder claimCheckLocation(String bucketOwner, String bucket, String keyPrefix) {
+      claimCheckLocations.add(new ClaimCheckLocation(bucketOwner, bucket, keyPrefix));
+      return this;
+    }
+
+    /**
+     * The largest claim-checked payload read, in bytes: a pointer whose size attribute says more
+     * fails its record unread, at ERROR. Default {@value #DEFAULT_CLAIM_CHECK_MAX_BYTES}, the most
+     * the outbox stores; at most {@value #MAX_CLAIM_CHECK_MAX_BYTES}. The consumer holds one such
+     * payload in memory at a time, once as bytes and once as text.
+     */
+    public Builder claimCheckMaxBytes(long maxBytes) {
+      if (maxBytes < 1 || maxBytes > MAX_CLAIM_CHECK_MAX_BYTES) {
+        throw new IllegalArgumentException(
+            "claimCheckMaxBytes: must be 1 to " + MAX_CLAIM_CHECK_MAX_BYTES + ", was " + maxBytes);
+      }
+      this.claimCheckMaxBytes = maxBytes;
       return this;
     }
 
@@ -144,6 +193,15 @@ public interface SqsInboxConsumer {
       }
       if (handler == null) {
         throw new IllegalStateException("handler: is required (what to do with each event)");
+      }
+      if (s3 != null && claimCheckLocations.isEmpty()) {
+        throw new IllegalStateException(
+            "claimCheckLocation: is required with s3 (the bucket owner, bucket and key prefix"
+                + " claim checks may point to; a pointer anywhere else is not read)");
+      }
+      if (s3 == null && !claimCheckLocations.isEmpty()) {
+        throw new IllegalStateException(
+            "s3: is required with claimCheckLocation (the client that reads claim checks)");
       }
       return new JdbiSqsInboxConsumer(this);
     }

@@ -271,7 +271,9 @@ class OutboxEventTest {
         "eventType",
         "aggregateType",
         "aggregateId",
-        "occurredAt"
+        "occurredAt",
+        "ExtendedPayloadSize",
+        "SQSLargePayloadSize"
       })
   void header_whenNameBreaksAttributeRules_refusesNamingTheHeader(String name) {
     assertThat(refusal(valid().header(name, "v")).field()).isEqualTo("headers." + name);

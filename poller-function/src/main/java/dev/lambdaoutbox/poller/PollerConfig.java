@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.poller;
 
+import dev.lambdaoutbox.core.ClaimCheckFormat;
 import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
 import dev.lambdaoutbox.poller.internal.publish.EventSource;
 import dev.lambdaoutbox.poller.internal.route.Routes;
@@ -38,6 +39,7 @@ public record PollerConfig(
     Optional<String> defaultDestination,
     Map<String, String> routes,
     String eventSource,
+    int eventBusMaxEntryBytes,
     Ordering ordering,
     int maxRetries,
     Duration backoffBase,
@@ -83,6 +85,7 @@ public record PollerConfig(
       Routes.requireOrderKept(routes, defaultDestination);
     }
     String eventSource = env.text(PollerVariables.EVENT_SOURCE, EventSource::problemWith);
+    int eventBusMaxEntryBytes = env.integer(PollerVariables.EVENT_BUS_MAX_ENTRY_BYTES);
     int maxRetries = env.integer(PollerVariables.MAX_RETRIES);
     Duration backoffBase = env.duration(PollerVariables.BACKOFF_BASE_MS);
     Duration backoffMax = env.duration(PollerVariables.BACKOFF_MAX_MS);
@@ -132,6 +135,7 @@ public record PollerConfig(
         defaultDestination,
         routes,
         eventSource,
+        eventBusMaxEntryBytes,
         ordering,
         maxRetries,
         backoffBase,
@@ -169,12 +173,21 @@ public record PollerConfig(
       return Optional.empty();
     }
     String name = bucket.get();
-    String problem = ClaimCheck.bucketProblem(name);
+    String problem = ClaimCheckFormat.bucketProblem(name);
     if (problem != null) {
       throw new ConfigurationException(
           PollerVariables.CLAIM_CHECK_BUCKET.name(), "'" + name + "' " + problem);
     }
-    return Optional.of(new ClaimCheck(name, prefix, threshold));
+    String owner =
+        env.required(
+            PollerVariables.CLAIM_CHECK_BUCKET_OWNER,
+            "the account that owns " + PollerVariables.CLAIM_CHECK_BUCKET.name() + " " + name);
+    String ownerProblem = ClaimCheck.ownerProblem(owner);
+    if (ownerProblem != null) {
+      throw new ConfigurationException(
+          PollerVariables.CLAIM_CHECK_BUCKET_OWNER.name(), "'" + owner + "' " + ownerProblem);
+    }
+    return Optional.of(new ClaimCheck(name, prefix, threshold, owner));
   }
 
   /**
@@ -188,6 +201,7 @@ public record PollerConfig(
         defaultDestination,
         routes,
         eventSource,
+        eventBusMaxEntryBytes,
         ordering,
         maxRetries,
         backoffBase,

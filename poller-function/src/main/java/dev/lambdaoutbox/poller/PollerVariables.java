@@ -43,6 +43,17 @@ public final class PollerVariables {
               "the `Source` of every event put on an EventBridge bus (its `DetailType` is the"
                   + " event type); rules match on it ([delivery.md](delivery.md#eventbridge))");
 
+  public static final Setting EVENT_BUS_MAX_ENTRY_BYTES =
+      Setting.number("OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES", INTEGER, 262_144, 16_384, 1_048_576)
+          .parameter("EventBusMaxEntryBytes")
+          .meaning(
+              "the largest entry the poller puts on an EventBridge bus, as EventBridge counts it"
+                  + " (`Source`, `DetailType`, `Detail`, 14 for `Time`): what every target of the"
+                  + " bus's rules takes (SNS and Step Functions 256 KiB, SQS 1 MiB);"
+                  + " PutEvents itself takes 1 MiB. A larger entry goes through the claim check, or"
+                  + " without a bucket is dead-lettered as `MESSAGE_TOO_LARGE` before the put"
+                  + " ([delivery.md](delivery.md#eventbridge))");
+
   public static final Setting MAX_RETRIES =
       Setting.number("OUTBOX_MAX_RETRIES", INTEGER, 10, 0, 100)
           .parameter("MaxRetries")
@@ -121,7 +132,8 @@ public final class PollerVariables {
   public static final Setting PUBLISH_CONCURRENCY =
       Setting.number("OUTBOX_PUBLISH_CONCURRENCY", INTEGER, 8, 1, 64)
           .meaning(
-              "batch calls in flight at once, across destinations. The poller lets the JVM keep"
+              "batch calls in flight at once, across destinations, and as many claim-check"
+                  + " uploads beside them. The poller lets the JVM keep"
                   + " as many idle connections per broker endpoint (`http.maxConnections`, 5 by"
                   + " default), unless `JAVA_TOOL_OPTIONS` sets it");
 
@@ -199,12 +211,22 @@ public final class PollerVariables {
                   + " empty: such rows are dead-lettered as `MESSAGE_TOO_LARGE`. In the stack,"
                   + " `Create` makes a bucket whose objects expire after `ClaimCheckExpirationDays`");
 
+  public static final Setting CLAIM_CHECK_BUCKET_OWNER =
+      Setting.text("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", null, "a 12-digit AWS account id")
+          .meaning(
+              "required with `OUTBOX_CLAIM_CHECK_BUCKET`: the account that owns the bucket, sent"
+                  + " with every upload as S3's `ExpectedBucketOwner`, so a bucket of that name in"
+                  + " another account refuses the payload; the stack sets its own account");
+
   public static final Setting CLAIM_CHECK_PREFIX =
       Setting.text("OUTBOX_CLAIM_CHECK_PREFIX", "outbox-payloads/", "an S3 key prefix")
           .parameter("ClaimCheckPrefix")
           .meaning(
-              "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix and its"
-                  + " event id, so a republished event writes the same object again");
+              "with `OUTBOX_CLAIM_CHECK_BUCKET`: each payload is stored under this prefix, then its"
+                  + " destination's (`sns/`, `sqs/` or `events/`, the account, the name), its event"
+                  + " id and its SHA-256, so consumers may read their destinations' payloads only,"
+                  + " and an event id used again never overwrites another payload"
+                  + " ([delivery.md](delivery.md#large-payloads-the-claim-check))");
 
   public static final Setting CLAIM_CHECK_THRESHOLD_BYTES =
       Setting.number("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", INTEGER, 0, 0, 16_777_215)
@@ -231,6 +253,7 @@ public final class PollerVariables {
             DEFAULT_DESTINATION,
             ROUTES,
             EVENT_SOURCE,
+            EVENT_BUS_MAX_ENTRY_BYTES,
             MAX_RETRIES,
             BACKOFF_BASE_MS,
             BACKOFF_MAX_MS,
@@ -250,6 +273,7 @@ public final class PollerVariables {
             WAKE_LINGER_MS,
             PARKING_CHUNK_SIZE,
             CLAIM_CHECK_BUCKET,
+            CLAIM_CHECK_BUCKET_OWNER,
             CLAIM_CHECK_PREFIX,
             CLAIM_CHECK_THRESHOLD_BYTES));
     return List.copyOf(all);

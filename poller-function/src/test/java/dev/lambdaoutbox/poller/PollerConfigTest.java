@@ -58,20 +58,57 @@ class PollerConfigTest {
   }
 
   @Test
-  void claimCheck_readsBucketPrefixAndThreshold_withTheDefaultPrefix() {
+  void claimCheck_readsBucketOwnerPrefixAndThreshold_withTheDefaultPrefix() {
     Map<String, String> env = minimal();
     env.put("OUTBOX_CLAIM_CHECK_BUCKET", "orders-payloads");
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", "123456789012");
     assertThat(PollerConfig.fromEnvironment(env).claimCheck())
-        .contains(new ClaimCheck("orders-payloads", "outbox-payloads/", 0));
+        .contains(new ClaimCheck("orders-payloads", "outbox-payloads/", 0, "123456789012"));
     Map<String, String> noBucket = minimal();
     noBucket.put("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "1000");
     assertThat(PollerConfig.fromEnvironment(noBucket).claimCheck()).isEmpty();
     env.put("OUTBOX_CLAIM_CHECK_PREFIX", "large/");
     env.put("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "65536");
     ClaimCheck claimCheck = PollerConfig.fromEnvironment(env).claimCheck().orElseThrow();
-    assertThat(claimCheck).isEqualTo(new ClaimCheck("orders-payloads", "large/", 65_536));
-    assertThat(claimCheck.key(java.util.UUID.fromString("0192d3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d")))
-        .isEqualTo("large/0192d3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d");
+    assertThat(claimCheck)
+        .isEqualTo(new ClaimCheck("orders-payloads", "large/", 65_536, "123456789012"));
+  }
+
+  @Test
+  void claimCheck_keys_carryTheDestinationsPrefix_theEventIdAndThePayloadsDigest() {
+    ClaimCheck claimCheck = new ClaimCheck("orders-payloads", "large/", 0, "123456789012");
+    java.util.UUID id = java.util.UUID.fromString("0192d3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d");
+    byte[] content = "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String digest = "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a";
+
+    assertThat(claimCheck.key("arn:aws:sns:eu-west-1:123456789012:orders.fifo", id, content))
+        .isEqualTo("large/sns/123456789012/orders.fifo/" + id + "-" + digest);
+    assertThat(
+            claimCheck.key("https://sqs.eu-west-1.amazonaws.com/210987654321/orders", id, content))
+        .isEqualTo("large/sqs/210987654321/orders/" + id + "-" + digest);
+    assertThat(
+            claimCheck.key(
+                "arn:aws:events:eu-west-1:123456789012:event-bus/aws.partner/x/orders",
+                id,
+                content))
+        .isEqualTo("large/events/123456789012/aws.partner/x/orders/" + id + "-" + digest);
+    assertThat(claimCheck.key("arn:aws:sns:eu-west-1:123456789012:orders", id, new byte[] {'1'}))
+        .as("another payload, another object")
+        .isNotEqualTo(claimCheck.key("arn:aws:sns:eu-west-1:123456789012:orders", id, content));
+  }
+
+  @Test
+  void claimCheck_theLongestPrefix_withTheLongestDestinationMakesAKeyS3Takes() {
+    String prefix = "p".repeat(ClaimCheck.MAX_PREFIX_BYTES);
+    String bus = "b".repeat(256);
+    String key =
+        new ClaimCheck("orders-payloads", prefix, 0, "123456789012")
+            .key(
+                "arn:aws:events:eu-west-1:123456789012:event-bus/" + bus,
+                java.util.UUID.randomUUID(),
+                new byte[0]);
+
+    assertThat(key.length()).isEqualTo(ClaimCheck.MAX_KEY_BYTES);
   }
 
   @Test
@@ -86,10 +123,13 @@ class PollerConfigTest {
           {"OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "big", "not a whole number"},
           {"OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "16777216", "out of range"},
           {"OUTBOX_CLAIM_CHECK_PREFIX", "/big/", "leading slash"},
-          {"OUTBOX_CLAIM_CHECK_PREFIX", "p".repeat(989), "longer than 988"}
+          {"OUTBOX_CLAIM_CHECK_PREFIX", "p".repeat(647), "longer than 646"},
+          {"OUTBOX_CLAIM_CHECK_BUCKET_OWNER", "", "is not set"},
+          {"OUTBOX_CLAIM_CHECK_BUCKET_OWNER", "12345678901", "not an AWS account id"}
         }) {
       Map<String, String> env = minimal();
       env.put("OUTBOX_CLAIM_CHECK_BUCKET", "orders-payloads");
+      env.put("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", "123456789012");
       env.put(bad[0], bad[1]);
       assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
           .as("%s=%s", bad[0], bad[1])

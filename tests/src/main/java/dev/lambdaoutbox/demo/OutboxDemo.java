@@ -97,7 +97,20 @@ public final class OutboxDemo {
           sns.createTopic(r -> r.name("outbox-demo-" + run + "-reservations")).topicArn();
       topics.add(shopTopic);
       String cancellations = shopTopic.replace("-reservations", "-cancellations");
-      try (Shop shop = new Shop(aws, s3, db.jdbi(), tables, "outbox-demo-" + run + "-shop");
+      try (Shop shop =
+              new Shop(
+                  aws,
+                  s3,
+                  bucket,
+                  // The shop reads the payloads of the topic it consumes, and no others.
+                  "outbox-payloads/sns/"
+                      + AwsEndpoint.ACCOUNT
+                      + "/outbox-demo-"
+                      + run
+                      + "-reservations/",
+                  db.jdbi(),
+                  tables,
+                  "outbox-demo-" + run + "-shop");
           PaymentsBus bus =
               new PaymentsBus(aws, "outbox-demo-" + run + "-payments", shop.busQueueArn())) {
         steps.run(
@@ -389,6 +402,7 @@ public final class OutboxDemo {
     env.put("OUTBOX_BATCH_SIZE", "1000");
     // What a destination cannot carry is stored in S3 and travels as a pointer (the claim check).
     env.put("OUTBOX_CLAIM_CHECK_BUCKET", bucket);
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", AwsEndpoint.ACCOUNT);
     env.put("OUTBOX_PUBLISH_CONCURRENCY", "1");
     env.put("OUTBOX_LEASE_SECONDS", "20");
     env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "3000");

@@ -59,7 +59,18 @@ final class Shop implements AutoCloseable {
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final List<Thread> pollers;
 
-  Shop(AwsEndpoint aws, S3Client s3, Jdbi jdbi, DemoTables tables, String queueName) {
+  /**
+   * @param claimCheckBucket where the poller stores the payloads too large for the shop's topic
+   * @param claimCheckPrefix the key prefix of the payloads published to it
+   */
+  Shop(
+      AwsEndpoint aws,
+      S3Client s3,
+      String claimCheckBucket,
+      String claimCheckPrefix,
+      Jdbi jdbi,
+      DemoTables tables,
+      String queueName) {
     this.sns = aws.sns();
     this.sqs = aws.sqs();
     this.queueUrl =
@@ -83,6 +94,7 @@ final class Shop implements AutoCloseable {
             .tables(tables.outbox())
             .handler((handle, event) -> apply(handle, tables, event))
             .s3(s3)
+            .claimCheckLocation(AwsEndpoint.ACCOUNT, claimCheckBucket, claimCheckPrefix)
             .logOutput(new PrintStream(OutputStream.nullOutputStream()))
             .build();
     this.busConsumer =

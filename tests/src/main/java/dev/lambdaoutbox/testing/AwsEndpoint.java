@@ -16,6 +16,8 @@ import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
  * bed, or LocalStack in Docker.
  */
 public record AwsEndpoint(URI endpoint, String region, String accessKeyId, String secretAccessKey) {
+  /** The account LocalStack answers as: it owns every bucket, topic and queue made there. */
+  public static final String ACCOUNT = "000000000000";
 
   public Region awsRegion() {
     return Region.of(region);

@@ -63,6 +63,8 @@ public final class PoisonRows {
           both("headers-text-after-object", "headers", "'{\"a\":\"x\"} y'"),
           both("headers-name-with-space", "headers", "'{\"bad name\":\"v\"}'"),
           both("headers-reserved-name", "headers", "'{\"eventId\":\"x\"}'"),
+          // A forged claim check: the attribute would make the message point into S3.
+          both("headers-claim-check-size", "headers", "'{\"ExtendedPayloadSize\":\"9\"}'"),
           both("headers-empty-value", "headers", "'{\"a\":\"\"}'"),
           both(
               "headers-six",

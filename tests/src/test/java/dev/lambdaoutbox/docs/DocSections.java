@@ -476,8 +476,10 @@ final class DocSections {
             + " GB-months × "
             + money(Prices.S3_STANDARD_PER_GB_MONTH),
         storage);
-    md.append("\nWithout the claim check such an event cannot go to SNS (256 KiB at most); SQS and")
-        .append(" EventBridge (1 MiB) take it but bill its ")
+    md.append(
+            "\nWithout the claim check the outbox carries no payload over 256 KiB: SNS (256 KiB at")
+        .append(
+            " most) could not take such an event, and SQS and EventBridge (1 MiB) would bill its ")
         .append(LARGE_EVENT_KB)
         .append(" KB as ")
         .append((LARGE_EVENT_KB + 63) / 64)

@@ -168,8 +168,26 @@ public final class StackParameters {
         stack(
             null,
             "with `ClaimCheckBucket` `Create`: the created bucket deletes a stored payload this"
-                + " many days after it was written"
-                + " ([delivery.md](delivery.md#large-payloads-the-claim-check))"));
+                + " many days after it was last written (each publish of its event writes it"
+                + " again); more than `ClaimCheckConsumerRetentionDays`, or the stack refuses to"
+                + " deploy ([delivery.md](delivery.md#how-long-a-payload-is-kept))"));
+    all.put(
+        "ClaimCheckConsumerRetentionDays",
+        stack(
+            null,
+            "the longest an outbox message may wait in any consumer's queue, in days: the"
+                + " queues' `MessageRetentionPeriod` (SQS: at most 14), plus a FIFO queue's"
+                + " dead-letter queue's; with `ClaimCheckBucket` `Create`,"
+                + " `ClaimCheckExpirationDays` must be more"
+                + " ([delivery.md](delivery.md#how-long-a-payload-is-kept))"));
+    all.put(
+        "ClaimCheckKmsKeyArn",
+        stack(
+            "a KMS key ARN",
+            "a customer-managed key for the stored payloads: the created bucket encrypts with it"
+                + " (SSE-KMS, with an S3 Bucket Key), or, with an existing bucket, the key that"
+                + " bucket uses; the poller gets `kms:GenerateDataKey` on it, and consumers need"
+                + " `kms:Decrypt`. Empty: the created bucket uses S3-managed keys (SSE-S3)"));
     return Map.copyOf(all);
   }
 

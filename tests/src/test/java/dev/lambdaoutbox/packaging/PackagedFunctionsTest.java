@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.packaging;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -487,6 +488,7 @@ class PackagedFunctionsTest {
     Map<String, String> env = jdbcEnvironment(tables, secret);
     env.put("OUTBOX_ROUTES", "{\"key.topic\":\"" + topic + "\",\"key.queue\":\"" + queue + "\"}");
     env.put("OUTBOX_CLAIM_CHECK_BUCKET", bucket);
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", AwsEndpoint.ACCOUNT);
     env.put("OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES", "100");
     String scheduled =
         Files.readString(PackagedFunction.projectRoot().resolve("events/scheduled-event.json"));
@@ -511,6 +513,7 @@ class PackagedFunctionsTest {
               .tables(tables)
               .handler((h, e) -> handled.put(e.eventId(), e))
               .s3(s3)
+              .claimCheckLocation(AwsEndpoint.ACCOUNT, bucket, "outbox-payloads/")
               .build();
       EventSourceMapping mapping =
           new EventSourceMapping(
@@ -522,9 +525,18 @@ class PackagedFunctionsTest {
       assertThat(handled.get(large.id()).payload())
           .as("read from the bucket, not the pointer")
           .isEqualTo(largePayload);
+      String queueName = queue.substring(queue.lastIndexOf('/') + 1);
       assertThat(s3.listObjectsV2(r -> r.bucket(bucket)).contents())
           .extracting(S3Object::key)
-          .containsExactly("outbox-payloads/" + large.id());
+          .singleElement(STRING)
+          .startsWith(
+              "outbox-payloads/sqs/"
+                  + AwsEndpoint.ACCOUNT
+                  + "/"
+                  + queueName
+                  + "/"
+                  + large.id()
+                  + "-");
 
       JsonNode list =
           invoke(

@@ -101,7 +101,10 @@ class LargeEventsDataApiTest {
       assertThat(bed.receive(queue, 2)).hasSize(2);
       for (OutboxEvent e : List.of(ascii, emoji)) {
         byte[] stored =
-            s3.getObjectAsBytes(r -> r.bucket(bucket).key("outbox-payloads/" + e.id()))
+            s3.getObjectAsBytes(
+                    r ->
+                        r.bucket(bucket)
+                            .key(PollerClaimCheckContract.key("outbox-payloads/", queue, e)))
                 .asByteArray();
         assertThat(stored).isEqualTo(e.payload().getBytes(StandardCharsets.UTF_8));
       }

@@ -34,6 +34,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
@@ -53,6 +54,8 @@ abstract class PollerEventBridgeContract {
   PollerTestBed bed;
   private EventBridgeClient events;
   private final List<String> buses = new ArrayList<>();
+  private final List<String> buckets = new ArrayList<>();
+  private S3Client s3;
   private final List<Integer> putEventsCalls = new CopyOnWriteArrayList<>();
   private final List<Integer> sendBatchCalls = new CopyOnWriteArrayList<>();
   private SqsClient countingSqs;
@@ -71,6 +74,7 @@ abstract class PollerEventBridgeContract {
             .overrideConfiguration(o -> o.addExecutionInterceptor(counting(putEventsCalls)))
             .build();
     countingSqs = PollerTestBed.sqs(bed.aws, Duration.ofSeconds(5), counting(sendBatchCalls));
+    s3 = bed.s3();
     try {
       events.listEventBuses(r -> r.limit(1));
     } catch (SdkException e) {
@@ -107,6 +111,33 @@ abstract class PollerEventBridgeContract {
       events.deleteEventBus(r -> r.name(bus));
     }
     buses.clear();
+    for (String bucket : buckets) {
+      for (S3Object o : s3.listObjectsV2(r -> r.bucket(bucket)).contents()) {
+        s3.deleteObject(r -> r.bucket(bucket).key(o.key()));
+      }
+      s3.deleteBucket(r -> r.bucket(bucket));
+    }
+    buckets.clear();
+  }
+
+  /** The Detail of an offloaded entry: the pointer, then {@code fields} as written. */
+  private static String pointerDetail(String bucket, String key, long size, String fields) {
+    return "{\"payloadS3Pointer\":{\"s3BucketName\":\""
+        + bucket
+        + "\",\"s3Key\":\""
+        + key
+        + "\"},\"extendedPayloadSize\":"
+        + size
+        + fields
+        + "}";
+  }
+
+  /** A claim-check bucket of this test, deleted after it. */
+  private String createdBucket() {
+    String bucket = bed.name("eb-cc").toLowerCase().replace('_', '-');
+    s3.createBucket(r -> r.bucket(bucket));
+    buckets.add(bucket);
+    return bucket;
   }
 
   @Test
@@ -180,8 +211,8 @@ abstract class PollerEventBridgeContract {
   }
 
   /**
-   * LocalStack still holds an entry's Detail to the former 256 KiB; the poller, holding entries to
-   * today's 1 MiB, puts it, and the refusal of that one entry is the message's own.
+   * LocalStack still holds an entry's Detail to the former 256 KiB; a poller told that the bus's
+   * targets take 1 MiB puts it, and the refusal of that one entry is the message's own.
    */
   @Test
   void anEntryTheBusRefuses_isDeadLetteredWithItsReason_andTheRestOfItsBatchIsPut()
@@ -205,7 +236,9 @@ abstract class PollerEventBridgeContract {
             + refused.id()
             + "'");
 
-    PollSummary summary = bed.invoke(handler(routesTo(bus)));
+    // The bus's own targets taking 1 MiB, the poller holds entries to that.
+    PollSummary summary =
+        bed.invoke(handler(concat(routesTo(bus), "OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES", "1048576")));
 
     assertThat(summary.published()).isEqualTo(4);
     assertThat(summary.deadLettered()).isEqualTo(1);
@@ -317,50 +350,116 @@ abstract class PollerEventBridgeContract {
   void aPayloadOverTheBusLimit_withAClaimCheckBucket_isPutAsAPointerObject() throws Exception {
     String queue = bed.queue("eb-cc-sink");
     String bus = busForwardingTo(queue);
-    String bucket = bed.name("eb-cc").toLowerCase().replace('_', '-');
-    S3Client s3 =
-        bed.aws
-            .configure(S3Client.builder())
-            .httpClientBuilder(UrlConnectionHttpClient.builder())
+    String bucket = createdBucket();
+    String payload = "{\"blob\":\"" + "\uD83D\uDE00".repeat(512 * 1024) + "\"}";
+    OutboxEvent big = event("order.created", "cc-1").payload(payload).build();
+    bed.append(PollerClaimCheckContract.largePayloadWriter(bed), List.of(big));
+
+    PollSummary summary =
+        bed.invoke(
+            handler(
+                "OUTBOX_ROUTES",
+                "{\"order.*\":\"" + bus + "\"}",
+                "OUTBOX_EVENT_SOURCE",
+                SOURCE,
+                "OUTBOX_CLAIM_CHECK_BUCKET",
+                bucket));
+
+    assertThat(summary.published()).isEqualTo(1);
+    JsonNode detail = bodies(bed.receive(queue, 1)).get(0).get("detail");
+    long bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    String key = PollerClaimCheckContract.key("outbox-payloads/", bus, big);
+    assertThat(key).startsWith("outbox-payloads/events/000000000000/");
+    assertThat(detail.toString()).isEqualTo(pointerDetail(bucket, key, bytes, ""));
+    assertThat(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String())
+        .isEqualTo(payload);
+  }
+
+  /**
+   * A bus's targets (SNS, Step Functions) may take less than the 1 MiB PutEvents does, and fail
+   * there after the row is gone: by default the poller holds an entry to 256 KiB, and without a
+   * claim-check bucket dead-letters a larger one before the put, saying which setting to raise.
+   * Here the payload is within the outbox's 256 KiB, and Source, DetailType and Time take the entry
+   * over.
+   */
+  @Test
+  void anEntryOverTheBusEntryLimit_withoutABucket_isDeadLetteredBeforeThePut_namingTheSetting()
+      throws Exception {
+    String queue = bed.queue("eb-sink");
+    String bus = busForwardingTo(queue);
+    String payload = "{\"blob\":\"" + "x".repeat(256 * 1024 - 11 - 20) + "\"}";
+    assertThat(payload.length() + SOURCE.length() + "order.created".length() + 14)
+        .isGreaterThan(256 * 1024);
+    OutboxEvent large = event("order.created", "l-1").payload(payload).build();
+    bed.append(PollerClaimCheckContract.largePayloadWriter(bed), List.of(large));
+
+    PollSummary summary = bed.invoke(handler(routesTo(bus)));
+
+    assertThat(summary.deadLettered()).isEqualTo(1);
+    assertThat(putEventsCalls).as("nothing put").isEmpty();
+    Map<String, Object> dead = bed.deadLetter(large.id());
+    assertThat(dead.get("error_code")).isEqualTo("MESSAGE_TOO_LARGE");
+    assertThat((String) dead.get("error_reason"))
+        .contains("262144", "OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES", "claim-check bucket");
+  }
+
+  /**
+   * A rule on a field of the payload still matches an entry whose payload went to S3: its Detail
+   * keeps the payload's short fields beside the pointer, and drops what is long.
+   */
+  @Test
+  void anOffloadedEntry_keepsItsMatchableFieldsBesideThePointer_soARuleOnDetailStillMatches()
+      throws Exception {
+    String paid = bed.queue("eb-paid");
+    String bus =
+        busForwardingTo(
+            paid,
+            bed.name("bus"),
+            "{\"source\":[\"" + SOURCE + "\"],\"detail\":{\"status\":[\"PAID\"]}}");
+    String bucket = createdBucket();
+    String blob = "x".repeat(300_000);
+    OutboxEvent paidEvent =
+        event("order.created", "m-1")
+            .payload(
+                "{\"status\":\"PAID\",\"amount\":42.5,\"blob\":\""
+                    + blob
+                    + "\",\"customer\":{\"tier\":\"gold\",\"note\":\""
+                    + "n".repeat(2_000)
+                    + "\"},\"tags\":[\"a\",\"b\"],\"lines\":[{\"sku\":\"x\"}],\"open\":false}")
             .build();
-    try (s3) {
-      s3.createBucket(r -> r.bucket(bucket));
-      String payload = "{\"blob\":\"" + "\uD83D\uDE00".repeat(512 * 1024) + "\"}";
-      OutboxEvent big = event("order.created", "cc-1").payload(payload).build();
-      bed.append(PollerClaimCheckContract.largePayloadWriter(bed), List.of(big));
+    OutboxEvent openEvent =
+        event("order.created", "m-2")
+            .payload("{\"status\":\"OPEN\",\"blob\":\"" + blob + "\"}")
+            .build();
+    bed.append(PollerClaimCheckContract.largePayloadWriter(bed), List.of(paidEvent, openEvent));
 
-      PollSummary summary =
-          bed.invoke(
-              handler(
-                  "OUTBOX_ROUTES",
-                  "{\"order.*\":\"" + bus + "\"}",
-                  "OUTBOX_EVENT_SOURCE",
-                  SOURCE,
-                  "OUTBOX_CLAIM_CHECK_BUCKET",
-                  bucket));
+    PollSummary summary =
+        bed.invoke(handler(concat(routesTo(bus), "OUTBOX_CLAIM_CHECK_BUCKET", bucket)));
 
-      assertThat(summary.published()).isEqualTo(1);
-      JsonNode detail = bodies(bed.receive(queue, 1)).get(0).get("detail");
-      long bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-      assertThat(detail.toString())
-          .isEqualTo(
-              "{\"payloadS3Pointer\":{\"s3BucketName\":\""
-                  + bucket
-                  + "\",\"s3Key\":\"outbox-payloads/"
-                  + big.id()
-                  + "\"},\"extendedPayloadSize\":"
-                  + bytes
-                  + "}");
-      assertThat(
-              s3.getObjectAsBytes(r -> r.bucket(bucket).key("outbox-payloads/" + big.id()))
-                  .asUtf8String())
-          .isEqualTo(payload);
-      s3.deleteObject(r -> r.bucket(bucket).key("outbox-payloads/" + big.id()));
-      s3.deleteBucket(r -> r.bucket(bucket));
-    }
+    assertThat(summary.published()).isEqualTo(2);
+    List<JsonNode> matched = bodies(bed.receive(paid, 1));
+    assertThat(matched).as("the rule on detail.status matched the PAID entry only").hasSize(1);
+    JsonNode detail = matched.get(0).get("detail");
+    String key = PollerClaimCheckContract.key("outbox-payloads/", bus, paidEvent);
+    assertThat(detail.toString())
+        .isEqualTo(
+            pointerDetail(
+                bucket,
+                key,
+                paidEvent.payload().length(),
+                ",\"status\":\"PAID\",\"amount\":42.5,\"customer\":{\"tier\":\"gold\"},"
+                    + "\"tags\":[\"a\",\"b\"],\"open\":false"));
+    assertThat(s3.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String())
+        .isEqualTo(paidEvent.payload());
   }
 
   // ---- helpers
+
+  private static String[] concat(String[] first, String... more) {
+    String[] all = java.util.Arrays.copyOf(first, first.length + more.length);
+    System.arraycopy(more, 0, all, first.length, more.length);
+    return all;
+  }
 
   private static final String TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1";
 
@@ -396,14 +495,15 @@ abstract class PollerEventBridgeContract {
 
   /** A bus named {@code name} whose rule sends every event of {@link #SOURCE} to the queue. */
   private String busForwardingTo(String queueUrl, String name) {
+    return busForwardingTo(queueUrl, name, "{\"source\":[\"" + SOURCE + "\"]}");
+  }
+
+  /** A bus named {@code name} whose rule sends the events {@code pattern} matches to the queue. */
+  private String busForwardingTo(String queueUrl, String name, String pattern) {
     String arn = events.createEventBus(r -> r.name(name)).eventBusArn();
     buses.add(name);
     String queueArn = AwsEndpoint.queueArn(bed.sqs, queueUrl);
-    events.putRule(
-        r ->
-            r.eventBusName(name)
-                .name("to-queue")
-                .eventPattern("{\"source\":[\"" + SOURCE + "\"]}"));
+    events.putRule(r -> r.eventBusName(name).name("to-queue").eventPattern(pattern));
     events.putTargets(
         r -> r.eventBusName(name).rule("to-queue").targets(t -> t.id("queue").arn(queueArn)));
     return arn;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
@@ -57,6 +58,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
@@ -144,6 +146,8 @@ final class PollerTestBed implements AutoCloseable {
     env.put("OUTBOX_LEASE_SECONDS", "60");
     env.put("OUTBOX_SAFETY_MARGIN_MS", "1000");
     env.put("OUTBOX_LOG_LEVEL", "DEBUG");
+    // Read only with OUTBOX_CLAIM_CHECK_BUCKET: the test bed's account owns its buckets.
+    env.put("OUTBOX_CLAIM_CHECK_BUCKET_OWNER", AwsEndpoint.ACCOUNT);
     for (int i = 0; i < overrides.length; i += 2) {
       if (overrides[i + 1] == null) {
         env.remove(overrides[i]);
@@ -202,6 +206,35 @@ final class PollerTestBed implements AutoCloseable {
 
   PollerHandler handler(PollerConfig config, OutboxStore store, MessagePublisher publisher) {
     return handler(config, store, publisher, clock);
+  }
+
+  /** A handler as Lambda would build it, storing claim-checked payloads with {@code uploader}. */
+  PollerHandler handler(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      PayloadUploader uploader) {
+    return new PollerHandler(
+        PollerWiring.create(
+            config, store, publisher, clock, new SplittableRandom(7), out, uploader));
+  }
+
+  /** An S3 client for the test bed's own S3, closed with the bed. */
+  S3Client s3() {
+    return s3(aws.endpoint(), Duration.ofSeconds(30));
+  }
+
+  /**
+   * An S3 client of the test bed's account at {@code endpoint} (e.g. an {@link
+   * dev.lambdaoutbox.testing.S3Front}), as the poller builds its own: {@code timeout} per call.
+   */
+  S3Client s3(URI endpoint, Duration timeout) {
+    return closeLater(
+        aws.configure(S3Client.builder())
+            .endpointOverride(endpoint)
+            .httpClientBuilder(httpClient(timeout))
+            .overrideConfiguration(o -> o.apiCallTimeout(timeout))
+            .build());
   }
 
   /**

@@ -58,7 +58,8 @@ record StackCall(
 
   private static final String ACCOUNT = SamTemplate.ACCOUNT;
   private static final Pattern OBJECT_KEY =
-      Pattern.compile("^(.*?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$");
+      Pattern.compile(
+          "^(.*?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(-[0-9a-f]{64})?$");
   private static final Set<String> DATA_API_OPERATIONS =
       Set.of(
           "ExecuteStatement",
@@ -178,7 +179,7 @@ record StackCall(
 
   /**
    * For an object: the prefix the poller writes under, taken as the object key before the event id
-   * that ends it (the whole key when none ends it).
+   * (and the payload's digest) that ends it (the whole key when none ends it).
    */
   String prefix() {
     String objectKey = objectKey();

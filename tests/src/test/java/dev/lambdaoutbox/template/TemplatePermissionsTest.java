@@ -491,7 +491,7 @@ class TemplatePermissionsTest {
    * Action to the resources it is allowed on, for one function; its own log group's actions left
    * out ({@link #eachFunction_writesOnlyItsOwnLogGroup} checks them).
    */
-  private static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
+  static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
     Map<String, List<String>> actions = new LinkedHashMap<>();
     for (Map<String, Object> statement : StackPolicies.functionStatements(stack, function)) {
       assertThat(statement.get("Effect")).isEqualTo("Allow");

@@ -25,10 +25,10 @@ public record PayloadPointer(String bucket, String key, long size) {
   public static final String SIZE_ATTRIBUTE = ClaimCheckFormat.SIZE_ATTRIBUTE;
 
   /** The name older releases of the Extended Client Library used for the same attribute. */
-  static final String LEGACY_SIZE_ATTRIBUTE = "SQSLargePayloadSize";
+  static final String LEGACY_SIZE_ATTRIBUTE = ClaimCheckFormat.LEGACY_SIZE_ATTRIBUTE;
 
   /** Both names, which a consumer removes from the headers it hands over. */
-  public static final Set<String> SIZE_ATTRIBUTES = Set.of(SIZE_ATTRIBUTE, LEGACY_SIZE_ATTRIBUTE);
+  public static final Set<String> SIZE_ATTRIBUTES = ClaimCheckFormat.SIZE_ATTRIBUTES;
 
   static final String POINTER_CLASS = ClaimCheckFormat.POINTER_CLASS;
   static final String LEGACY_POINTER_CLASS = "com.amazon.sqs.javamessaging.MessageS3Pointer";

@@ -39,7 +39,7 @@ public final class SqsRecordReader {
    * @throws UnreadableRecordException naming what is missing or malformed
    */
   public static InboundEvent read(SQSMessage record) {
-    return read(record, new S3PayloadReader(null));
+    return read(record, S3PayloadReader.none());
   }
 
   /**

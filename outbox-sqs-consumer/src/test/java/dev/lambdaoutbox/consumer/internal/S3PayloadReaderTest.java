@@ -2,6 +2,7 @@ package dev.lambdaoutbox.consumer.internal;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
@@ -44,7 +45,11 @@ class S3PayloadReaderTest {
 
   @Test
   void read_denied_isUnavailableNamingBucketKeyAndCode() {
-    S3PayloadReader reader = new S3PayloadReader(new DenyingS3());
+    S3PayloadReader reader =
+        new S3PayloadReader(
+            new DenyingS3(),
+            List.of(new ClaimCheckLocation("123456789012", "claims", "outbox-payloads/")),
+            1 << 20);
     PayloadPointer pointer = new PayloadPointer("claims", "outbox-payloads/0191-abc", 300_000);
 
     assertThatThrownBy(() -> reader.read(pointer))
@@ -59,9 +64,25 @@ class S3PayloadReaderTest {
   void read_withoutClient_isUnreadableNamingBucketAndKey() {
     PayloadPointer pointer = new PayloadPointer("claims", "outbox-payloads/0191-abc", 300_000);
 
-    assertThatThrownBy(() -> new S3PayloadReader(null).read(pointer))
+    assertThatThrownBy(() -> S3PayloadReader.none().read(pointer))
         .isInstanceOf(UnreadableRecordException.class)
         .hasMessageContaining("bucket claims, key outbox-payloads/0191-abc, 300000 bytes")
         .hasMessageContaining("SqsInboxConsumer.builder().s3(S3Client)");
+  }
+
+  @Test
+  void location_ofAnotherBucketWithTheSamePrefix_orAKeyBesideThePrefix_doesNotHoldIt() {
+    ClaimCheckLocation location =
+        new ClaimCheckLocation("123456789012", "claims", "outbox-payloads/sns/1/orders/");
+
+    org.assertj.core.api.Assertions.assertThat(
+            location.holds("claims", "outbox-payloads/sns/1/orders/0191-abc"))
+        .isTrue();
+    org.assertj.core.api.Assertions.assertThat(
+            location.holds("claims2", "outbox-payloads/sns/1/orders/0191-abc"))
+        .isFalse();
+    org.assertj.core.api.Assertions.assertThat(
+            location.holds("claims", "outbox-payloads/sns/1/orders-x/0191-abc"))
+        .isFalse();
   }
 }

@@ -1,38 +1,94 @@
 package dev.lambdaoutbox.poller.internal.claimcheck;
 
+import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.Utf8;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.UUID;
 
 /**
  * Where the claim check stores large payloads, and which it stores: every payload whose message is
  * over its destination's limit, and, with a threshold, every payload of more UTF-8 bytes than that.
- * An event's object is {@code prefix + event id}, so a replay or a second publish of the same event
- * writes the same object again, with the same content.
+ *
+ * <p>An object's key is {@code prefix}, its destination's own prefix ({@code
+ * sns|sqs|events/ACCOUNT/NAME/}), then the event id and the SHA-256 of the payload in hex:
+ *
+ * <pre>outbox-payloads/sns/123456789012/orders/0192d3c4-...-1e2f3a4b5c6d-9f86d081...</pre>
+ *
+ * <ul>
+ *   <li>Event ids are the application's to set: an id written again with another payload gets
+ *       another object, so a message still in a queue keeps its own; the same event published again
+ *       (a retry, a replay) writes the same object with the same content.
+ *   <li>Each destination has a prefix of its own, so a consumer's role may read the payloads of the
+ *       destinations it consumes and no others.
+ * </ul>
  *
  * @param bucket the S3 bucket ({@code OUTBOX_CLAIM_CHECK_BUCKET})
  * @param prefix the key prefix ({@code OUTBOX_CLAIM_CHECK_PREFIX}), possibly empty
  * @param thresholdBytes payloads over this many bytes are stored even when their destination would
  *     take them; 0 for none ({@code OUTBOX_CLAIM_CHECK_THRESHOLD_BYTES})
+ * @param bucketOwner the account that owns the bucket, sent with every upload as S3's {@code
+ *     ExpectedBucketOwner} ({@code OUTBOX_CLAIM_CHECK_BUCKET_OWNER})
  */
-public record ClaimCheck(String bucket, String prefix, int thresholdBytes) {
+public record ClaimCheck(String bucket, String prefix, int thresholdBytes, String bucketOwner) {
   /** S3's longest object key, in UTF-8 bytes. */
   public static final int MAX_KEY_BYTES = 1_024;
 
-  /** An event id's length in a key (a UUID's canonical text). */
-  private static final int ID_CHARS = 36;
+  /**
+   * The longest destination prefix: {@code events/}, an account id, a name of up to 256 characters
+   * (a topic's or a bus's; a queue's has 80) and two slashes.
+   */
+  static final int MAX_DESTINATION_PREFIX_BYTES = "events/".length() + 12 + 1 + 256 + 1;
 
-  /** The longest prefix: with an event id it still makes a key S3 takes. */
-  public static final int MAX_PREFIX_BYTES = MAX_KEY_BYTES - ID_CHARS;
+  /** What follows the destination's prefix: an event id, '-' and a SHA-256 in hex. */
+  static final int OBJECT_NAME_BYTES = 36 + 1 + 64;
+
+  /**
+   * The longest prefix: with any destination's and an object name it still makes a key S3 takes.
+   */
+  public static final int MAX_PREFIX_BYTES =
+      MAX_KEY_BYTES - MAX_DESTINATION_PREFIX_BYTES - OBJECT_NAME_BYTES;
 
   public ClaimCheck {
     Objects.requireNonNull(bucket, "bucket");
     Objects.requireNonNull(prefix, "prefix");
+    Objects.requireNonNull(bucketOwner, "bucketOwner");
   }
 
-  /** The object key of event {@code id}'s payload. */
-  public String key(UUID id) {
-    return prefix + id;
+  /**
+   * The key prefix of {@code destination}'s payloads: {@code prefix} then {@code sns/}, {@code
+   * sqs/} or {@code events/}, the destination's account and its name, each followed by '/'.
+   */
+  public String destinationPrefix(String destination) {
+    String service;
+    String account;
+    String name;
+    if (Destinations.isSnsTopicArn(destination)) {
+      String[] arn = destination.split(":", 6);
+      service = "sns";
+      account = arn[4];
+      name = arn[5];
+    } else if (Destinations.isEventBusArn(destination)) {
+      String[] arn = destination.split(":", 6);
+      service = "events";
+      account = arn[4];
+      name = arn[5].substring("event-bus/".length());
+    } else if (Destinations.isSqsQueueUrl(destination)) {
+      String[] path = destination.split("/");
+      service = "sqs";
+      account = path[path.length - 2];
+      name = path[path.length - 1];
+    } else {
+      throw new IllegalArgumentException("not a destination: " + destination);
+    }
+    return prefix + service + "/" + account + "/" + name + "/";
+  }
+
+  /** The object key of event {@code id}'s payload, {@code content}, sent to {@code destination}. */
+  public String key(String destination, UUID id, byte[] content) {
+    return destinationPrefix(destination) + id + "-" + sha256(content);
   }
 
   /** Whether a payload of {@code payloadBytes} is stored whatever its destination's limit. */
@@ -40,27 +96,13 @@ public record ClaimCheck(String bucket, String prefix, int thresholdBytes) {
     return thresholdBytes > 0 && payloadBytes > thresholdBytes;
   }
 
-  /**
-   * What is wrong with {@code bucket} as an S3 bucket name, or null: 3 to 63 characters of
-   * lower-case letters, digits, dots and hyphens, beginning and ending with a letter or digit.
-   */
-  public static String bucketProblem(String bucket) {
-    if (bucket.length() < 3 || bucket.length() > 63) {
-      return "is not an S3 bucket name: it must be 3 to 63 characters long";
-    }
-    if (!bucket.matches("[a-z0-9][a-z0-9.-]*[a-z0-9]")) {
-      return "is not an S3 bucket name: use lower-case letters, digits, dots and hyphens,"
-          + " beginning and ending with a letter or digit (the name, not an ARN or s3:// URL)";
-    }
-    return null;
-  }
-
   /** What is wrong with {@code prefix} as a key prefix, or null. */
   public static String prefixProblem(String prefix) {
     if (Utf8.length(prefix) > MAX_PREFIX_BYTES) {
       return "is longer than "
           + MAX_PREFIX_BYTES
-          + " bytes: with an event id it would make a key longer than S3's "
+          + " bytes: with a destination's prefix, an event id and a digest it would make a key"
+          + " longer than S3's "
           + MAX_KEY_BYTES;
     }
     if (prefix.startsWith("/")) {
@@ -72,5 +114,20 @@ public record ClaimCheck(String bucket, String prefix, int thresholdBytes) {
       }
     }
     return null;
+  }
+
+  /** What is wrong with {@code owner} as the bucket owner's account id, or null. */
+  public static String ownerProblem(String owner) {
+    return owner.matches("\\d{12}")
+        ? null
+        : "is not an AWS account id (12 digits): the account that owns the bucket";
+  }
+
+  private static String sha256(byte[] content) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JVM has SHA-256", e);
+    }
   }
 }

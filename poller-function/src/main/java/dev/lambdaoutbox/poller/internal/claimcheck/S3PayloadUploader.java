@@ -6,8 +6,10 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Stores payloads with S3 {@code PutObject}, as JSON text in UTF-8. The client is built on the
- * first upload: most pollers never store one, and loading the S3 client costs a cold start time.
+ * Stores payloads with S3 {@code PutObject}, as JSON text in UTF-8, with {@code
+ * ExpectedBucketOwner}: a bucket of the same name in another account refuses the write (403) rather
+ * than receive the payload. The client is built on the first upload: most pollers never store one,
+ * and loading the S3 client costs a cold start time.
  */
 public final class S3PayloadUploader implements PayloadUploader {
   /** The Content-Type of a stored payload. */
@@ -21,11 +23,12 @@ public final class S3PayloadUploader implements PayloadUploader {
   }
 
   @Override
-  public void put(String bucket, String key, byte[] content) {
+  public void put(String bucket, String bucketOwner, String key, byte[] content) {
     client()
         .putObject(
             r ->
                 r.bucket(bucket)
+                    .expectedBucketOwner(bucketOwner)
                     .key(key)
                     .contentType(CONTENT_TYPE)
                     .contentLength((long) content.length),

@@ -43,8 +43,11 @@ import java.util.UUID;
  *   <li>routes each row and checks it can be sent at all (a destination, a valid one, a size its
  *       destination accepts, a JSON object for an EventBridge bus); a row that cannot is its own
  *       problem and is dead-lettered. With a claim-check bucket, a payload too large for its
- *       destination (or over the threshold) is stored in S3 first and the message carries a pointer
- *       ({@link PayloadOffloader}); a row whose payload could not be stored waits;
+ *       destination (or over the threshold) is stored in S3 and the message carries a pointer
+ *       ({@link PayloadOffloader}): the uploads run side by side while the other rows are sent, and
+ *       the pointers go out after them, so a slow or failing bucket holds up only the rows that
+ *       need it; a row whose payload could not be stored waits, and one not stored for lack of time
+ *       is released;
  *   <li>reads the destination health table once, and per destination ({@link DestinationGuard}):
  *       sends the rows of a healthy one; leaves those of a down one waiting; or, when its probe is
  *       due and this poller wins it, sends one small batch first and the rest only if it went
@@ -59,6 +62,7 @@ import java.util.UUID;
 public final class ClaimRound {
   private final DestinationRouter router;
   private final String eventSource;
+  private final int busMaxEntryBytes;
   private final DestinationGuard guard;
   private final MessagePublisher publisher;
   private final OutcomePolicy policy;
@@ -71,12 +75,15 @@ public final class ClaimRound {
   /**
    * @param eventSource the Source of the events put on an EventBridge bus ({@code
    *     OUTBOX_EVENT_SOURCE})
+   * @param busMaxEntryBytes the largest entry put on a bus ({@code
+   *     OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES})
    * @param offloader the claim check, which stores a payload too large for its destination in S3
    *     and sends a pointer to it; null without a claim-check bucket (such rows are dead-lettered)
    */
   public ClaimRound(
       DestinationRouter router,
       String eventSource,
+      int busMaxEntryBytes,
       DestinationGuard guard,
       MessagePublisher publisher,
       OutcomePolicy policy,
@@ -88,6 +95,7 @@ public final class ClaimRound {
     this.offloader = offloader;
     this.router = Objects.requireNonNull(router, "router");
     this.eventSource = Objects.requireNonNull(eventSource, "eventSource");
+    this.busMaxEntryBytes = busMaxEntryBytes;
     this.guard = Objects.requireNonNull(guard, "guard");
     this.publisher = Objects.requireNonNull(publisher, "publisher");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -125,31 +133,62 @@ public final class ClaimRound {
     return record(owner, publish(claimed, gate));
   }
 
-  /** Routes and publishes the claimed rows and decides each row's outcome; records nothing. */
+  /**
+   * A claimed row on its way out: sent as it is, or once the claim check has stored its payload.
+   */
+  private record Routed(OutboundMessage message, boolean offload) {}
+
+  /**
+   * Routes and publishes the claimed rows and decides each row's outcome; records nothing. The
+   * payloads the claim check stores are uploaded side by side while the other rows are published,
+   * and their pointers published after: a slow or failing bucket holds up only the rows that need
+   * it (and, on a FIFO destination, those behind them in their group).
+   */
   Decided publish(List<OutboxMessage> claimed, PublishGate gate) {
     Map<UUID, OutboxMessage> rows = new LinkedHashMap<>();
     Map<UUID, String> destinations = new HashMap<>();
     List<Delivery> deliveries = new ArrayList<>(claimed.size());
-    Map<String, List<OutboundMessage>> byDestination = new LinkedHashMap<>();
-    Set<String> waitingGroups = new HashSet<>();
+    List<OutboundMessage> ready = new ArrayList<>();
+    List<Routed> later = new ArrayList<>();
+    List<OutboundMessage> offloads = new ArrayList<>();
+    Set<String> storingGroups = new HashSet<>();
     for (OutboxMessage row : claimed) {
       rows.put(row.id(), row);
-      Optional<OutboundMessage> message = sendable(row, deliveries, waitingGroups);
-      message.ifPresent(
-          m -> {
-            if (m.fifo() && waitingGroups.contains(groupKey(m))) {
-              // An earlier event of its FIFO group waits for the claim-check bucket.
-              deliveries.add(Delivery.NotAttempted.heldBack(m.id()));
-              return;
-            }
-            destinations.put(m.id(), m.destination());
-            byDestination.computeIfAbsent(m.destination(), d -> new ArrayList<>()).add(m);
-          });
+      Optional<Routed> routed = sendable(row, deliveries);
+      if (routed.isEmpty()) {
+        continue;
+      }
+      OutboundMessage m = routed.get().message();
+      if (routed.get().offload()) {
+        offloads.add(m);
+        later.add(routed.get());
+        if (m.fifo()) {
+          storingGroups.add(groupKey(m));
+        }
+      } else if (m.fifo() && storingGroups.contains(groupKey(m))) {
+        later.add(routed.get()); // behind an earlier event of its group that is being stored
+      } else {
+        ready.add(m);
+      }
     }
+    PayloadOffloader.Uploads uploads =
+        offloads.isEmpty() ? null : offloader.start(offloads, Codes.MESSAGE_TOO_LARGE, gate);
 
     Map<String, DestinationHealth> down = new HashMap<>();
-    if (!byDestination.isEmpty()) {
-      publish(byDestination, gate, deliveries, down);
+    publish(ready, gate, deliveries, destinations, down);
+    if (uploads != null) {
+      Map<UUID, PayloadOffloader.Result> results = uploads.await();
+      // A FIFO group whose earlier event was not sent holds back the rest of it, as in one call.
+      Set<String> blocked = new HashSet<>();
+      Map<UUID, OutboundMessage> sent = new HashMap<>();
+      ready.forEach(m -> sent.put(m.id(), m));
+      for (Delivery d : deliveries) {
+        OutboundMessage m = sent.get(d.id());
+        if (m != null && m.fifo() && !(d instanceof Delivery.Sent)) {
+          blocked.add(groupKey(m));
+        }
+      }
+      publish(stored(later, results, blocked, deliveries), gate, deliveries, destinations, down);
     }
 
     Instant now = clock.instant();
@@ -181,9 +220,56 @@ public final class ClaimRound {
         report, round.heldBack(), PublishLatencies.of(round.rows(), report, round.decidedAt()));
   }
 
+  /**
+   * The rows that waited for the claim check, in claim order, as messages to send: each stored
+   * payload's message with its pointer, the rows behind it in its FIFO group; a row whose payload
+   * was not stored gets its delivery, and the later rows of its FIFO group are held back, as are
+   * those of the {@code blocked} groups.
+   */
+  private static List<OutboundMessage> stored(
+      List<Routed> later,
+      Map<UUID, PayloadOffloader.Result> results,
+      Set<String> blocked,
+      List<Delivery> deliveries) {
+    List<OutboundMessage> toSend = new ArrayList<>(later.size());
+    Set<String> waitingGroups = new HashSet<>(blocked);
+    for (Routed routed : later) {
+      OutboundMessage m = routed.message();
+      if (m.fifo() && waitingGroups.contains(groupKey(m))) {
+        // An earlier event of its FIFO group was not sent, or waits for the claim-check bucket.
+        deliveries.add(Delivery.NotAttempted.heldBack(m.id()));
+        continue;
+      }
+      if (routed.offload()) {
+        Delivery notSent =
+            switch (results.get(m.id())) {
+              case PayloadOffloader.Offloaded o -> {
+                m = o.message();
+                yield m.tooLarge()
+                    ? new Delivery.Failed(
+                        m.id(), Failure.permanent(Codes.MESSAGE_TOO_LARGE, m.tooLargeReason()))
+                    : null;
+              }
+              case PayloadOffloader.Refused r ->
+                  new Delivery.Failed(m.id(), Failure.permanent(r.code(), r.reason()));
+              case PayloadOffloader.Waiting w -> new Delivery.Waiting(m.id(), w.code(), w.reason());
+              case PayloadOffloader.NotStarted n -> n.refusal().of(m.id());
+            };
+        if (notSent != null) {
+          deliveries.add(notSent);
+          if (m.fifo() && !(notSent instanceof Delivery.Failed)) {
+            waitingGroups.add(groupKey(m));
+          }
+          continue;
+        }
+      }
+      toSend.add(m);
+    }
+    return toSend;
+  }
+
   /** The row as a message to send, or empty when it cannot be sent at all (a failure added). */
-  private Optional<OutboundMessage> sendable(
-      OutboxMessage row, List<Delivery> deliveries, Set<String> waitingGroups) {
+  private Optional<Routed> sendable(OutboxMessage row, List<Delivery> deliveries) {
     Optional<String> destination = router.route(row);
     if (destination.isEmpty()) {
       deliveries.add(
@@ -204,7 +290,8 @@ public final class ClaimRound {
               row.id(), Failure.permanent(Codes.INVALID_DESTINATION, "destination " + problem)));
       return Optional.empty();
     }
-    OutboundMessage message = OutboundMessage.of(row, destination.get(), eventSource);
+    OutboundMessage message =
+        OutboundMessage.of(row, destination.get(), eventSource, busMaxEntryBytes);
     boolean offload = offloader != null && offloader.applies(message);
     if (message.tooLarge() && !offload) {
       deliveries.add(
@@ -223,29 +310,24 @@ public final class ClaimRound {
                       + " payload as an object")));
       return Optional.empty();
     }
-    if (offload) {
-      switch (offloader.offload(message, Codes.MESSAGE_TOO_LARGE)) {
-        case PayloadOffloader.Offloaded o -> message = o.message();
-        case PayloadOffloader.Refused r -> {
-          deliveries.add(new Delivery.Failed(row.id(), Failure.permanent(r.code(), r.reason())));
-          return Optional.empty();
-        }
-        case PayloadOffloader.Waiting w -> {
-          deliveries.add(new Delivery.Waiting(row.id(), w.code(), w.reason()));
-          if (message.fifo()) {
-            waitingGroups.add(groupKey(message));
-          }
-          return Optional.empty();
-        }
-      }
-      if (message.tooLarge()) {
-        deliveries.add(
-            new Delivery.Failed(
-                row.id(), Failure.permanent(Codes.MESSAGE_TOO_LARGE, message.tooLargeReason())));
-        return Optional.empty();
-      }
+    return Optional.of(new Routed(message, offload));
+  }
+
+  /**
+   * Publishes {@code messages} as the destinations' health allows, adding a delivery per message
+   * and noting each one's destination.
+   */
+  private void publish(
+      List<OutboundMessage> messages,
+      PublishGate gate,
+      List<Delivery> deliveries,
+      Map<UUID, String> destinations,
+      Map<String, DestinationHealth> down) {
+    if (messages.isEmpty()) {
+      return;
     }
-    return Optional.of(message);
+    messages.forEach(m -> destinations.put(m.id(), m.destination()));
+    publish(BatchPlanner.byDestination(messages), gate, deliveries, down);
   }
 
   /**

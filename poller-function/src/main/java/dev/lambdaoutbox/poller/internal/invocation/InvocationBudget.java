@@ -67,6 +67,18 @@ public final class InvocationBudget {
         now - marginMillis - callMillis, leaseMillis - sinceClaim - callMillis - marginMillis);
   }
 
+  /**
+   * Whether a claim-check upload may start now for rows claimed when {@code remainingAtClaim} ms
+   * were left: the upload and the publish call after it, each up to a call's timeout, still fit
+   * before the safety margin and before the lease on the rows ends.
+   */
+  public boolean mayStartUpload(long remainingAtClaim) {
+    long now = remainingMillis();
+    long sinceClaim = remainingAtClaim - now;
+    return now - marginMillis >= 2 * callMillis
+        && sinceClaim + 2 * callMillis + marginMillis <= leaseMillis;
+  }
+
   /** Whether the poller may wait {@code interval} and still claim afterwards. */
   public boolean maySleep(Duration interval) {
     return remainingMillis() - interval.toMillis() - marginMillis >= callMillis;

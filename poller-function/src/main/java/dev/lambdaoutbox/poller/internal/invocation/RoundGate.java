@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link PublishGate} of one round: no call once too little time is left for it (before the
- * invocation's timeout, or the end of the lease on the rows it sends), no further call to a
- * destination a call of this round showed down, and each call held until its destination's send
- * rate lets it start, if that is soon enough ({@link Pacing}). Thread-safe: batch calls run in
- * parallel.
+ * invocation's timeout, or the end of the lease on the rows it sends), no claim-check upload once
+ * it and the publish after it would not fit, no further call to a destination a call of this round
+ * showed down, and each call held until its destination's send rate lets it start, if that is soon
+ * enough ({@link Pacing}). Thread-safe: batch calls run in parallel.
  */
 final class RoundGate implements PublishGate {
   private final InvocationBudget budget;
@@ -53,6 +53,17 @@ final class RoundGate implements PublishGate {
   @Override
   public void answered(String destination, List<Delivery> deliveries) {
     pacing.answered(destination, deliveries);
+  }
+
+  @Override
+  public Delivery.Refusal uploadRefusal() {
+    if (!budget.mayStartUpload(remainingAtClaim)) {
+      return new Delivery.Refusal(
+          Delivery.Why.TIME_SHORT,
+          "not stored: too little time left to store the payload in S3 and publish it before the"
+              + " timeout or the lease ends");
+    }
+    return null;
   }
 
   @Override

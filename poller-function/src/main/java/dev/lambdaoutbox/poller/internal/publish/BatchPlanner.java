@@ -54,7 +54,7 @@ public final class BatchPlanner {
         throw new IllegalArgumentException(
             "message " + m.id() + " has " + m.sizeBytes() + " bytes; it cannot be batched");
       }
-      if (bytes + m.sizeBytes() > m.maxBytes()) {
+      if (bytes + m.sizeBytes() > m.batchMaxBytes()) {
         break;
       }
       bytes += m.sizeBytes();

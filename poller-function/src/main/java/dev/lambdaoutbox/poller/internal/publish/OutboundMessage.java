@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  *     plus, for each attribute, its name, its data type ({@code String}) and its value; for
  *     EventBridge the UTF-8 bytes of Source, DetailType and Detail, plus 14 for Time
  * @param pointer where the claim check stored the payload, or null when the message carries it
+ * @param maxBytes the largest entry its destination takes: SNS's and SQS's quota, or for an
+ *     EventBridge bus what the bus's targets take ({@code OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES})
  */
 public record OutboundMessage(
     OutboxMessage row,
@@ -37,7 +39,8 @@ public record OutboundMessage(
     Map<String, String> attributes,
     String eventSource,
     int sizeBytes,
-    PayloadPointer pointer) {
+    PayloadPointer pointer,
+    int maxBytes) {
 
   /**
    * The largest payload the outbox carries, whatever the destination: the writer refuses more, and
@@ -50,6 +53,17 @@ public record OutboundMessage(
 
   /** What EventBridge counts for an entry's Time. */
   static final int TIME_BYTES = 14;
+
+  /**
+   * The largest entry put on a bus unless told otherwise: what SNS and Step Functions, as a rule's
+   * targets, take ({@code OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES}' default).
+   */
+  public static final int DEFAULT_BUS_ENTRY_BYTES = 256 * 1024;
+
+  /**
+   * The most a Detail keeps of an offloaded payload's matchable fields ({@link MatchableFields}).
+   */
+  public static final int MAX_DETAIL_FIELDS_BYTES = 8 * 1024;
 
   /** What FIFO accepts as a message group id: 1 to 128 printable ASCII characters, no space. */
   private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
@@ -67,6 +81,15 @@ public record OutboundMessage(
 
   /** The message for {@code row} at {@code destination}; {@code eventSource} for a bus. */
   public static OutboundMessage of(OutboxMessage row, String destination, String eventSource) {
+    return of(row, destination, eventSource, DEFAULT_BUS_ENTRY_BYTES);
+  }
+
+  /**
+   * The message for {@code row} at {@code destination}; for a bus, with {@code eventSource}, and
+   * held to {@code busMaxEntryBytes}.
+   */
+  public static OutboundMessage of(
+      OutboxMessage row, String destination, String eventSource, int busMaxEntryBytes) {
     Map<String, String> attributes =
         OutboxMessageAttributes.of(
             row.id(),
@@ -84,8 +107,35 @@ public record OutboundMessage(
                 + payloadBytes
                 + TIME_BYTES
             : MessageSize.of(row.payload(), attributes) - Utf8.length(row.payload()) + payloadBytes;
+    DestinationKind kind = DestinationKind.of(destination);
     return new OutboundMessage(
-        row, destination, attributes, eventSource, (int) Math.min(size, Integer.MAX_VALUE), null);
+        row,
+        destination,
+        attributes,
+        eventSource,
+        (int) Math.min(size, Integer.MAX_VALUE),
+        null,
+        kind == DestinationKind.EVENT_BUS ? busMaxEntryBytes : kind.maxBytes());
+  }
+
+  /**
+   * This message carrying {@code pointer} instead of {@code payload} (the whole payload), measured
+   * again; on a bus, its Detail keeps as many of the payload's {@linkplain MatchableFields
+   * matchable fields} as fit {@link #MAX_DETAIL_FIELDS_BYTES} and the entry's limit.
+   */
+  public OutboundMessage withPointer(PayloadPointer pointer, String payload) {
+    if (kind() != DestinationKind.EVENT_BUS) {
+      return withPointer(pointer);
+    }
+    long room =
+        (long) maxBytes
+            - Utf8.length(eventSource)
+            - Utf8.length(row.eventType())
+            - Utf8.length(pointer.eventDetail())
+            - TIME_BYTES
+            - 1; // the comma before the fields
+    int budget = (int) Math.max(0, Math.min(MAX_DETAIL_FIELDS_BYTES, room));
+    return withPointer(pointer.withDetailFields(MatchableFields.of(payload, budget)));
   }
 
   /** This message carrying {@code pointer} instead of its payload, measured again. */
@@ -103,15 +153,16 @@ public record OutboundMessage(
         attributes,
         eventSource,
         (int) Math.min(size, Integer.MAX_VALUE),
-        pointer);
+        pointer,
+        maxBytes);
   }
 
   public DestinationKind kind() {
     return DestinationKind.of(destination);
   }
 
-  /** The largest entry its destination accepts. */
-  public int maxBytes() {
+  /** The most a batch call to its destination may carry in all. */
+  public int batchMaxBytes() {
     return kind().maxBytes();
   }
 
@@ -153,7 +204,7 @@ public record OutboundMessage(
    * pointer message only when the pointer and the attributes are over the limit.
    */
   public boolean tooLarge() {
-    return sizeBytes > maxBytes()
+    return sizeBytes > maxBytes
         || (pointer == null && payloadOverOutboxLimit())
         || noRoomForSizeAttribute();
   }
@@ -184,7 +235,7 @@ public record OutboundMessage(
           + " bytes (256 KiB) to any destination; a claim-check bucket would carry it as an S3"
           + " object";
     }
-    if (sizeBytes > maxBytes()) {
+    if (sizeBytes > maxBytes) {
       return "the message has "
           + sizeBytes
           + " bytes ("
@@ -192,9 +243,11 @@ public record OutboundMessage(
               ? "Source, DetailType, Detail and Time"
               : pointer == null ? "payload and attributes" : "claim-check pointer and attributes")
           + "); "
-          + kind().service()
-          + " accepts at most "
-          + maxBytes()
+          + (kind() == DestinationKind.EVENT_BUS
+              ? "entries put on a bus are held to "
+                  + maxBytes
+                  + " bytes, what its rules' targets take (OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES)"
+              : kind().service() + " accepts at most " + maxBytes)
           + (pointer == null
               ? "; a claim-check bucket (OUTBOX_CLAIM_CHECK_BUCKET) would carry it as an S3 object"
               : "");
@@ -223,17 +276,23 @@ public record OutboundMessage(
   /**
    * The message attributes SNS and SQS carry, each made by {@code attribute} from its data type and
    * value: the String attributes, and a pointer's size as the Number attribute {@value
-   * ClaimCheckFormat#SIZE_ATTRIBUTE}.
+   * ClaimCheckFormat#SIZE_ATTRIBUTE}. The rules keep both size attributes' names out of the
+   * headers; were one there, it would be left out, so that only the claim check marks a pointer.
    */
   public <V> Map<String, V> typedAttributes(BiFunction<String, String, V> attribute) {
     Map<String, V> values = new LinkedHashMap<>();
+    attributes.forEach(
+        (name, value) -> {
+          if (!ClaimCheckFormat.SIZE_ATTRIBUTES.contains(name)) {
+            values.put(name, attribute.apply("String", value));
+          }
+        });
     if (pointer != null) {
       values.put(
           ClaimCheckFormat.SIZE_ATTRIBUTE,
           attribute.apply(
               ClaimCheckFormat.SIZE_ATTRIBUTE_TYPE, Long.toString(pointer.sizeBytes())));
     }
-    attributes.forEach((name, value) -> values.put(name, attribute.apply("String", value)));
     return values;
   }
 

@@ -7,11 +7,20 @@ import dev.lambdaoutbox.core.ClaimCheckFormat;
  * Where a stored payload is, as the message carries it. For SNS and SQS the body is the pointer of
  * AWS's payload-offloading libraries, with the size attribute ({@link ClaimCheckFormat}), so their
  * consumers resolve it unchanged. An EventBridge entry's Detail must be a JSON object, so there it
- * is {@code {"payloadS3Pointer":{"s3BucketName":"B","s3Key":"K"},"extendedPayloadSize":N}}.
+ * is {@code {"payloadS3Pointer":{"s3BucketName":"B","s3Key":"K"},"extendedPayloadSize":N}},
+ * followed by the payload's {@linkplain MatchableFields matchable fields}, so that a bus's rules on
+ * them still match.
  *
  * @param sizeBytes the payload's size in UTF-8 bytes
+ * @param detailFields the payload's members an EventBridge Detail keeps beside the pointer, as JSON
+ *     members without braces; empty for none (and for SNS and SQS)
  */
-public record PayloadPointer(String bucket, String key, long sizeBytes) {
+public record PayloadPointer(String bucket, String key, long sizeBytes, String detailFields) {
+  /** A pointer whose Detail holds nothing beside it. */
+  public PayloadPointer(String bucket, String key, long sizeBytes) {
+    this(bucket, key, sizeBytes, "");
+  }
+
   /** An SNS or SQS message's body. */
   public String messageBody() {
     return "[" + quote(ClaimCheckFormat.POINTER_CLASS) + "," + location() + "]";
@@ -19,7 +28,17 @@ public record PayloadPointer(String bucket, String key, long sizeBytes) {
 
   /** An EventBridge entry's Detail. */
   public String eventDetail() {
-    return "{\"payloadS3Pointer\":" + location() + ",\"extendedPayloadSize\":" + sizeBytes + "}";
+    return "{\"payloadS3Pointer\":"
+        + location()
+        + ",\"extendedPayloadSize\":"
+        + sizeBytes
+        + (detailFields.isEmpty() ? "" : "," + detailFields)
+        + "}";
+  }
+
+  /** This pointer with {@code fields} beside it in a Detail. */
+  public PayloadPointer withDetailFields(String fields) {
+    return new PayloadPointer(bucket, key, sizeBytes, fields);
   }
 
   /**

@@ -14,6 +14,12 @@ public interface PublishGate {
   Delivery.Refusal refusal(String destination);
 
   /**
+   * Null when a claim-check upload may start now, with time left for it and for the publish call
+   * after it; otherwise why not.
+   */
+  Delivery.Refusal uploadRefusal();
+
+  /**
    * A call to {@code destination} showed it down ({@link Failure#destinationDown()}): start no
    * further calls to it.
    */
@@ -36,6 +42,11 @@ public interface PublishGate {
     return new PublishGate() {
       @Override
       public Delivery.Refusal refusal(String destination) {
+        return null;
+      }
+
+      @Override
+      public Delivery.Refusal uploadRefusal() {
         return null;
       }
 

@@ -153,7 +153,8 @@ public final class PollerWiring {
       Clock clock,
       RandomGenerator random,
       PrintStream out) {
-    return create(config, store, publisher, clock, random, out, Sleeper.on(clock));
+    return create(
+        config, store, publisher, clock, random, out, uploader(config), Sleeper.on(clock));
   }
 
   /**
@@ -169,6 +170,33 @@ public final class PollerWiring {
       RandomGenerator random,
       PrintStream out,
       Sleeper sleeper) {
+    return create(config, store, publisher, clock, random, out, uploader(config), sleeper);
+  }
+
+  /**
+   * As {@link #create(PollerConfig, OutboxStore, MessagePublisher, Clock, RandomGenerator,
+   * PrintStream)}, storing claim-checked payloads with {@code uploader}.
+   */
+  public static Graph create(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      PrintStream out,
+      PayloadUploader uploader) {
+    return create(config, store, publisher, clock, random, out, uploader, Sleeper.on(clock));
+  }
+
+  private static Graph create(
+      PollerConfig config,
+      OutboxStore store,
+      MessagePublisher publisher,
+      Clock clock,
+      RandomGenerator random,
+      PrintStream out,
+      PayloadUploader uploader,
+      Sleeper sleeper) {
     JsonLogger log = logger(config, out, clock);
     OutboxPoller poller =
         poller(
@@ -179,7 +207,7 @@ public final class PollerWiring {
             random,
             log,
             metrics(config, out, clock),
-            uploader(config),
+            uploader,
             sendRates(config, clock, log),
             sleeper);
     return new Graph(poller, poller, null, null);
@@ -242,13 +270,17 @@ public final class PollerWiring {
       SendRates rates,
       Sleeper sleeper) {
     PayloadOffloader offloader =
-        config.claimCheck().map(c -> new PayloadOffloader(c, store, uploader, log)).orElse(null);
+        config
+            .claimCheck()
+            .map(c -> new PayloadOffloader(c, store, uploader, config.publishConcurrency(), log))
+            .orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
     ClaimRound round =
         new ClaimRound(
             new DestinationRouter(config.routes(), config.defaultDestination()),
             config.eventSource(),
+            config.eventBusMaxEntryBytes(),
             new DestinationGuard(
                 store.destinationHealth(),
                 new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),

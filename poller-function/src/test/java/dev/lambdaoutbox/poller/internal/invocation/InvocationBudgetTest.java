@@ -47,6 +47,22 @@ class InvocationBudgetTest {
   }
 
   @Test
+  void mayStartUpload_onlyWhileTheUploadAndThePublishAfterItFitTheLeaseAndTheInvocation() {
+    long atClaim = 60_000;
+    remaining.set(atClaim - 7_000); // 7 s in: 7 + 10 + 10 + 3 = 30, just fits the lease
+    assertThat(budget.mayStartUpload(atClaim)).isTrue();
+    assertThat(budget.mayStartCall(atClaim)).isTrue();
+    remaining.set(atClaim - 7_001);
+    assertThat(budget.mayStartUpload(atClaim)).isFalse();
+    assertThat(budget.mayStartCall(atClaim)).as("a publish alone still fits").isTrue();
+
+    remaining.set(23_000); // 20 s of calls and the 3 s margin
+    assertThat(budget.mayStartUpload(23_000)).isTrue();
+    remaining.set(22_999);
+    assertThat(budget.mayStartUpload(22_999)).isFalse();
+  }
+
+  @Test
   void maySleep_onlyWhenAClaimStillFitsAfterwards() {
     remaining.set(13_200);
     assertThat(budget.maySleep(Duration.ofMillis(200))).isTrue();

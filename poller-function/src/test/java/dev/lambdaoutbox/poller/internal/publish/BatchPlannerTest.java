@@ -93,7 +93,10 @@ class BatchPlannerTest {
 
     assertThat(m.kind()).isEqualTo(DestinationKind.EVENT_BUS);
     assertThat(m.sizeBytes()).isEqualTo(source.length() + "order.created".length() + 1000 + 14);
-    assertThat(m.maxBytes()).isEqualTo(MIB);
+    assertThat(m.maxBytes())
+        .as("an entry: what SNS and Step Functions take as a rule's targets, by default")
+        .isEqualTo(256 * 1024);
+    assertThat(m.batchMaxBytes()).as("a PutEvents call").isEqualTo(MIB);
   }
 
   @Test

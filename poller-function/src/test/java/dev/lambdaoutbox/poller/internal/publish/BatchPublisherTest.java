@@ -392,6 +392,11 @@ class BatchPublisherTest {
     }
 
     @Override
+    public Delivery.Refusal uploadRefusal() {
+      return null;
+    }
+
+    @Override
     public void destinationDown(String destination, Failure failure) {
       down.putIfAbsent(destination, failure);
     }

@@ -132,6 +132,36 @@ class OutboundMessageTest {
   }
 
   @Test
+  void withPointerAndPayload_onABus_keepsTheMatchableFields_withinTheEntryLimit() {
+    String bus = "arn:aws:events:us-east-1:123456789012:event-bus/orders";
+    StringBuilder payload = new StringBuilder("{\"status\":\"PAID\"");
+    for (int i = 0; i < 2_000; i++) {
+      payload.append(",\"f").append(i).append("\":\"").append("v".repeat(20)).append('"');
+    }
+    String text = payload.append('}').toString();
+    OutboundMessage m =
+        OutboundMessage.of(Rows.row("order.created", "{}"), bus, "lambda-outbox", 16_384);
+    PayloadPointer pointer = new PayloadPointer("orders-payloads", "p/" + m.id(), text.length());
+
+    OutboundMessage pointed = m.withPointer(pointer, text);
+
+    assertThat(pointed.body())
+        .startsWith(pointer.eventDetail().substring(0, pointer.eventDetail().length() - 1) + ",")
+        .contains("\"status\":\"PAID\"")
+        .endsWith("}");
+    assertThat(pointed.tooLarge()).isFalse();
+    int detailFields = pointed.pointer().detailFields().length();
+    assertThat(detailFields)
+        .isLessThanOrEqualTo(OutboundMessage.MAX_DETAIL_FIELDS_BYTES)
+        .isGreaterThan(OutboundMessage.MAX_DETAIL_FIELDS_BYTES - 40);
+    assertThat(m.withPointer(pointer, text).sizeBytes()).isEqualTo(pointed.sizeBytes());
+    OutboundMessage queued = OutboundMessage.of(Rows.row("order.created", "{}"), FIFO_QUEUE);
+    assertThat(queued.withPointer(pointer, text).body())
+        .as("SNS and SQS carry the libraries' pointer, nothing else")
+        .isEqualTo(pointer.messageBody());
+  }
+
+  @Test
   void
       withPointer_ofAnEventWithFiveHeaders_isRefusedOnAQueue_whereTheSizeAttributeWouldBeAnEleventh() {
     Map<String, String> headers = new LinkedHashMap<>();
