@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal.claimcheck;
 
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.Utf8;
+import dev.lambdaoutbox.poller.internal.envelope.MessageEnvelope;
 import dev.lambdaoutbox.poller.internal.log.LogFields;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.publish.PayloadPointer;
@@ -38,13 +39,28 @@ public final class PayloadOffloader {
   private final OutboxStore store;
   private final PayloadUploader uploader;
   private final JsonLogger log;
+  private final MessageEnvelope envelope;
 
   public PayloadOffloader(
       ClaimCheck claimCheck, OutboxStore store, PayloadUploader uploader, JsonLogger log) {
+    this(claimCheck, store, uploader, log, MessageEnvelope.OUTBOX);
+  }
+
+  /**
+   * @param envelope what a message's body is: a payload read whole from the outbox is stored as the
+   *     body its message would have carried
+   */
+  public PayloadOffloader(
+      ClaimCheck claimCheck,
+      OutboxStore store,
+      PayloadUploader uploader,
+      JsonLogger log,
+      MessageEnvelope envelope) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
     this.store = Objects.requireNonNull(store, "store");
     this.uploader = Objects.requireNonNull(uploader, "uploader");
     this.log = log.forClass(PayloadOffloader.class);
+    this.envelope = Objects.requireNonNull(envelope, "envelope");
   }
 
   /** What offloading one message came to. */
@@ -73,7 +89,8 @@ public final class PayloadOffloader {
       payload = row.payload(); // the claim returned it whole
     } else {
       switch (store.fullPayload(row.id(), MAX_PAYLOAD_BYTES)) {
-        case FullPayload.Whole whole -> payload = whole.text();
+        case FullPayload.Whole whole ->
+            payload = envelope.body(row, message.destination(), whole.text());
         case FullPayload.OverBudget over -> {
           return new Refused(
               tooLargeCode,

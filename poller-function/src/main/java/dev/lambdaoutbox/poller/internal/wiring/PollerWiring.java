@@ -177,7 +177,10 @@ public final class PollerWiring {
       EmfMetrics metrics,
       PayloadUploader uploader) {
     PayloadOffloader offloader =
-        config.claimCheck().map(c -> new PayloadOffloader(c, store, uploader, log)).orElse(null);
+        config
+            .claimCheck()
+            .map(c -> new PayloadOffloader(c, store, uploader, log, config.envelope()))
+            .orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
     ClaimRound round =
@@ -197,7 +200,8 @@ public final class PollerWiring {
             new CompletionLog(log, deadLetterReports),
             clock,
             log,
-            offloader);
+            offloader,
+            config.envelope());
     return new OutboxPoller(
         config,
         store,
