@@ -18,7 +18,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
@@ -92,7 +96,7 @@ public class OutboxAutoConfiguration {
   /** The waker, with the application's one {@code LambdaClient} bean if it has one. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(LambdaClient.class)
-  @ConditionalOnProperty(prefix = "lambda-outbox.waker", name = "function-name")
+  @Conditional(WakerNamed.class)
   static class WakerConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -112,12 +116,24 @@ public class OutboxAutoConfiguration {
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnMissingClass("software.amazon.awssdk.services.lambda.LambdaClient")
-  @ConditionalOnProperty(prefix = "lambda-outbox.waker", name = "function-name")
+  @Conditional(WakerNamed.class)
   static class WakerWithoutSdkConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     PollerWaker pollerWaker(OutboxProperties properties) {
       return waker(properties).build();
+    }
+  }
+
+  /**
+   * {@code lambda-outbox.waker.function-name} holds a name: empty counts as unset, so that {@code
+   * function-name: ${WAKE_UP_FUNCTION_ARN:}} turns wake-ups off where the variable is not set.
+   */
+  static class WakerNamed implements Condition {
+    @Override
+    public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+      String name = context.getEnvironment().getProperty("lambda-outbox.waker.function-name");
+      return name != null && !name.isBlank();
     }
   }
 
