@@ -7,7 +7,7 @@
 # the deployment packages with `sam build`.
 SHELL := /bin/bash
 
-.PHONY: test demo run-poller testbed-up testbed-down testbed-status format docs
+.PHONY: test demo run-poller run-reservations testbed-up testbed-down testbed-status format docs
 
 test:
 	set -euo pipefail; \
@@ -28,6 +28,11 @@ demo:
 # The packaged poller publishes three sample events through the test bed.
 run-poller:
 	scripts/run-main dev.lambdaoutbox.local.RunPollerLocally
+
+# The sample Spring Boot service (examples/reservations-service) on the test bed, on port 8080, its
+# commits waking the packaged poller; prints each event its queue receives.
+run-reservations:
+	examples/reservations-service/run-local
 
 testbed-up:
 	scripts/local-aws up

@@ -17,4 +17,12 @@ public final class TransactionRequiredException extends OutboxException {
             + " jdbi.useTransaction(handle -> ...)) so the outbox row commits or rolls back with your own"
             + " changes");
   }
+
+  /**
+   * For a caller whose transactions a framework manages (Spring's transaction synchronization):
+   * {@code problem} and {@code remedy} say it in that framework's words.
+   */
+  public TransactionRequiredException(String problem, String remedy) {
+    super(problem + "; " + remedy);
+  }
 }

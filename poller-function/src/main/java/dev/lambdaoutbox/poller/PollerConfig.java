@@ -2,6 +2,8 @@ package dev.lambdaoutbox.poller;
 
 import dev.lambdaoutbox.core.ClaimCheckFormat;
 import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
+import dev.lambdaoutbox.poller.internal.envelope.CloudEvent;
+import dev.lambdaoutbox.poller.internal.envelope.MessageEnvelope;
 import dev.lambdaoutbox.poller.internal.publish.EventSource;
 import dev.lambdaoutbox.poller.internal.route.Routes;
 import dev.lambdaoutbox.store.Ordering;
@@ -62,7 +64,8 @@ public record PollerConfig(
     boolean pipeline,
     Duration wakeLinger,
     int parkingChunkSize,
-    Optional<ClaimCheck> claimCheck) {
+    Optional<ClaimCheck> claimCheck,
+    MessageEnvelope envelope) {
 
   public PollerConfig {
     routes = Collections.unmodifiableMap(new LinkedHashMap<>(routes));
@@ -128,6 +131,7 @@ public record PollerConfig(
     Duration wakeLinger = env.duration(PollerVariables.WAKE_LINGER_MS);
     int parkingChunkSize = env.integer(PollerVariables.PARKING_CHUNK_SIZE);
     Optional<ClaimCheck> claimCheck = claimCheck(env);
+    MessageEnvelope envelope = envelope(env, eventSource);
 
     return new PollerConfig(
         database,
@@ -158,7 +162,33 @@ public record PollerConfig(
         pipeline,
         wakeLinger,
         parkingChunkSize,
-        claimCheck);
+        claimCheck,
+        envelope);
+  }
+
+  /**
+   * The body of SNS and SQS messages ({@code OUTBOX_MESSAGE_ENVELOPE}); CloudEvents take their
+   * source from {@code OUTBOX_EVENT_SOURCE}, which must then be a URI reference.
+   */
+  private static MessageEnvelope envelope(EnvironmentReader env, String eventSource) {
+    if (!env.choice(PollerVariables.MESSAGE_ENVELOPE).equals(MessageEnvelope.CLOUDEVENTS_NAME)) {
+      return MessageEnvelope.OUTBOX;
+    }
+    String problem = CloudEvent.sourceProblem(eventSource);
+    if (problem != null) {
+      throw new ConfigurationException(
+          PollerVariables.EVENT_SOURCE.name(),
+          "'"
+              + eventSource
+              + "' "
+              + problem
+              + " (the source of every CloudEvent, with "
+              + PollerVariables.MESSAGE_ENVELOPE.name()
+              + "="
+              + MessageEnvelope.CLOUDEVENTS_NAME
+              + ")");
+    }
+    return MessageEnvelope.cloudEvents(eventSource);
   }
 
   /**
@@ -224,7 +254,8 @@ public record PollerConfig(
         pipeline,
         wakeLinger,
         parkingChunkSize,
-        claimCheck);
+        claimCheck,
+        envelope);
   }
 
   /** Refuses {@code max} below {@code min}, naming {@code maxSetting} and saying {@code why}. */

@@ -236,6 +236,21 @@ public final class PollerVariables {
                   + " in S3 even when their destination would take them; 0: only those it would"
                   + " not");
 
+  public static final Setting MESSAGE_ENVELOPE =
+      Setting.choice(
+              "OUTBOX_MESSAGE_ENVELOPE",
+              "outbox",
+              List.of("outbox", "cloudevents"),
+              "is not outbox or cloudevents")
+          .ignoringCase()
+          .parameter("MessageEnvelope")
+          .meaning(
+              "the body of SNS and SQS messages: `outbox`, the payload as written; `cloudevents`,"
+                  + " a structured CloudEvent (JSON) whose `data` is the payload and whose `source`"
+                  + " is `OUTBOX_EVENT_SOURCE`, which must then be a URI reference. The message"
+                  + " attributes are the same either way; bus entries keep EventBridge's envelope"
+                  + " ([consuming.md](consuming.md#cloudevents))");
+
   /** The poller's own service name, the metrics' {@code Service} dimension when unset. */
   public static final Setting SERVICE_NAME =
       SharedVariables.SERVICE_NAME.withDefault("outbox-poller");
@@ -275,7 +290,8 @@ public final class PollerVariables {
             CLAIM_CHECK_BUCKET,
             CLAIM_CHECK_BUCKET_OWNER,
             CLAIM_CHECK_PREFIX,
-            CLAIM_CHECK_THRESHOLD_BYTES));
+            CLAIM_CHECK_THRESHOLD_BYTES,
+            MESSAGE_ENVELOPE));
     return List.copyOf(all);
   }
 }

@@ -26,7 +26,9 @@ import java.util.UUID;
  * </ul>
  *
  * <p>In either shape the payload may be a claim check ({@link PayloadPointer}): the body points to
- * an S3 object that holds the payload, which is read and handed over in its place.
+ * an S3 object that holds the payload, which is read and handed over in its place. And in either,
+ * the body (or the object) may be a structured CloudEvent for the event ({@link CloudEventBody}),
+ * whose data is handed over as the payload.
  */
 public final class SqsRecordReader {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -87,6 +89,7 @@ public final class SqsRecordReader {
     if (pointer.isPresent()) {
       payload = payloads.read(pointer.get());
     }
+    payload = CloudEventBody.payload(payload, eventId);
     return new InboundEvent(
         eventId,
         eventType,

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal.claimcheck;
 
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.Utf8;
+import dev.lambdaoutbox.poller.internal.envelope.MessageEnvelope;
 import dev.lambdaoutbox.poller.internal.log.LogFields;
 import dev.lambdaoutbox.poller.internal.publish.Delivery;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
@@ -75,16 +76,20 @@ public final class PayloadOffloader {
   private final ThreadPoolExecutor threads;
   private final Semaphore bytesInFlight = new Semaphore(MAX_BYTES_IN_FLIGHT);
   private final Object wholePayloadReads = new Object();
+  private final MessageEnvelope envelope;
 
   /**
    * @param concurrency uploads in flight at once ({@code OUTBOX_PUBLISH_CONCURRENCY})
+   * @param envelope what a message's body is: a payload read whole from the outbox is stored as the
+   *     body its message would have carried
    */
   public PayloadOffloader(
       ClaimCheck claimCheck,
       OutboxStore store,
       PayloadUploader uploader,
       int concurrency,
-      JsonLogger log) {
+      JsonLogger log,
+      MessageEnvelope envelope) {
     this.claimCheck = Objects.requireNonNull(claimCheck, "claimCheck");
     this.store = Objects.requireNonNull(store, "store");
     this.uploader = Objects.requireNonNull(uploader, "uploader");
@@ -103,6 +108,7 @@ public final class PayloadOffloader {
               return thread;
             });
     threads.allowCoreThreadTimeOut(true);
+    this.envelope = Objects.requireNonNull(envelope, "envelope");
   }
 
   /** What offloading one message came to. */
@@ -222,7 +228,7 @@ public final class PayloadOffloader {
         whole = store.fullPayload(row.id(), MAX_PAYLOAD_BYTES);
       }
       switch (whole) {
-        case FullPayload.Whole w -> payload = w.text();
+        case FullPayload.Whole w -> payload = envelope.body(row, message.destination(), w.text());
         case FullPayload.OverBudget over -> {
           return new Refused(
               tooLargeCode,

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.poller.internal.invocation;
 
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
+import dev.lambdaoutbox.poller.internal.envelope.MessageEnvelope;
 import dev.lambdaoutbox.poller.internal.failure.Codes;
 import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
@@ -71,6 +72,7 @@ public final class ClaimRound {
   private final CompletionLog completionLog;
   private final JsonLogger log;
   private final PayloadOffloader offloader;
+  private final MessageEnvelope envelope;
 
   /**
    * @param eventSource the Source of the events put on an EventBridge bus ({@code
@@ -79,6 +81,7 @@ public final class ClaimRound {
    *     OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES})
    * @param offloader the claim check, which stores a payload too large for its destination in S3
    *     and sends a pointer to it; null without a claim-check bucket (such rows are dead-lettered)
+   * @param envelope what the body of an SNS or SQS message is: the payload, or a CloudEvent
    */
   public ClaimRound(
       DestinationRouter router,
@@ -91,8 +94,10 @@ public final class ClaimRound {
       CompletionLog completionLog,
       Clock clock,
       JsonLogger log,
-      PayloadOffloader offloader) {
+      PayloadOffloader offloader,
+      MessageEnvelope envelope) {
     this.offloader = offloader;
+    this.envelope = Objects.requireNonNull(envelope, "envelope");
     this.router = Objects.requireNonNull(router, "router");
     this.eventSource = Objects.requireNonNull(eventSource, "eventSource");
     this.busMaxEntryBytes = busMaxEntryBytes;
@@ -290,6 +295,8 @@ public final class ClaimRound {
               row.id(), Failure.permanent(Codes.INVALID_DESTINATION, "destination " + problem)));
       return Optional.empty();
     }
+    // The body its message carries, measured as such: the payload, or the CloudEvent around it.
+    row = envelope.apply(row, destination.get());
     OutboundMessage message =
         OutboundMessage.of(row, destination.get(), eventSource, busMaxEntryBytes);
     boolean offload = offloader != null && offloader.applies(message);

@@ -272,7 +272,10 @@ public final class PollerWiring {
     PayloadOffloader offloader =
         config
             .claimCheck()
-            .map(c -> new PayloadOffloader(c, store, uploader, config.publishConcurrency(), log))
+            .map(
+                c ->
+                    new PayloadOffloader(
+                        c, store, uploader, config.publishConcurrency(), log, config.envelope()))
             .orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
@@ -294,7 +297,8 @@ public final class PollerWiring {
             new CompletionLog(log, deadLetterReports),
             clock,
             log,
-            offloader);
+            offloader,
+            config.envelope());
     return new OutboxPoller(
         config,
         store,

@@ -1,0 +1,117 @@
+package dev.lambdaoutbox.spring;
+
+import dev.lambdaoutbox.writer.OutboxEvent;
+import dev.lambdaoutbox.writer.OutboxWriter;
+import dev.lambdaoutbox.writer.PollerWaker;
+import dev.lambdaoutbox.writer.TransactionRequiredException;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * Appends events in the Spring-managed transaction of the current thread, on the application's
+ * {@link DataSource}: the one {@code @Transactional} or a {@code TransactionTemplate} began with a
+ * {@code DataSourceTransactionManager}, a {@code JdbcTransactionManager} or a {@code
+ * JpaTransactionManager} that exposes its JDBC connection (Hibernate's does), so JdbcTemplate, JPA
+ * and jOOQ code write their rows and the outbox's on one connection, in one commit.
+ *
+ * <pre>{@code
+ * @Transactional
+ * public Reservation reserve(String shopId, int guests) {
+ *   Reservation r = reservations.insert(shopId, guests);            // JdbcTemplate, JPA, jOOQ
+ *   outbox.append(OutboxEvent.builder()
+ *       .aggregateType("reservation").aggregateId(r.id())
+ *       .eventType("reservation.created").payload(r).build());   // commits with the reservation
+ *   return r;                                                     // the poller is woken after commit
+ * }
+ * }</pre>
+ *
+ * <p>With a {@link PollerWaker}, each transaction that appended wakes the poller once, after it
+ * commits, through a transaction synchronization: a rollback wakes nothing. Spring Boot builds one
+ * from {@code lambda-outbox.*} properties ({@link OutboxAutoConfiguration}); build one by hand with
+ * {@link #builder()}. Thread-safe; holds no connection.
+ *
+ * <p>It never begins, commits or rolls back. It refuses, writing nothing, with a {@link
+ * TransactionRequiredException} when the thread has no Spring transaction, when that transaction is
+ * read-only, or when it holds no connection of this {@code DataSource} (its transaction manager
+ * manages another one); every refusal of {@link OutboxWriter} applies as well.
+ */
+public interface TransactionalOutbox {
+  /** An outbox on {@code dataSource} with a default {@link OutboxWriter}, waking no poller. */
+  static TransactionalOutbox create(DataSource dataSource) {
+    return builder().dataSource(dataSource).build();
+  }
+
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /** Appends one event in the current Spring transaction. */
+  void append(OutboxEvent event);
+
+  /** Appends events in the current Spring transaction: all of them, or, on any refusal, none. */
+  void appendAll(List<OutboxEvent> events);
+
+  /**
+   * Wakes the poller once the current Spring transaction commits, and not if it rolls back; for
+   * rows written by other means than {@link #append}, which does this itself. Nothing without a
+   * waker.
+   *
+   * @throws TransactionRequiredException when the thread has no Spring transaction
+   */
+  void wakeAfterCommit();
+
+  /** How many events were appended, and how many appends were refused or failed. */
+  Counts counts();
+
+  /**
+   * @param appended events written (their transactions may still roll back)
+   * @param refused calls refused: no transaction, an invalid event, a taken idempotency key
+   * @param failed calls the database failed
+   */
+  record Counts(long appended, long refused, long failed) {}
+
+  /** Configures a {@link TransactionalOutbox}; the {@link #dataSource} is required. */
+  final class Builder {
+    DataSource dataSource;
+    OutboxWriter writer;
+    PollerWaker waker;
+
+    private Builder() {}
+
+    /**
+     * The application's {@code DataSource}: the one its transaction manager manages, as the
+     * application's own data access code uses it.
+     */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+      return this;
+    }
+
+    /** The writer (its tables, payload limit); {@link OutboxWriter#create()} when unset. */
+    public Builder writer(OutboxWriter writer) {
+      this.writer = Objects.requireNonNull(writer, "writer");
+      return this;
+    }
+
+    /** Wakes the poller after each transaction that appended commits. Default: none. */
+    public Builder waker(PollerWaker waker) {
+      this.waker = Objects.requireNonNull(waker, "waker");
+      return this;
+    }
+
+    /**
+     * The outbox.
+     *
+     * @throws IllegalStateException when no {@link #dataSource} was given
+     */
+    public TransactionalOutbox build() {
+      if (dataSource == null) {
+        throw new IllegalStateException(
+            "dataSource: is required (the DataSource the application's transactions run on)");
+      }
+      return new SpringTransactionalOutbox(
+          dataSource, writer == null ? OutboxWriter.create() : writer, waker);
+    }
+  }
+}
