@@ -56,6 +56,7 @@ class TemplateUpdatesTest {
               "DatabaseTlsCaLayerArn", "arn:aws:lambda:us-east-1:123456789012:layer:rds-ca:2"),
           Map.entry("OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222"),
           Map.entry("DbSecretKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/3333-4444"),
+          Map.entry("StackKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/7777-8888"),
           Map.entry("DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders"),
           Map.entry(
               "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}"),
