@@ -103,6 +103,42 @@ ensure_system_user() {
     --shell /usr/sbin/nologin "$user"
 }
 
+# testbed_python WHO: prints a Python 3.12 or newer with venv, the one the test
+# bed's Python tools run on (LocalStack's runtime needs it; checkov is
+# installed with it too, so that the test bed has one Python). Looks at
+# OUTBOX_TESTBED_PYTHON, then python3.N and python3 on the PATH, then pyenv's
+# installed versions (pyenv's shims answer only for the versions it has
+# selected, so its versions folder is searched directly). Fails naming WHO
+# and what to install.
+testbed_python() {
+  local who=$1
+  local candidate found=() pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
+  local check='import sys, venv; sys.exit(sys.version_info < (3, 12))'
+  if [[ -n ${OUTBOX_TESTBED_PYTHON:-} ]]; then
+    "$OUTBOX_TESTBED_PYTHON" -c "$check" >/dev/null 2>&1 ||
+      die "OUTBOX_TESTBED_PYTHON=$OUTBOX_TESTBED_PYTHON is not a Python 3.12 or newer with venv"
+    "$OUTBOX_TESTBED_PYTHON" -c 'import sys; print(sys.executable)'
+    return 0
+  fi
+  found+=(python3.14 python3.13 python3.12 python3)
+  if [[ -d $pyenv_root/versions ]]; then
+    while IFS= read -r candidate; do
+      found+=("$candidate/bin/python3")
+    done < <(find "$pyenv_root/versions" -mindepth 1 -maxdepth 1 -name '3.*' | sort -V -r)
+  fi
+  for candidate in "${found[@]}"; do
+    if "$candidate" -c "$check" >/dev/null 2>&1; then
+      "$candidate" -c 'import sys; print(sys.executable)'
+      return 0
+    fi
+  done
+  die "$who needs Python 3.12 or newer, and none was found" \
+    "(python3 is $(python3 -V 2>&1 || echo missing); looked on the PATH and in $pyenv_root/versions)." \
+    "Install one, e.g. \`pyenv install 3.12\`, or \`apt-get install python3.12 python3.12-venv\`" \
+    "where the distribution has it (Ubuntu 24.04, Debian 13), or set OUTBOX_TESTBED_PYTHON to one."
+}
+
+
 # ---------------------------------------------------------------------------
 # Service directories
 # ---------------------------------------------------------------------------

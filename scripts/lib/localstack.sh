@@ -5,8 +5,9 @@
 #
 # What it needs here, each found by a failure:
 # - Python 3.12 or newer (the runtime uses PEP 695 generics; on 3.11 its
-#   plugins fail to load). Debian 12's python3 is 3.11: localstack_python
-#   looks on the PATH, then in pyenv's versions, and names what to install.
+#   plugins fail to load). Debian 12's python3 is 3.11: testbed_python
+#   (lib/common.sh) looks on the PATH, then in pyenv's versions, and names what
+#   to install.
 # - the pins in localstack-requirements.txt (cbor2 < 6, pyOpenSSL 25.3.0 with
 #   its cryptography and service-identity; the reasons are in that file).
 # - OVERRIDE_IN_DOCKER=0: without it the runtime sees /.dockerenv and writes
@@ -37,36 +38,9 @@ LOCALSTACK_REQUIREMENTS="$LIB_DIR/localstack-requirements.txt"
 LOCALSTACK_MAIN="$LOCALSTACK_DIR/loopback_main.py"
 LOCALSTACK_SERVICES=sns,sqs,secretsmanager,events,s3
 
-# localstack_python: prints a Python 3.12+ interpreter, or fails naming what
-# to install. Looks at OUTBOX_TESTBED_PYTHON, then python3.N and python3 on
-# the PATH, then pyenv's installed versions (pyenv's shims answer only for
-# the versions it has selected, so its versions folder is searched directly).
-localstack_python() {
-  local candidate found=() pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
-  local check='import sys, venv; sys.exit(sys.version_info < (3, 12))'
-  if [[ -n ${OUTBOX_TESTBED_PYTHON:-} ]]; then
-    "$OUTBOX_TESTBED_PYTHON" -c "$check" >/dev/null 2>&1 ||
-      die "OUTBOX_TESTBED_PYTHON=$OUTBOX_TESTBED_PYTHON is not a Python 3.12 or newer with venv"
-    "$OUTBOX_TESTBED_PYTHON" -c 'import sys; print(sys.executable)'
-    return 0
-  fi
-  found+=(python3.14 python3.13 python3.12 python3)
-  if [[ -d $pyenv_root/versions ]]; then
-    while IFS= read -r candidate; do
-      found+=("$candidate/bin/python3")
-    done < <(find "$pyenv_root/versions" -mindepth 1 -maxdepth 1 -name '3.*' | sort -V -r)
-  fi
-  for candidate in "${found[@]}"; do
-    if "$candidate" -c "$check" >/dev/null 2>&1; then
-      "$candidate" -c 'import sys; print(sys.executable)'
-      return 0
-    fi
-  done
-  die "LocalStack's runtime needs Python 3.12 or newer, and none was found" \
-    "(python3 is $(python3 -V 2>&1 || echo missing); looked on the PATH and in $pyenv_root/versions)." \
-    "Install one, e.g. \`pyenv install 3.12\`, or \`apt-get install python3.12 python3.12-venv\`" \
-    "where the distribution has it (Ubuntu 24.04, Debian 13), or set OUTBOX_TESTBED_PYTHON to one."
-}
+# localstack_python: prints a Python 3.12+ interpreter (testbed_python), or
+# fails naming what to install.
+localstack_python() { testbed_python "LocalStack's runtime"; }
 
 # What an install is made of: the interpreter's version and the pins.
 localstack_install_id() {

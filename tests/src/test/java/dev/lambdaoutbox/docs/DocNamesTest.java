@@ -53,7 +53,12 @@ class DocNamesTest {
               "cleanupS3Payload", "a setting of AWS's SQS Extended Client Library's configuration"),
           Map.entry("userIdentity", "a field of a CloudTrail record"),
           Map.entry("principalId", "a field of a CloudTrail record"),
-          Map.entry("sessionContext", "a field of a CloudTrail record"));
+          Map.entry("sessionContext", "a field of a CloudTrail record"),
+          Map.entry("requestContext", "a field of a Lambda asynchronous invocation record"),
+          Map.entry("requestPayload", "a field of a Lambda asynchronous invocation record"),
+          Map.entry("responsePayload", "a field of a Lambda asynchronous invocation record"),
+          Map.entry("RetriesExhausted", "a condition of a Lambda asynchronous invocation record"),
+          Map.entry("EventAgeExceeded", "a condition of a Lambda asynchronous invocation record"));
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern ASSIGNMENT = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\\S*)");

@@ -224,6 +224,9 @@ final class DocSections {
         .append(money(Prices.SECRETS_MANAGER_PER_10K_CALLS))
         .append(" per 10,000 calls; KMS ")
         .append(money(Prices.KMS_PER_10K_REQUESTS))
+        .append(", a customer-managed key ")
+        .append(money(Prices.KMS_KEY_PER_MONTH))
+        .append(" a month")
         .append(" per 10,000 requests; a NAT gateway ")
         .append(money(Prices.NAT_GATEWAY_PER_HOUR))
         .append(" an hour, an interface endpoint ")
@@ -398,7 +401,57 @@ final class DocSections {
         .append(" per million events. FIFO topics are priced differently (see the SNS page).\n");
     md.append(claimCheckCost());
     md.append(invocationTrailCost());
+    md.append(protectionsCost());
     return md.toString();
+  }
+
+  /**
+   * What the protections a scanner asks for add (security.md): the failure queue, on; the alarm
+   * topic's key, the stack's key and access logs, options; the claim check's versioning, on.
+   */
+  private static String protectionsCost() {
+    String encryptAlarmTopic =
+        String.valueOf(TemplateFacts.parameter("EncryptAlarmTopic").get("Default"));
+    int keptDays =
+        Integer.parseInt(
+            number(TemplateFacts.parameter("ClaimCheckExpirationDays").get("Default")));
+    double dayMore = 1_000_000.0 * LARGE_EVENT_KB / 1e6 / 30.0 * Prices.S3_STANDARD_PER_GB_MONTH;
+    return new StringBuilder()
+        .append(
+            "\n**The protections a scanner asks for** ([security](security.md#what-a-scanner-finds-and-why)):")
+        .append(
+            " the record of each failed or dropped asynchronous invocation, in `AsyncFailureQueue`")
+        .append(" (on), is one SQS request, ")
+        .append(money(Prices.SQS_PER_MILLION_REQUESTS))
+        .append(
+            " per million records, and nothing while nothing fails. `EncryptAlarmTopic` `true` (`")
+        .append(encryptAlarmTopic)
+        .append("` by default) adds the topic's key, ")
+        .append(money(Prices.KMS_KEY_PER_MONTH))
+        .append(" a month, and a KMS request (")
+        .append(money(Prices.KMS_PER_10K_REQUESTS))
+        .append(" per 10,000) per notification. `StackKmsKeyArn` (empty by default) is a key of")
+        .append(" yours, ")
+        .append(money(Prices.KMS_KEY_PER_MONTH))
+        .append(" a month if it is a new one, and its requests: Lambda's at each cold start,")
+        .append(" CloudWatch Logs' as it writes. The created claim-check bucket is versioned, and")
+        .append(
+            " keeps each payload a day after it expires or is replaced: per million large events")
+        .append(" above, 1,000,000 × ")
+        .append(LARGE_EVENT_KB)
+        .append(" KB for a day ≈ ")
+        .append(plain(round2(LARGE_EVENT_KB * 1_000_000.0 / 1e6 / 30.0)))
+        .append(" GB-months × ")
+        .append(money(Prices.S3_STANDARD_PER_GB_MONTH))
+        .append(" = ")
+        .append(money(dayMore))
+        .append(" (1/")
+        .append(keptDays)
+        .append(" of its storage). `AccessLogBucket` (empty by default) costs the logs' storage in")
+        .append(" your bucket, ")
+        .append(money(Prices.S3_STANDARD_PER_GB_MONTH))
+        .append(" per GB a month.\n")
+        .toString();
   }
 
   /** Invocations of the reprocessor in a month, for what its trail costs. */

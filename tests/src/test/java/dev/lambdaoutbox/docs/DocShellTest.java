@@ -66,6 +66,7 @@ class DocShellTest {
           "lambda publish-layer-version",
           "logs tail",
           "secretsmanager create-secret",
+          "sqs receive-message",
           "serverlessrepo create-cloud-formation-change-set");
 
   /** Every topic of the example account the pages name. */
@@ -96,7 +97,10 @@ class DocShellTest {
                   + " checked",
           "zip",
               "packs what the curl before it downloaded: the archive checked to be the one the"
-                  + " next command uploads");
+                  + " next command uploads",
+          "scripts/checkov",
+              "TemplateCheckovTest runs it on every template the project ships: the files"
+                  + " checked to exist, and scanned as CloudFormation");
 
   @TempDir static Path dir;
 
@@ -316,6 +320,7 @@ class DocShellTest {
       case "./mvnw" -> maven(c);
       case "make" -> make(c);
       case "scripts/sam" -> sam(c);
+      case "scripts/checkov" -> checkov(c);
       case "aws" -> aws(c);
       case "cat" -> w.size() == 2 && w.get(1).equals("out.json") ? null : "cat what?";
       case "curl" ->
@@ -528,6 +533,22 @@ class DocShellTest {
         return "no check knows sam " + sub;
       }
     }
+  }
+
+  private static String checkov(ShellCommand c) {
+    if (!"cloudformation".equals(c.value("--framework"))) {
+      return "not scanned as CloudFormation (--framework cloudformation)";
+    }
+    List<String> files = c.after("-f");
+    if (files.isEmpty()) {
+      return "no file to scan (-f)";
+    }
+    for (String file : files) {
+      if (!Files.exists(DocPages.ROOT.resolve(file))) {
+        return "no such file " + file;
+      }
+    }
+    return null;
   }
 
   private static String aws(ShellCommand c) {

@@ -22,6 +22,7 @@ final class Prices {
   static final double SECRET_PER_MONTH = 0.40;
   static final double SECRETS_MANAGER_PER_10K_CALLS = 0.05;
   static final double KMS_PER_10K_REQUESTS = 0.03;
+  static final double KMS_KEY_PER_MONTH = 1.00;
   static final double NAT_GATEWAY_PER_HOUR = 0.045;
   static final double INTERFACE_ENDPOINT_PER_AZ_HOUR = 0.01;
   static final double CLOUDTRAIL_PER_100K_DATA_EVENTS = 0.10;

@@ -188,6 +188,31 @@ public final class StackParameters {
                 + " (SSE-KMS, with an S3 Bucket Key), or, with an existing bucket, the key that"
                 + " bucket uses; the poller gets `kms:GenerateDataKey` on it, and consumers need"
                 + " `kms:Decrypt`. Empty: the created bucket uses S3-managed keys (SSE-S3)"));
+    all.put(
+        "EncryptAlarmTopic",
+        stack(
+            null,
+            "`true`: the alarm topic is encrypted with a KMS key the stack creates, whose policy"
+                + " lets CloudWatch alarms publish to it (they cannot use the AWS-managed"
+                + " `alias/aws/sns`); a key costs $1 a month. `false`: notifications (alarm names,"
+                + " states, thresholds; no event data) are stored unencrypted"
+                + " ([security](security.md#what-a-scanner-finds-and-why))"));
+    all.put(
+        "StackKmsKeyArn",
+        stack(
+            "a KMS key ARN",
+            "a customer-managed key of yours for what the stack keeps at rest: both functions'"
+                + " environment variables and SnapStart snapshots, and its log groups. Its key policy"
+                + " must let CloudWatch Logs use it, and whoever deploys must be allowed to. Empty:"
+                + " AWS-managed keys ([security](security.md#keys-and-access-logs-of-your-own))"));
+    all.put(
+        "AccessLogBucket",
+        stack(
+            "an S3 bucket name",
+            "an existing bucket of yours, in the stack's region, that receives the S3 server"
+                + " access logs of the buckets the stack creates (the claim check's, the trail's)"
+                + " under `<stack>/`; its policy must let S3's logging service write there. Empty: no"
+                + " access logs ([security](security.md#keys-and-access-logs-of-your-own))"));
     return Map.copyOf(all);
   }
 

@@ -330,6 +330,13 @@ final class Deployments {
               + logGroup
               + "-1A2B3C4D5E6F:*");
     }
+    named.put(
+        "AsyncFailureQueue.Arn",
+        "arn:aws:sqs:"
+            + SamTemplate.REGION
+            + ":"
+            + SamTemplate.ACCOUNT
+            + ":outbox-AsyncFailureQueue-1A2B3C4D5E6F");
     named.putAll(refs);
     if (refs.containsKey("PollerFunction.Arn")) {
       named.put("PollerFunctionAliaslive", refs.get("PollerFunction.Arn") + ":live");

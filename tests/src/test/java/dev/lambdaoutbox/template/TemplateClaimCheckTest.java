@@ -135,7 +135,16 @@ class TemplateClaimCheckTest {
                     "Id", "ExpireStoredPayloads",
                     "Status", "Enabled",
                     "Prefix", "outbox-payloads/",
-                    "ExpirationInDays", "15")));
+                    "ExpirationInDays", "15"),
+                Map.of(
+                    "Id",
+                    "RemoveReplacedVersionsAfterADay",
+                    "Status",
+                    "Enabled",
+                    "NoncurrentVersionExpiration",
+                    Map.of("NoncurrentDays", 1),
+                    "ExpiredObjectDeleteMarker",
+                    true)));
   }
 
   @Test

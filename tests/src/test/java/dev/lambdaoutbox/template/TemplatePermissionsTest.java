@@ -33,6 +33,7 @@ class TemplatePermissionsTest {
   private static final String AUDIT_BUS = "arn:aws:events:us-east-1:123456789012:event-bus/audit";
   private static final String VPC_NETWORKING = StackPolicies.NETWORK_INTERFACES;
   private static final String DATABASE_ACCESS = "arn-of-DatabaseAccessPolicy";
+  private static final String ASYNC_FAILURE_QUEUE = "getatt-of-AsyncFailureQueue.Arn";
   private static final List<String> DATA_API_ACTIONS =
       List.of(
           "rds-data:BeginTransaction",
@@ -488,15 +489,17 @@ class TemplatePermissionsTest {
   }
 
   /**
-   * Action to the resources it is allowed on, for one function; its own log group's actions left
-   * out ({@link #eachFunction_writesOnlyItsOwnLogGroup} checks them).
+   * Action to the resources it is allowed on, for one function; its own log group's actions, and
+   * the record of its failed asynchronous invocations, left out ({@link
+   * #eachFunction_writesOnlyItsOwnLogGroup} and {@code TemplateAsyncFailuresTest} check them).
    */
   static Map<String, List<String>> actions(SamTemplate.Resolved stack, String function) {
     Map<String, List<String>> actions = new LinkedHashMap<>();
     for (Map<String, Object> statement : StackPolicies.functionStatements(stack, function)) {
       assertThat(statement.get("Effect")).isEqualTo("Allow");
       for (String action : strings(statement.get("Action"))) {
-        if (action.startsWith("logs:")) {
+        if (action.startsWith("logs:")
+            || strings(statement.get("Resource")).equals(List.of(ASYNC_FAILURE_QUEUE))) {
           continue;
         }
         actions

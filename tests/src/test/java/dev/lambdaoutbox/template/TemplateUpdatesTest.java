@@ -57,6 +57,7 @@ class TemplateUpdatesTest {
           Map.entry("OutboxTopicKmsKey", "arn:aws:kms:us-east-1:123456789012:key/1111-2222"),
           Map.entry("ClaimCheckKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/7777-8888"),
           Map.entry("DbSecretKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/3333-4444"),
+          Map.entry("StackKmsKeyArn", "arn:aws:kms:us-east-1:123456789012:key/7777-8888"),
           Map.entry("DefaultDestination", "arn:aws:sns:us-east-1:123456789012:orders"),
           Map.entry(
               "Routes", "{\"reservation.*\":\"arn:aws:sns:us-east-1:123456789012:reservations\"}"),
