@@ -42,6 +42,7 @@ class LibraryAsDependencyTest {
       Pattern.compile("(?m)^\\./mvnw install -pl (\\S+) -am(?=\\s|$)");
 
   private static final Path ROOT = PackagedFunction.projectRoot();
+  private static final Pattern MODULE = Pattern.compile("<module>([^<]+)</module>");
   private static final Path WORK = ROOT.resolve("tests/target/library-as-dependency");
 
   @Test
@@ -173,11 +174,11 @@ class LibraryAsDependencyTest {
     for (String file : List.of("pom.xml", "mvnw", "scripts/lib/jdk.sh")) {
       copy(ROOT.resolve(file), checkout.resolve(file));
     }
-    try (Stream<Path> modules = Files.list(ROOT)) {
-      for (Path module : modules.filter(m -> Files.exists(m.resolve("pom.xml"))).toList()) {
-        Path name = ROOT.relativize(module);
-        copy(module.resolve("pom.xml"), checkout.resolve(name).resolve("pom.xml"));
-      }
+    Matcher listed = MODULE.matcher(Files.readString(ROOT.resolve("pom.xml")));
+    while (listed.find()) { // every module the root POM lists, nested ones (examples/...) too
+      copy(
+          ROOT.resolve(listed.group(1)).resolve("pom.xml"),
+          checkout.resolve(listed.group(1)).resolve("pom.xml"));
     }
     Set<String> needed = new TreeSet<>();
     for (String modules : installed) {
