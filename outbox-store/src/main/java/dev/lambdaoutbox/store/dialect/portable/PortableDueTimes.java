@@ -18,6 +18,9 @@ public final class PortableDueTimes {
   private final String next;
 
   public PortableDueTimes(SqlTemplate sql) {
+    // The list names its time due_at: an output column named not_before would be what ORDER BY
+    // not_before sorts by (the time as text), a sort of every waiting row instead of a walk of
+    // the index.
     this.count =
         sql.fill(
             """
@@ -29,7 +32,7 @@ public final class PortableDueTimes {
     this.next =
         sql.fill(
             """
-            SELECT id, aggregate_type, aggregate_id, event_type, {utc:not_before} AS not_before
+            SELECT id, aggregate_type, aggregate_id, event_type, {utc:not_before} AS due_at
             FROM {messages}
             WHERE status = 'PENDING' AND not_before > {at:now}
             ORDER BY not_before LIMIT :limit
@@ -38,16 +41,30 @@ public final class PortableDueTimes {
 
   /** How many rows wait for a time after {@code now}, counted no further than {@code cap}. */
   public long count(SqlSession s, Instant now, int cap) {
-    return s.query(count, Params.of().timestamp("now", now).integer("cap", cap))
-        .get(0)
-        .longValue("row_count");
+    return s.query(count, countParams(now, cap)).get(0).longValue("row_count");
   }
 
   /** The first {@code limit} rows to come due after {@code now}, in due order. */
   public List<WaitingForTime.Due> next(SqlSession s, Instant now, int limit) {
-    return s.query(next, Params.of().timestamp("now", now).integer("limit", limit)).stream()
-        .map(PortableDueTimes::read)
-        .toList();
+    return s.query(next, nextParams(now, limit)).stream().map(PortableDueTimes::read).toList();
+  }
+
+  /** The statement {@link #count} runs, with {@code :now} and {@code :cap}. */
+  public String countSql() {
+    return count;
+  }
+
+  /** The statement {@link #next} runs, with {@code :now} and {@code :limit}. */
+  public String nextSql() {
+    return next;
+  }
+
+  static Params countParams(Instant now, int cap) {
+    return Params.of().timestamp("now", now).integer("cap", cap);
+  }
+
+  static Params nextParams(Instant now, int limit) {
+    return Params.of().timestamp("now", now).integer("limit", limit);
   }
 
   private static WaitingForTime.Due read(Row row) {
@@ -56,6 +73,6 @@ public final class PortableDueTimes {
         row.text("aggregate_type"),
         row.text("aggregate_id"),
         row.text("event_type"),
-        row.instant("not_before"));
+        row.instant("due_at"));
   }
 }

@@ -297,6 +297,12 @@ public abstract class PortableSql
     return dueTimes.next(s, now, limit);
   }
 
+  @Override
+  public final String explainWaitingForTime(SqlSession s, Instant now) {
+    return explain(s, dueTimes.countSql(), PortableDueTimes.countParams(now, 10_001))
+        + explain(s, dueTimes.nextSql(), PortableDueTimes.nextParams(now, 10));
+  }
+
   // ---- the rows waiting for a destination that is down
 
   @Override
