@@ -180,6 +180,8 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       fields.put("count", outcome.report().path("count").asInt());
       fields.put("matching", outcome.report().path("summary").path("total").asLong());
       fields.put("waitingRows", outcome.report().path("waiting").path("rows").asLong());
+      fields.put(
+          "waitingForTimeRows", outcome.report().path("waitingForTime").path("rows").asLong());
     } else if (request instanceof ReprocessorRequest.AuditRequest) {
       fields.put("count", outcome.report().path("count").asInt()); // as for list: no page
     } else {

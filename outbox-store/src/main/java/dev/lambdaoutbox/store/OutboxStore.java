@@ -191,9 +191,10 @@ public interface OutboxStore {
   int PARKING_CHUNK_SIZE = 5_000;
 
   /**
-   * @param oldestUnpublishedAge how long the oldest PENDING row has existed, whatever it waits for
-   *     (due, backing off, deferred, leased); zero when there is none. A replayed row counts from
-   *     its replay.
+   * @param oldestUnpublishedAge how long the oldest PENDING row has been free to go, whatever it
+   *     waits for (due, backing off, deferred, leased): counted from its creation, or from the time
+   *     it waited for when later ({@code not_before}), so a row waiting for its time is not late;
+   *     zero when there is none. A replayed row counts from its replay.
    * @param deadLetters rows in the dead-letter table, counted up to {@link #DEAD_LETTER_COUNT_CAP}
    *     plus one: above the cap it is {@code DEAD_LETTER_COUNT_CAP + 1}, meaning "more"
    * @param destinationsDown destinations marked down and not stale (see {@link

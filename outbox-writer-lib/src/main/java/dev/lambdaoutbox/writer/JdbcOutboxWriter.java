@@ -167,7 +167,7 @@ final class JdbcOutboxWriter implements OutboxWriter {
           ? PostgresKeyedInsert.insert(connection, tables, chunk, keyed, stamp)
           : MysqlKeyedInsert.insert(connection, tables, chunk, keyed, stamp);
     }
-    String sql = OutboxInsert.sql(tables, dialect, chunk.size(), stamp);
+    String sql = OutboxInsert.sql(tables, dialect, chunk.size(), stamp, OutboxInsert.timed(chunk));
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       OutboxInsert.bind(ps, chunk, stamp, dialect);
       ps.executeUpdate();

@@ -8,6 +8,7 @@ import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.UuidV7;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
@@ -30,6 +31,10 @@ import java.util.UUID;
  *     .header("traceparent", traceparent)
  *     .build();
  * }</pre>
+ *
+ * <p>An event may wait for its time: {@link Builder#delay} or {@link Builder#notBefore}. It is not
+ * published before then, on the database's clock, and with per-aggregate ordering the events of its
+ * aggregate written after it wait behind it.
  */
 public final class OutboxEvent {
   /** Longest aggregate type, aggregate id, event type or idempotency key the tables hold. */
@@ -37,6 +42,13 @@ public final class OutboxEvent {
 
   /** Longest destination (topic ARN or queue URL) the tables hold. */
   public static final int MAX_DESTINATION_LENGTH = EventRules.MAX_DESTINATION_LENGTH;
+
+  /**
+   * The longest an event may wait for its time ({@link Builder#delay}, {@link Builder#notBefore}):
+   * 366 days, a year's schedule. A longer wait is more likely a unit mistaken (milliseconds for
+   * seconds) than a plan, and a row that waits that long is better kept by the application.
+   */
+  public static final Duration MAX_DELAY = Duration.ofDays(366);
 
   private final UUID id;
   private final String aggregateType;
@@ -47,6 +59,8 @@ public final class OutboxEvent {
   private final String destination;
   private final String idempotencyKey;
   private final Instant occurredAt;
+  private final Duration delay;
+  private final Instant notBefore;
 
   private OutboxEvent(Builder b) {
     this.id = b.id != null ? b.id : UuidV7.generate();
@@ -60,6 +74,8 @@ public final class OutboxEvent {
         b.idempotencyKey == null ? null : requireName("idempotencyKey", b.idempotencyKey);
     this.occurredAt =
         (b.occurredAt != null ? b.occurredAt : Instant.now()).truncatedTo(ChronoUnit.MICROS);
+    this.delay = validDelay(b.delay);
+    this.notBefore = validNotBefore(b.notBefore);
   }
 
   public static Builder builder() {
@@ -78,6 +94,8 @@ public final class OutboxEvent {
     b.destination = destination;
     b.idempotencyKey = idempotencyKey;
     b.occurredAt = occurredAt;
+    b.delay = delay;
+    b.notBefore = notBefore;
     return b;
   }
 
@@ -125,6 +143,28 @@ public final class OutboxEvent {
   }
 
   /**
+   * How long after it is written, on the database's clock, the event is published at the earliest;
+   * empty when it is due at once or waits for {@link #notBefore()} instead.
+   */
+  public Optional<Duration> delay() {
+    return Optional.ofNullable(delay);
+  }
+
+  /**
+   * The time, on the database's clock, before which the event is not published; empty when it is
+   * due at once or waits for a {@link #delay()} instead. A time already past when the event is
+   * written means now.
+   */
+  public Optional<Instant> notBefore() {
+    return Optional.ofNullable(notBefore);
+  }
+
+  /** Whether the event waits for a time: a {@link #delay()} or a {@link #notBefore()}. */
+  public boolean waitsForTime() {
+    return delay != null || notBefore != null;
+  }
+
+  /**
    * The String message attributes this event is published with, in the order they are sent: the
    * outbox's five, then the headers ({@link OutboxMessageAttributes}).
    */
@@ -152,7 +192,9 @@ public final class OutboxEvent {
         && headers.equals(e.headers)
         && Objects.equals(destination, e.destination)
         && Objects.equals(idempotencyKey, e.idempotencyKey)
-        && occurredAt.equals(e.occurredAt);
+        && occurredAt.equals(e.occurredAt)
+        && Objects.equals(delay, e.delay)
+        && Objects.equals(notBefore, e.notBefore);
   }
 
   @Override
@@ -199,6 +241,34 @@ public final class OutboxEvent {
     return new LinkedHashMap<>(headers);
   }
 
+  /** Null for no delay: a delay of zero or less means now. */
+  private static Duration validDelay(Duration delay) {
+    if (delay == null || delay.isNegative() || delay.isZero()) {
+      return null;
+    }
+    if (delay.compareTo(MAX_DELAY) > 0) {
+      throw new InvalidOutboxEventException(
+          "delay", "is longer than " + MAX_DELAY.toDays() + " days (MAX_DELAY), was " + delay);
+    }
+    return delay.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  /**
+   * The time, when not too far ahead: checked against this host's clock, a bound the database's
+   * clock, seconds away at most, does not change in substance.
+   */
+  private static Instant validNotBefore(Instant notBefore) {
+    if (notBefore == null) {
+      return null;
+    }
+    if (notBefore.isAfter(Instant.now().plus(MAX_DELAY))) {
+      throw new InvalidOutboxEventException(
+          "notBefore",
+          "is more than " + MAX_DELAY.toDays() + " days ahead (MAX_DELAY), was " + notBefore);
+    }
+    return notBefore.truncatedTo(ChronoUnit.MICROS);
+  }
+
   private static String validDestination(String destination) {
     if (destination == null) {
       return null;
@@ -225,6 +295,8 @@ public final class OutboxEvent {
     private String destination;
     private String idempotencyKey;
     private Instant occurredAt;
+    private Duration delay;
+    private Instant notBefore;
 
     private Builder() {}
 
@@ -308,6 +380,30 @@ public final class OutboxEvent {
     /** When the business fact happened; now when not given. */
     public Builder occurredAt(Instant occurredAt) {
       this.occurredAt = occurredAt;
+      return this;
+    }
+
+    /**
+     * Publishes the event no earlier than {@code delay} after it is written, on the database's
+     * clock: the transaction's INSERT reads the database's time and adds it, so no application
+     * host's clock decides. Zero or less: at once. At most {@link #MAX_DELAY}, or {@link #build()}
+     * refuses the event naming {@code delay}. Replaces a {@link #notBefore} given before.
+     */
+    public Builder delay(Duration delay) {
+      this.delay = Objects.requireNonNull(delay, "delay");
+      this.notBefore = null;
+      return this;
+    }
+
+    /**
+     * Publishes the event no earlier than {@code notBefore}, compared with the database's clock; a
+     * time already past when it is written means at once. At most {@link #MAX_DELAY} ahead of this
+     * host's clock, or {@link #build()} refuses the event naming {@code notBefore}. Replaces a
+     * {@link #delay} given before.
+     */
+    public Builder notBefore(Instant notBefore) {
+      this.notBefore = Objects.requireNonNull(notBefore, "notBefore");
+      this.delay = null;
       return this;
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -114,6 +115,44 @@ class OutboxEventTest {
     for (String bad : new String[] {"a\u0000b", "a\u0001b", "a\uFFFFb", "a\uD800b"}) {
       assertThat(refusal(setter.set(valid(), bad)).field()).as("%s", bad).isEqualTo(field);
     }
+  }
+
+  @Test
+  void build_withADelayOrATime_waitsForIt_theLastGivenWinning() {
+    OutboxEvent delayed = valid().notBefore(Instant.now()).delay(Duration.ofSeconds(30)).build();
+    OutboxEvent timed =
+        valid()
+            .delay(Duration.ofSeconds(30))
+            .notBefore(Instant.parse("2026-03-01T10:00:00Z"))
+            .build();
+
+    assertThat(delayed.delay()).contains(Duration.ofSeconds(30));
+    assertThat(delayed.notBefore()).isEmpty();
+    assertThat(delayed.waitsForTime()).isTrue();
+    assertThat(timed.notBefore()).contains(Instant.parse("2026-03-01T10:00:00Z"));
+    assertThat(timed.delay()).isEmpty();
+    assertThat(delayed.toBuilder().build()).isEqualTo(delayed);
+    assertThat(valid().build().waitsForTime()).isFalse();
+  }
+
+  @Test
+  void build_withADelayOfZeroOrLess_isDueAtOnce() {
+    assertThat(valid().delay(Duration.ZERO).build().waitsForTime()).isFalse();
+    assertThat(valid().delay(Duration.ofSeconds(-5)).build().waitsForTime()).isFalse();
+  }
+
+  @Test
+  void build_withAWaitOverTheMaximum_refusesNamingTheField() {
+    assertThat(valid().delay(OutboxEvent.MAX_DELAY).build().delay())
+        .contains(OutboxEvent.MAX_DELAY);
+    InvalidOutboxEventException delay =
+        refusal(valid().delay(OutboxEvent.MAX_DELAY.plusSeconds(1)));
+    InvalidOutboxEventException notBefore =
+        refusal(valid().notBefore(Instant.now().plus(OutboxEvent.MAX_DELAY).plusSeconds(60)));
+
+    assertThat(delay.field()).isEqualTo("delay");
+    assertThat(delay).hasMessageContaining("366 days");
+    assertThat(notBefore.field()).isEqualTo("notBefore");
   }
 
   @Test

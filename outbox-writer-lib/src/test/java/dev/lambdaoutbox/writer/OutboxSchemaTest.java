@@ -49,7 +49,10 @@ class OutboxSchemaTest {
       }
       assertThat(statements)
           .allSatisfy(
-              sql -> assertThat(sql).matches("(?s)(CREATE|INSERT|ALTER) .*").doesNotContain("--"));
+              sql ->
+                  assertThat(sql)
+                      .matches("(?s)(CREATE|INSERT|ALTER|UPDATE|DROP INDEX) .*")
+                      .doesNotContain("--"));
     }
   }
 

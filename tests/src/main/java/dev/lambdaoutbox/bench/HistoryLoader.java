@@ -234,7 +234,8 @@ public final class HistoryLoader {
 
   private static final String MESSAGE_COLUMNS =
       "id, aggregate_type, aggregate_id, event_type, payload, headers, destination,"
-          + " idempotency_key, occurred_at, created_at, status, next_attempt_at, sent_at";
+          + " idempotency_key, occurred_at, created_at, status, next_attempt_at, sent_at,"
+          + " not_before";
 
   /** An outbox row of {@code status}, written {@code at}, of aggregate {@code o-<aggregate>}. */
   private String messageSelect(String status, String at, String aggregate) {
@@ -253,7 +254,9 @@ public final class HistoryLoader {
         + "', "
         + at
         + ", "
-        + (status.equals("SENT") ? at : "NULL");
+        + (status.equals("SENT") ? at : "NULL")
+        + ", "
+        + at;
   }
 
   private int insert(String table, String columns, String select, int count, Instant base)

@@ -132,6 +132,18 @@ public final class Stores {
   }
 
   /**
+   * The database's plans for the reprocessor's count and list of the rows waiting for their time at
+   * {@code now} (see {@link ExplainSql#explainWaitingForTime}).
+   */
+  public static String explainWaitingForTime(TestDatabase db, OutboxTables tables, Instant now) {
+    return explain(
+        db,
+        tables,
+        "explain the rows waiting for their time",
+        (d, s) -> d.explainWaitingForTime(s, now));
+  }
+
+  /**
    * The database's plan for purging sent rows sent before {@code cutoff} (see {@link
    * ExplainSql#explainPurgeSent}).
    */

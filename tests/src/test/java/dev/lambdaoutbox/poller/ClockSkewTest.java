@@ -32,11 +32,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.rdsdata.RdsDataClient;
+import software.amazon.awssdk.services.sns.SnsClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The hosts' clocks decide nothing about when a row is due or how old it is: the writer dates rows
@@ -162,6 +165,62 @@ class ClockSkewTest {
   }
 
   /**
+   * An event written to wait 5 s, by the database's clock (the writer adds the delay to the
+   * INSERT's time): a poller run on the database's clock a second before that time publishes
+   * nothing, and the run at that time publishes it to the real queue. The poller's host clock is
+   * moved by hand, and the database's clock seen through it ({@link DatabaseClock}: the host's plus
+   * the offset it read) moves with it, so nothing sleeps.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("carriers")
+  void anEventDueIn5s_isNotPublishedBeforeItsTime_andIsByARunAtItsTime(Carrier carrier)
+      throws Exception {
+    SqlExecutor executor = open(carrier, "skewlater");
+    MutableClock host = new MutableClock(Instant.now());
+    DatabaseClock pollersClock = DatabaseClock.of(executor, host);
+    SqsClient sqs = TestEndpoints.aws().sqs();
+    SnsClient sns = TestEndpoints.aws().sns();
+    resources.add(sqs);
+    resources.add(sns);
+    String queue =
+        sqs.createQueue(r -> r.queueName("due-" + UUID.randomUUID().toString().substring(0, 8)))
+            .queueUrl();
+    resources.add(() -> sqs.deleteQueue(r -> r.queueUrl(queue)));
+
+    UUID id =
+        append(OutboxWriter.builder().tables(tables).build(), b -> b.delay(Duration.ofSeconds(5)));
+    Instant[] times = times(id, "created_at", "not_before");
+    assertThat(times[1]).as("due 5 s after the INSERT").isEqualTo(times[0].plusSeconds(5));
+
+    try (EmbeddedPoller poller =
+        EmbeddedPoller.builder(config(carrier, queue), store(executor))
+            .brokers(sns, sqs)
+            .clock(pollersClock)
+            .logger(
+                new JsonLogger(
+                    "due", ClockSkewTest.class, JsonLogger.Level.WARN, DISCARD, Clock.systemUTC()))
+            .metrics(new EmfMetrics("LambdaOutbox", "due", DISCARD, Clock.systemUTC()))
+            .build()) {
+      host.advance(Duration.between(pollersClock.instant(), times[1]).minusSeconds(1));
+      PollSummary early = poller.run(() -> 60_000, "due-" + UUID.randomUUID());
+      assertThat(early.claimed()).as("a second before its time").isZero();
+
+      host.advance(Duration.ofSeconds(1));
+      assertThat(pollersClock.instant()).isEqualTo(times[1]);
+      PollSummary onTime = poller.run(() -> 60_000, "due-" + UUID.randomUUID());
+      assertThat(onTime.published()).as("at its time").isEqualTo(1);
+    }
+    List<String> received =
+        sqs
+            .receiveMessage(r -> r.queueUrl(queue).waitTimeSeconds(5).messageAttributeNames("All"))
+            .messages()
+            .stream()
+            .map(m -> m.messageAttributes().get("eventId").stringValue())
+            .toList();
+    assertThat(received).containsExactly(id.toString());
+  }
+
+  /**
    * What the database's clock costs: one statement at the first reading, none while the reading is
    * less than five minutes old on the host's clock, one more after that or when the host's clock
    * went back; between readings it follows the host's clock (here a hand-moved one, a thousand days
@@ -222,6 +281,10 @@ class ClockSkewTest {
   }
 
   private PollerConfig config(Carrier carrier) {
+    return config(carrier, "https://sqs.us-east-1.amazonaws.com/000000000000/skew");
+  }
+
+  private PollerConfig config(Carrier carrier, String queue) {
     return PollerConfig.fromEnvironment(
         Map.of(
             "OUTBOX_JDBC_URL",
@@ -235,7 +298,7 @@ class ClockSkewTest {
             "OUTBOX_PIPELINE",
             "false",
             PollerVariables.DEFAULT_DESTINATION.name(),
-            "https://sqs.us-east-1.amazonaws.com/000000000000/skew"));
+            queue));
   }
 
   /** The system clock moved by {@code skew}: a host whose clock is that far from the database's. */
@@ -245,12 +308,19 @@ class ClockSkewTest {
 
   /** One event, appended and committed by {@code writer} as an application does. */
   private UUID append(OutboxWriter writer) throws Exception {
+    return append(writer, b -> b);
+  }
+
+  /** One event, built further by {@code more}, appended and committed by {@code writer}. */
+  private UUID append(OutboxWriter writer, UnaryOperator<OutboxEvent.Builder> more)
+      throws Exception {
     OutboxEvent event =
-        OutboxEvent.builder()
-            .aggregateType("order")
-            .aggregateId("o-1")
-            .eventType("order.created")
-            .payload("{\"id\":1}")
+        more.apply(
+                OutboxEvent.builder()
+                    .aggregateType("order")
+                    .aggregateId("o-1")
+                    .eventType("order.created")
+                    .payload("{\"id\":1}"))
             .build();
     try (Connection c = db.open()) {
       c.setAutoCommit(false);
@@ -260,7 +330,7 @@ class ClockSkewTest {
     return event.id();
   }
 
-  /** An outbox row written with SQL of one's own, created {@code seconds} ago by the database. */
+  /** An outbox row written with SQL of one's own, created (and free to go) {@code seconds} ago. */
   private UUID insertCreatedSecondsAgo(int seconds) throws Exception {
     UUID id = UUID.randomUUID();
     String ago =
@@ -272,10 +342,12 @@ class ClockSkewTest {
             c.prepareStatement(
                 "INSERT INTO "
                     + tables.messages()
-                    + " (id, aggregate_type, aggregate_id, event_type, payload, created_at)"
-                    + " VALUES ("
+                    + " (id, aggregate_type, aggregate_id, event_type, payload, created_at,"
+                    + " not_before) VALUES ("
                     + (db.dialect() == SqlDialect.POSTGRESQL ? "CAST(? AS uuid)" : "?")
                     + ", 'order', 'o-2', 'order.created', '{}', "
+                    + ago
+                    + ", "
                     + ago
                     + ")")) {
       ps.setString(1, id.toString());

@@ -16,6 +16,7 @@ import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -167,6 +168,38 @@ abstract class WaitingRowsContract {
     assertThat(waitingRows("{\"deadAtFrom\":\"2000-01-01T00:00:00Z\"}"))
         .as("a row that waits has not died")
         .isZero();
+  }
+
+  /**
+   * Rows written (over Jdbi) to wait for their time are neither late nor out of sight: the poller
+   * leaves them, its oldest-age gauge does not count them, and {@code list} says how many wait and
+   * which come due first, and when (the database's time of the INSERT plus the delay).
+   */
+  @Test
+  final void rowsWaitingForTheirTime_areListedWithTheirTimes_andNotCountedLate() {
+    OutboxWriter writer = OutboxWriter.builder().tables(tables).build();
+    OutboxEvent soon =
+        placed("order-" + UUID.randomUUID(), 0).toBuilder().delay(Duration.ofHours(1)).build();
+    OutboxEvent later =
+        placed("order-" + UUID.randomUUID(), 1).toBuilder().delay(Duration.ofHours(2)).build();
+    db.jdbi().useTransaction(h -> writer.appendAll(h, List.of(later, soon)));
+
+    assertThat(poller.poll().claimed()).isZero();
+    assertThat(lastMetrics().path("OldestUnpublishedAgeSeconds").asDouble()).isZero();
+
+    JsonNode w = reprocessor.invoke("{\"action\":\"list\"}").path("waitingForTime");
+    assertThat(w.path("rows").asLong()).isEqualTo(2);
+    assertThat(w.path("rowsCapped").asBoolean()).isFalse();
+    assertThat(w.path("next").findValuesAsText("id"))
+        .containsExactly(soon.id().toString(), later.id().toString());
+    Instant created =
+        rows.outboxRows().stream()
+            .filter(r -> r.id().equals(soon.id()))
+            .findFirst()
+            .orElseThrow()
+            .createdAt();
+    assertThat(Instant.parse(w.path("next").get(0).path("notBefore").asText()))
+        .isEqualTo(created.plus(Duration.ofHours(1)));
   }
 
   @Test

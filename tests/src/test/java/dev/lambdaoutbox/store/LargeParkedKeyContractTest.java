@@ -170,6 +170,47 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
   }
 
   /**
+   * A head that waits for its time (as one written with a delay: next_attempt_at and not_before a
+   * day ahead) holds its aggregate only: a claim meanwhile takes another aggregate's event in
+   * statements that read a bounded number of rows whatever the waiting aggregate's size, as the
+   * walk visits each aggregate's head once; from its time on the aggregate goes in seq order.
+   */
+  @Test
+  void aHeadWaitingForItsTime_holdsOnlyItsAggregate_inBoundedStatements() throws Exception {
+    load(EVENTS);
+    List<UUID> first = firstIds(2);
+    Instant dueAt = T0.plus(Duration.ofDays(1));
+    rows.execute(
+        "UPDATE "
+            + tables.messages()
+            + " SET next_attempt_at = TIMESTAMP '2026-03-02 10:00:00',"
+            + " not_before = TIMESTAMP '2026-03-02 10:00:00' WHERE id = '"
+            + first.get(0)
+            + "'");
+    UUID quiet = append(T0.plusSeconds(1), event("z-quiet")).get(0);
+    StatementLog log = new StatementLog(newExecutor());
+
+    assertThat(store(log).claim("p1", 10, T0.plusSeconds(2), LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(quiet);
+    assertThat(store(log).backlog(T0.plusSeconds(2)).oldestUnpublishedAge())
+        .as("the events behind the waiting head are ready, held by their order: they count")
+        .isGreaterThan(Duration.ofSeconds(1));
+    assertBounded("claims beside a head waiting for its time", log, CHUNK);
+
+    OutboxStore store = store(newExecutor());
+    store.complete("p1", List.of(new Published(quiet)), T0.plusSeconds(2));
+    assertThat(store.claim("p2", 10, dueAt.minusSeconds(1), LEASE).isEmpty()).isTrue();
+    assertThat(store.claim("p2", 10, dueAt, LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(first.get(0));
+    store.complete("p2", List.of(new Published(first.get(0))), dueAt);
+    assertThat(store.claim("p2", 10, dueAt.plusSeconds(1), LEASE).messages())
+        .extracting(OutboxMessage::id)
+        .containsExactly(first.get(1));
+  }
+
+  /**
    * Events an earlier version marked parked (due never) behind a released head: the key waits until
    * they are unmarked, chunk by chunk. A pass that dies in its third chunk keeps the two it
    * committed and rolls back the third; the next passes go on, report what remains (capped), and

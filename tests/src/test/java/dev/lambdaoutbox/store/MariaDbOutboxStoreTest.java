@@ -77,6 +77,14 @@ class MariaDbOutboxStoreTest extends JdbcOutboxStoreContract {
       assertThat(accessOf(backlog, "w"))
           .as("the outbox in the waiting count, though half its rows wait: %s", backlog)
           .containsExactly("ref");
+
+      // The reprocessor's count and list of the rows waiting for their time: a range of the
+      // unpublished index (status, not_before), from now on.
+      String waitingForTime = Stores.explainWaitingForTime(database(), tables, T0.plusSeconds(1));
+      assertThat(waitingForTime)
+          .contains(tables.messages() + "_unpublished_ix")
+          .doesNotContain("filesort");
+      assertThat(accessOf(waitingForTime, tables.messages())).containsOnly("range");
     }
   }
 }

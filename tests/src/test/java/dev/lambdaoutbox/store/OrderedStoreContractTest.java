@@ -21,6 +21,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -123,6 +124,41 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
       assertThat(ids(store().claim("p1", 2, T0.plusSeconds(1), LEASE))).containsExactly(b, c);
       other.rollback();
     }
+  }
+
+  /**
+   * A head written to wait for its time holds its aggregate: the events written after it, due at
+   * once, wait behind it, and other aggregates flow. From its time on, the aggregate goes in order.
+   */
+  @Test
+  void aHeadWaitingForItsTime_holdsOnlyItsAggregate_untilItsTime() {
+    UUID a1 =
+        append(
+                T0,
+                OutboxEvent.builder()
+                    .aggregateType("order")
+                    .aggregateId("a")
+                    .eventType("order.reminder")
+                    .payload("{\"orderId\":\"a\"}")
+                    .delay(Duration.ofSeconds(30))
+                    .build())
+            .get(0);
+    UUID a2 = append(T0.plusMillis(1), "a");
+    UUID b1 = append(T0.plusMillis(2), "b");
+    UUID b2 = append(T0.plusMillis(3), "b");
+    OutboxStore store = store();
+
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(1), LEASE))).containsExactly(b1);
+    store.complete("p1", List.of(new Published(b1)), T0.plusSeconds(1));
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(2), LEASE))).containsExactly(b2);
+    store.complete("p1", List.of(new Published(b2)), T0.plusSeconds(2));
+    // A short claim: its window meets a2, due before its head, and holds it back behind a1.
+    assertThat(store.claim("p1", 1, T0.plusSeconds(29), LEASE).isEmpty()).isTrue();
+    assertThat(store.countDue(T0.plusSeconds(29), 10)).isZero();
+
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(31), LEASE))).containsExactly(a1);
+    store.complete("p1", List.of(new Published(a1)), T0.plusSeconds(31));
+    assertThat(ids(store.claim("p1", 10, T0.plusSeconds(32), LEASE))).containsExactly(a2);
   }
 
   @Test

@@ -775,6 +775,86 @@ abstract class OutboxStoreContract extends StoreTestBase {
     assertThat(store.claim("c", 10, T0.plusSeconds(6), LEASE).messages()).hasSize(1);
   }
 
+  // ---- events due at a time
+
+  /**
+   * Written with the database's own clock, as an application writes: the INSERT adds the delay to
+   * the database's time, so the row is due 30 s after {@code created_at} whatever the host's clock
+   * says; claims at instants around that time, without waiting for it.
+   */
+  @Test
+  final void claim_ofAnEventDueIn30s_onTheDatabasesClock_takesNothingBeforeItsTime() {
+    UUID id =
+        append(
+                OutboxWriter.builder().tables(tables),
+                event("order-due").toBuilder().delay(Duration.ofSeconds(30)).build())
+            .get(0);
+    Map<String, Object> row = rows.message(id);
+    Instant written = (Instant) row.get("created_at");
+    assertThat(row.get("next_attempt_at")).isEqualTo(written.plusSeconds(30));
+    assertThat(row.get("not_before")).isEqualTo(written.plusSeconds(30));
+    assertThat(((Number) row.get("retry_count")).intValue()).isZero();
+    OutboxStore store = store();
+
+    assertThat(store.claim("a", 10, written, LEASE).isEmpty()).isTrue();
+    assertThat(store.claim("a", 10, written.plusSeconds(29), LEASE).isEmpty()).isTrue();
+    assertThat(store.countDue(written.plusSeconds(29), 10)).isZero();
+    assertThat(ids(store.claim("a", 10, written.plusSeconds(30), LEASE))).containsExactly(id);
+  }
+
+  /**
+   * A time given as an instant is compared with the database's clock; one already past means now.
+   * Rows due at once written in the same statement stay due at once.
+   */
+  @Test
+  final void claim_ofEventsNotBeforeATime_takesEachFromItsTime_andAPastTimeMeansNow() {
+    List<UUID> written =
+        append(
+            T0,
+            event("order-later").toBuilder()
+                .notBefore(T0.plusSeconds(30))
+                .idempotencyKey("later-1")
+                .build(),
+            event("order-past").toBuilder().notBefore(T0.minusSeconds(3600)).build(),
+            event("order-now"));
+
+    OutboxStore store = store();
+    assertThat(ids(store.claim("a", 10, T0, LEASE)))
+        .containsExactly(written.get(1), written.get(2));
+    store.complete("a", List.of(new Published(written.get(1)), new Published(written.get(2))), T0);
+    assertThat(store.claim("a", 10, T0.plusSeconds(29), LEASE).isEmpty()).isTrue();
+    assertThat(ids(store.claim("a", 10, T0.plusSeconds(31), LEASE)))
+        .containsExactly(written.get(0));
+  }
+
+  /**
+   * A row waiting for its time is not late: the age counts from its time, and goes on counting from
+   * it when the row then backs off. A row due at once beside it counts as ever.
+   */
+  @Test
+  final void backlog_oldestUnpublished_countsARowWaitingForItsTimeFromThatTime() {
+    UUID waiting =
+        append(T0, event("order-due").toBuilder().delay(Duration.ofHours(1)).build()).get(0);
+    OutboxStore store = store();
+
+    assertThat(store.backlog(T0.plusSeconds(600)).oldestUnpublishedAge()).isZero();
+    UUID due = append(T0.plusSeconds(600));
+    assertThat(store.backlog(T0.plusSeconds(660)).oldestUnpublishedAge())
+        .isEqualTo(Duration.ofSeconds(60));
+    rows.execute("DELETE FROM " + tables.messages() + " WHERE id = '" + due + "'");
+    assertThat(store.backlog(T0.plusSeconds(3605)).oldestUnpublishedAge())
+        .isEqualTo(Duration.ofSeconds(5));
+
+    store.claim("a", 10, T0.plusSeconds(3605), LEASE);
+    store.complete(
+        "a",
+        List.of(new Retry(waiting, "Throttling", "later", T0.plusSeconds(7200))),
+        T0.plusSeconds(3606));
+    assertThat(store.backlog(T0.plusSeconds(3660)).oldestUnpublishedAge())
+        .as("backing off after its time")
+        .isEqualTo(Duration.ofSeconds(60));
+  }
+
   // ---- backlog
 
   @Test

@@ -73,6 +73,15 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
           .contains(tables.messages() + "_waiting_ix")
           .doesNotContain("Seq Scan on " + tables.messages())
           .contains("Limit");
+
+      // The reprocessor's count and list of the rows waiting for their time: the end of the
+      // unpublished index, from now on.
+      String waitingForTime = Stores.explainWaitingForTime(database(), tables, T0.plusSeconds(1));
+      assertThat(waitingForTime)
+          .contains(tables.messages() + "_unpublished_ix")
+          .doesNotContain("Seq Scan on " + tables.messages())
+          .doesNotContain("Sort  (")
+          .contains("Limit");
     }
   }
 

@@ -23,6 +23,7 @@ final class TestRows {
           "occurred_at",
           "created_at",
           "next_attempt_at",
+          "not_before",
           "locked_until",
           "first_failed_at",
           "sent_at",

@@ -10,8 +10,6 @@ import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.reprocessor.PollerRunner;
 import dev.lambdaoutbox.testing.TestDatabase;
-import dev.lambdaoutbox.writer.internal.OutboxInsert;
-import dev.lambdaoutbox.writer.internal.Stamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -311,11 +309,27 @@ abstract class IdempotencyWindowContractTest {
     try {
       OutboxEvent keyed = order("o-1").idempotencyKey("checkout-1").build();
       OutboxEvent keyless = order("o-2").build();
+      // As a version 1 writer wrote them: V1's columns only.
       try (Connection c = transaction();
           PreparedStatement ps =
-              c.prepareStatement(OutboxInsert.sql(v1, db.dialect(), 2, Stamp.at(NOW)))) {
-        OutboxInsert.bind(ps, List.of(keyed, keyless), Stamp.at(NOW), db.dialect());
-        ps.executeUpdate();
+              c.prepareStatement(
+                  "INSERT INTO "
+                      + v1.messages()
+                      + " (id, aggregate_type, aggregate_id, event_type, payload, idempotency_key,"
+                      + " occurred_at, created_at, next_attempt_at)"
+                      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        for (OutboxEvent e : List.of(keyed, keyless)) {
+          JdbcValues.setUuid(ps, 1, e.id(), db.dialect());
+          ps.setString(2, e.aggregateType());
+          ps.setString(3, e.aggregateId());
+          ps.setString(4, e.eventType());
+          ps.setString(5, e.payload());
+          ps.setString(6, e.idempotencyKey().orElse(null));
+          for (int i = 7; i <= 9; i++) {
+            JdbcValues.setInstant(ps, i, NOW, db.dialect());
+          }
+          ps.executeUpdate();
+        }
         c.commit();
       }
 

@@ -65,6 +65,12 @@ public interface ExplainSql {
   String explainBacklog(SqlSession s, Instant now);
 
   /**
+   * The database's plans for {@link WaitingRowSql#countWaitingForTime} and {@link
+   * WaitingRowSql#nextDue} at {@code now}, one after the other, without running them.
+   */
+  String explainWaitingForTime(SqlSession s, Instant now);
+
+  /**
    * The database's plan for {@link PurgeSql#purgeSent} (on MySQL, for its locking SELECT), without
    * running it.
    */

@@ -5,6 +5,7 @@ import dev.lambdaoutbox.store.deadletter.AuditEntry;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.waiting.WaitingForTime;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
 import java.time.Instant;
 import java.util.Collection;
@@ -56,4 +57,14 @@ public interface WaitingRowSql {
    */
   void recordRetargetAudit(
       SqlSession s, List<WaitingRow> rows, String from, String to, AuditInfo audit, Instant now);
+
+  /**
+   * How many rows wait for their time, later than {@code now} ({@link
+   * dev.lambdaoutbox.store.dialect.rows.DueTimes}), counted along the unpublished index no further
+   * than {@code cap}.
+   */
+  long countWaitingForTime(SqlSession s, Instant now, int cap);
+
+  /** The first {@code limit} rows to come due after {@code now}, in due order. */
+  List<WaitingForTime.Due> nextDue(SqlSession s, Instant now, int limit);
 }

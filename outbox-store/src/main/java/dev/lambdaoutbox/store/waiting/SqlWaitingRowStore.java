@@ -87,6 +87,23 @@ final class SqlWaitingRowStore implements WaitingRowStore {
   }
 
   @Override
+  public WaitingForTime waitingForTime(int shown) {
+    if (shown < 0 || shown > MAX_ROWS_PER_REQUEST) {
+      throw new IllegalArgumentException(
+          "shown must be 0 to " + MAX_ROWS_PER_REQUEST + ", was " + shown);
+    }
+    DatabaseClock.sync(clock); // before the transaction: its work reads the time
+    Instant now = clock.instant();
+    return executor.inTransaction(
+        "list the rows waiting for their time in " + tables.messages(),
+        s -> {
+          long rows = sql.waiting().countWaitingForTime(s, now, OutboxStore.WAITING_COUNT_CAP + 1);
+          return new WaitingForTime(
+              rows, rows == 0 ? List.of() : sql.waiting().nextDue(s, now, shown));
+        });
+  }
+
+  @Override
   public WaitingActionResult retarget(
       String from, String to, int limit, boolean dryRun, AuditInfo audit) {
     requireDestination("from", from);

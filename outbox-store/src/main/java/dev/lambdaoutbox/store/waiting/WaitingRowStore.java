@@ -38,6 +38,13 @@ public interface WaitingRowStore {
   List<WaitingDestination> waiting(DeadLetterFilter filter);
 
   /**
+   * The rows that wait for their time (written with a delay, or put back to go later): how many,
+   * counted up to {@link OutboxStore#WAITING_COUNT_CAP} plus one, and the first {@code shown} to
+   * come due, on the store's clock.
+   */
+  WaitingForTime waitingForTime(int shown);
+
+  /**
    * Sends up to {@code limit} of the rows waiting for {@code from}, oldest first, to {@code to}:
    * each row's destination becomes {@code to}, it is due now and waits no more; its retry count, id
    * and creation time stay. Audited as {@code RETARGET}.

@@ -41,7 +41,8 @@ public final class MysqlKeyedInsert {
       }
       throw PermissionDenied.explained(e, keySql);
     }
-    String eventSql = OutboxInsert.sql(tables, SqlDialect.MYSQL, chunk.size(), stamp);
+    String eventSql =
+        OutboxInsert.sql(tables, SqlDialect.MYSQL, chunk.size(), stamp, OutboxInsert.timed(chunk));
     try (PreparedStatement ps = connection.prepareStatement(eventSql)) {
       OutboxInsert.bind(ps, chunk, stamp, SqlDialect.MYSQL);
       ps.executeUpdate();

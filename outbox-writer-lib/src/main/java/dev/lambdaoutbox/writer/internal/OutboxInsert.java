@@ -20,7 +20,7 @@ public final class OutboxInsert {
 
   static final String COLUMNS =
       "id, aggregate_type, aggregate_id, event_type, payload, headers, destination, idempotency_key,"
-          + " occurred_at, created_at, next_attempt_at";
+          + " occurred_at, created_at, next_attempt_at, not_before";
 
   /**
    * PostgreSQL: a row whose key an outbox row already carries is skipped (the caller compares the
@@ -31,27 +31,41 @@ public final class OutboxInsert {
 
   private OutboxInsert() {}
 
-  /** The SQL for {@code rows} events, created and due at {@code stamp}. */
-  public static String sql(OutboxTables tables, SqlDialect dialect, int rows, Stamp stamp) {
+  /**
+   * The SQL for {@code rows} events, created at {@code stamp}; due then too, or, when {@code timed}
+   * (some event of the chunk {@link OutboxEvent#waitsForTime()}), each at its own due time.
+   */
+  public static String sql(
+      OutboxTables tables, SqlDialect dialect, int rows, Stamp stamp, boolean timed) {
     return "INSERT INTO "
         + tables.messages()
         + " ("
         + COLUMNS
         + ") VALUES "
-        + values(rows, dialect, stamp)
+        + values(rows, dialect, stamp, timed)
         + (dialect == SqlDialect.POSTGRESQL ? SKIP_TAKEN_KEY : "");
   }
 
-  /** {@code rows} groups of values, one per event, in {@link #COLUMNS} order. */
-  static String values(int rows, SqlDialect dialect, Stamp stamp) {
+  /**
+   * {@code rows} groups of values, one per event, in {@link #COLUMNS} order. The due time goes to
+   * both next_attempt_at, which the claim reads and leases and backoff move, and not_before, which
+   * stays for the age metric.
+   */
+  static String values(int rows, SqlDialect dialect, Stamp stamp, boolean timed) {
     String at = stamp.sql(dialect);
-    String row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, " + at + ", " + at + ")";
+    String due = timed ? stamp.dueSql(dialect) : at;
+    String row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, " + at + ", " + due + ", " + due + ")";
     return String.join(", ", Collections.nCopies(rows, row));
+  }
+
+  /** Whether some of {@code events} wait for their time, and the chunk needs {@code timed} SQL. */
+  public static boolean timed(List<OutboxEvent> events) {
+    return events.stream().anyMatch(OutboxEvent::waitsForTime);
   }
 
   /**
    * Binds {@code events} in order, starting at parameter 1, for {@link #sql} with the same {@code
-   * stamp}.
+   * stamp} and {@link #timed}.
    */
   public static void bind(
       PreparedStatement ps, List<OutboxEvent> events, Stamp stamp, SqlDialect dialect)
@@ -63,6 +77,7 @@ public final class OutboxInsert {
   static int bind(
       PreparedStatement ps, int first, List<OutboxEvent> events, Stamp stamp, SqlDialect dialect)
       throws SQLException {
+    boolean timed = timed(events);
     int i = first;
     for (OutboxEvent e : events) {
       JdbcValues.setUuid(ps, i++, e.id(), dialect);
@@ -75,7 +90,13 @@ public final class OutboxInsert {
       ps.setString(i++, e.idempotencyKey().orElse(null));
       JdbcValues.setInstant(ps, i++, e.occurredAt(), dialect);
       i = stamp.bind(ps, i, dialect);
-      i = stamp.bind(ps, i, dialect);
+      if (timed) {
+        i = stamp.bindDue(ps, i, e, dialect);
+        i = stamp.bindDue(ps, i, e, dialect);
+      } else {
+        i = stamp.bind(ps, i, dialect);
+        i = stamp.bind(ps, i, dialect);
+      }
     }
     return i;
   }

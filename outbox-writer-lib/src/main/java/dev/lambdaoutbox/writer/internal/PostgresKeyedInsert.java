@@ -28,7 +28,7 @@ import java.util.List;
 public final class PostgresKeyedInsert {
   private PostgresKeyedInsert() {}
 
-  public static String sql(OutboxTables tables, int events, int keys, Stamp stamp) {
+  public static String sql(OutboxTables tables, int events, int keys, Stamp stamp, boolean timed) {
     return "WITH k AS ("
         + IdempotencyKeyRows.insertSql(tables, keys, SqlDialect.POSTGRESQL, stamp)
         + " ON CONFLICT (idempotency_key) DO NOTHING RETURNING 1), m AS (INSERT INTO "
@@ -36,7 +36,7 @@ public final class PostgresKeyedInsert {
         + " ("
         + OutboxInsert.COLUMNS
         + ") SELECT * FROM (VALUES "
-        + OutboxInsert.values(events, SqlDialect.POSTGRESQL, stamp)
+        + OutboxInsert.values(events, SqlDialect.POSTGRESQL, stamp, timed)
         + ") AS e WHERE (SELECT count(*) FROM k) = "
         + keys
         + OutboxInsert.SKIP_TAKEN_KEY
@@ -53,7 +53,7 @@ public final class PostgresKeyedInsert {
       throws SQLException {
     long keysWritten;
     long eventsWritten;
-    String sql = sql(tables, chunk.size(), keyed.size(), stamp);
+    String sql = sql(tables, chunk.size(), keyed.size(), stamp, OutboxInsert.timed(chunk));
     try (PreparedStatement ps = connection.prepareStatement(sql)) {
       int next = IdempotencyKeyRows.bind(ps, 1, keyed, stamp, SqlDialect.POSTGRESQL);
       OutboxInsert.bind(ps, next, chunk, stamp, SqlDialect.POSTGRESQL);

@@ -37,6 +37,9 @@ public final class DeadLetterActions {
   /** Parked aggregates a listing shows, longest parked first; the total counts them all. */
   public static final int PARKED_KEYS_LISTED = 100;
 
+  /** The rows waiting for their time that a list shows, the first to come due. */
+  public static final int WAITING_FOR_TIME_LISTED = 10;
+
   private final DeadLetterStore store;
   private final WaitingRowStore waiting;
   private final Clock clock;
@@ -72,6 +75,7 @@ public final class DeadLetterActions {
                 store.summarize(list.filter()),
                 store.parkedKeys(PARKED_KEYS_LISTED),
                 waiting.waiting(list.filter()),
+                waiting.waitingForTime(WAITING_FOR_TIME_LISTED),
                 clock.instant()),
             0,
             0,

@@ -10,14 +10,15 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.waiting.WaitingDestination;
+import dev.lambdaoutbox.store.waiting.WaitingForTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * The answer to {@code list}: a page of dead letters, the summary of all that match (by error code
- * and event type), the aggregates parked behind dead letters, and the rows waiting in the outbox
- * for a destination that is down. Times are ISO-8601 UTC strings.
+ * and event type), the aggregates parked behind dead letters, the rows waiting in the outbox for a
+ * destination that is down, and those waiting for their time. Times are ISO-8601 UTC strings.
  */
 public final class ListReport {
   private ListReport() {}
@@ -29,6 +30,7 @@ public final class ListReport {
       DeadLetterSummary summary,
       DeadLetterStore.ParkedKeys parked,
       List<WaitingDestination> waiting,
+      WaitingForTime waitingForTime,
       Instant now) {
     ObjectNode report = ReportJson.header("list", requestId);
     report.set("filter", ReportJson.filter(filter));
@@ -65,7 +67,28 @@ public final class ListReport {
       p.put("shown", parked.keys().size());
     }
     report.set("waiting", waiting(waiting, now));
+    report.set("waitingForTime", waitingForTime(waitingForTime));
     return report;
+  }
+
+  /**
+   * The rows waiting for their time (written with a delay, or put back to go later), which are not
+   * late: how many, and the first to come due, with when.
+   */
+  private static ObjectNode waitingForTime(WaitingForTime waiting) {
+    ObjectNode w = JsonSupport.mapper().createObjectNode();
+    w.put("rows", waiting.rows());
+    w.put("rowsCapped", waiting.rowsCapped());
+    ArrayNode next = w.putArray("next");
+    for (WaitingForTime.Due due : waiting.next()) {
+      next.addObject()
+          .put("id", due.id().toString())
+          .put("eventType", due.eventType())
+          .put("aggregateType", due.aggregateType())
+          .put("aggregateId", due.aggregateId())
+          .put("notBefore", ReportJson.time(due.notBefore()));
+    }
+    return w;
   }
 
   /**

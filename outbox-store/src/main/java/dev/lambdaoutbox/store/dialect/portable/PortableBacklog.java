@@ -18,8 +18,10 @@ public final class PortableBacklog {
   private final String countDueUnparked;
 
   public PortableBacklog(SqlTemplate sql) {
-    // The oldest unpublished row's creation time: MIN over the partial (PostgreSQL) or
-    // (status, created_at) (MySQL) unpublished index, one index entry. The dead letters counted
+    // The time the oldest unpublished row might go from (not_before: its creation, or the later
+    // time it waits for, so that a row waiting for its time is not late): MIN over the partial
+    // (PostgreSQL) or (status, not_before) (MySQL) unpublished index, one index entry. The dead
+    // letters counted
     // no further than the cap plus one, the destination health table, which is small, and the
     // parked keys and their events (along the key index), each counted no further than its cap;
     // the rows waiting for a destination marked misconfigured, looked up along the waiting index
@@ -31,8 +33,8 @@ public final class PortableBacklog {
         sql.fill(
             """
             SELECT
-              {utc:(SELECT MIN(created_at) FROM {messages} WHERE status = 'PENDING')}
-                AS oldest_created_at,
+              {utc:(SELECT MIN(not_before) FROM {messages} WHERE status = 'PENDING')}
+                AS oldest_not_before,
               (SELECT count(*) FROM (SELECT 1 AS one FROM {deadLetters} LIMIT {deadLetterCap}) capped)
                 AS dead_letters,
               (SELECT count(*) FROM {destinationHealth} WHERE next_probe_at >= {at:staleBefore})
@@ -94,10 +96,10 @@ public final class PortableBacklog {
   }
 
   /**
-   * What alarms watch, in one statement: the oldest PENDING row's creation time (along the
-   * unpublished index: one index entry, no table read), the dead letters counted up to {@link
-   * OutboxStore#DEAD_LETTER_COUNT_CAP} plus one, and the destinations down, misconfigured and stale
-   * ({@code next_probe_at} before {@code staleBefore}).
+   * What alarms watch, in one statement: the earliest time a PENDING row may go from, its creation
+   * or the later time it waits for (along the unpublished index: one index entry, no table read),
+   * the dead letters counted up to {@link OutboxStore#DEAD_LETTER_COUNT_CAP} plus one, and the
+   * destinations down, misconfigured and stale ({@code next_probe_at} before {@code staleBefore}).
    */
   public Backlog backlog(SqlSession s, Instant now, Instant staleBefore) {
     return Results.backlog(

@@ -30,6 +30,7 @@ import dev.lambdaoutbox.store.dialect.rows.Results;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.waiting.WaitingForTime;
 import dev.lambdaoutbox.store.waiting.WaitingRow;
 import java.time.Instant;
 import java.util.Collection;
@@ -61,6 +62,7 @@ public abstract class PortableSql
   private final PortableHealth health;
   private final PortableParking parking;
   private final PortableWaiting waiting;
+  private final PortableDueTimes dueTimes;
   private final PortableDeadLetters deadLetters;
   private final PortableAudit audit;
   private final PortablePayloads payloads;
@@ -78,6 +80,7 @@ public abstract class PortableSql
     this.health = new PortableHealth(sql);
     this.parking = new PortableParking(sql);
     this.waiting = new PortableWaiting(sql);
+    this.dueTimes = new PortableDueTimes(sql);
     this.deadLetters = new PortableDeadLetters(sql, byIds);
     this.audit = new PortableAudit(sql, detailsPreview, snapshotPayload);
     this.payloads = new PortablePayloads(sql);
@@ -280,6 +283,24 @@ public abstract class PortableSql
   @Override
   public final long countMarkedParked(SqlSession s) {
     return parking.countMarked(s);
+  }
+
+  // ---- the rows waiting for their time
+
+  @Override
+  public final long countWaitingForTime(SqlSession s, Instant now, int cap) {
+    return dueTimes.count(s, now, cap);
+  }
+
+  @Override
+  public final List<WaitingForTime.Due> nextDue(SqlSession s, Instant now, int limit) {
+    return dueTimes.next(s, now, limit);
+  }
+
+  @Override
+  public final String explainWaitingForTime(SqlSession s, Instant now) {
+    return explain(s, dueTimes.countSql(), PortableDueTimes.countParams(now, 10_001))
+        + explain(s, dueTimes.nextSql(), PortableDueTimes.nextParams(now, 10));
   }
 
   // ---- the rows waiting for a destination that is down

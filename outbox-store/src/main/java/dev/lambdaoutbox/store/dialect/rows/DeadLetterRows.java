@@ -106,8 +106,8 @@ public final class DeadLetterRows {
   /**
    * A replay's INSERT, copied in SQL from the dead letter {@code :id} (its payload, of any size,
    * never read by the function): the same event, {@code {destination}} (the column, or the override
-   * {@code :destination}), retry count 0, replay count one higher, created and due {@code :now}.
-   * Each dialect says how a clash is told.
+   * {@code :destination}), retry count 0, replay count one higher, created and due {@code :now}
+   * ({@link DueTimes}). Each dialect says how a clash is told.
    */
   public static final String REINSERT =
       """
@@ -115,10 +115,10 @@ public final class DeadLetterRows {
         (id, aggregate_type, aggregate_id, event_type, payload, headers, destination,
          idempotency_key, occurred_at, created_at, status, retry_count, replay_count,
          next_attempt_at, locked_by, locked_until, last_error_code, last_error_reason,
-         first_failed_at, sent_at)
+         first_failed_at, sent_at, not_before)
       SELECT id, aggregate_type, aggregate_id, event_type, payload, headers, {destination},
         idempotency_key, occurred_at, {at:now}, 'PENDING', 0, replay_count + 1, {at:now},
-        NULL, NULL, NULL, NULL, NULL, NULL
+        NULL, NULL, NULL, NULL, NULL, NULL, {at:now}
       FROM {deadLetters} WHERE id = :id
       """;
 

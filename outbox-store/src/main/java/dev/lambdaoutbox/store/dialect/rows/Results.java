@@ -22,12 +22,13 @@ public final class Results {
   }
 
   /**
-   * The backlog from {@code oldest_created_at}, {@code dead_letters}, {@code destinations_down},
-   * {@code destinations_misconfigured}, {@code stale_destinations}, {@code parked_keys}, {@code
-   * parked_events}, {@code waiting_on_misconfigured} and {@code marked_events}.
+   * The backlog from {@code oldest_not_before} (in the future when every row waits for its time: no
+   * age), {@code dead_letters}, {@code destinations_down}, {@code destinations_misconfigured},
+   * {@code stale_destinations}, {@code parked_keys}, {@code parked_events}, {@code
+   * waiting_on_misconfigured} and {@code marked_events}.
    */
   public static Backlog backlog(Row row, Instant now) {
-    Instant oldest = row.instant("oldest_created_at");
+    Instant oldest = row.instant("oldest_not_before");
     Duration age =
         oldest == null || oldest.isAfter(now) ? Duration.ZERO : Duration.between(oldest, now);
     return new Backlog(
