@@ -231,11 +231,12 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
             .count("Replayed", outcome.replayed())
             .count("Discarded", outcome.discarded());
     if (request instanceof ReprocessorRequest.RewindRequest) {
-      // A rewind's progress: copies this step scheduled, how many in all, whether it is done.
+      // A rewind's progress: copies this step scheduled (a metric), how many in all and whether
+      // it is done (properties: a metric more would cost every month, for a rare request).
       batch
           .count("Rewound", outcome.rewound())
-          .count("RewoundInAll", outcome.report().path("scheduledInAll").asLong())
           .property("rewindId", outcome.report().path("rewindId").asText(null))
+          .property("rewoundInAll", outcome.report().path("scheduledInAll").asLong())
           .property("rewindDone", outcome.report().path("done").asBoolean(false));
     }
     try {
