@@ -16,6 +16,11 @@ import dev.lambdaoutbox.store.rewind.RewindPreview;
 import dev.lambdaoutbox.store.rewind.RewindRange;
 import dev.lambdaoutbox.store.rewind.RewindStep;
 import dev.lambdaoutbox.store.rewind.RewindStore;
+import dev.lambdaoutbox.store.sql.Params;
+import dev.lambdaoutbox.store.sql.Row;
+import dev.lambdaoutbox.store.sql.SqlExecutor;
+import dev.lambdaoutbox.store.sql.SqlSession;
+import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -335,6 +340,68 @@ abstract class RewindStoreContractTest extends StoreTestBase {
                 tables.messages() + " c JOIN " + tables.messages() + " o ON c.rewind_of = o.id",
                 "c.payload = o.payload AND c.headers = o.headers"))
         .isEqualTo(2);
+  }
+
+  // ---- bounded statements on a long history
+
+  /**
+   * The plans of the statements a step and a dry run read, as the database makes them over a
+   * history of {@code sentRows} sent rows (each statement run once more with EXPLAIN in front, over
+   * JDBC); the step's copy INSERT is by primary key.
+   */
+  List<String> plansOverAHistoryOf(int sentRows) throws Exception {
+    try (Connection c = database().open()) {
+      c.setAutoCommit(true);
+      dev.lambdaoutbox.bench.HistoryLoader loader =
+          new dev.lambdaoutbox.bench.HistoryLoader(c, database().dialect(), tables);
+      loader.sentOverKeys(sentRows, 1_000, 0, T0.plus(Duration.ofDays(2)));
+      loader.analyze();
+    }
+    List<String> plans = new ArrayList<>();
+    SqlExecutor jdbc = jdbcExecutor();
+    SqlExecutor explaining =
+        new SqlExecutor() {
+          @Override
+          public SqlDialect dialect() {
+            return jdbc.dialect();
+          }
+
+          @Override
+          public <T> T inTransaction(String what, SqlWork<T> work) {
+            return jdbc.inTransaction(
+                what,
+                s ->
+                    work.run(
+                        new SqlSession() {
+                          @Override
+                          public List<Row> query(String sql, Params params) {
+                            StringBuilder plan = new StringBuilder(sql).append('\n');
+                            for (Row r : s.query("EXPLAIN " + sql, params)) {
+                              plan.append(String.join(" | ", r.values())).append('\n');
+                            }
+                            plans.add(plan.toString());
+                            return s.query(sql, params);
+                          }
+
+                          @Override
+                          public int update(String sql, Params params) {
+                            return s.update(sql, params);
+                          }
+
+                          @Override
+                          public void batch(String sql, List<Params> sets) {
+                            s.batch(sql, sets);
+                          }
+                        }));
+          }
+        };
+    RewindStore rewinds = RewindStore.over(explaining, tables, Clock.fixed(NOW, ZoneOffset.UTC));
+    RewindRange rare = new RewindRange(T0, T0.plus(Duration.ofDays(2)), "no.such.type", null, null);
+    rewinds.preview(rare, 10, 100);
+    RewindStep step = rewinds.step(rare, QUEUE, new RewindPacing(10), 100, null, AUDIT);
+    assertThat(step.copied()).isZero();
+    assertThat(step.done()).as("a step stops after its windows, however rare the type").isFalse();
+    return plans;
   }
 
   // ---- a dry run

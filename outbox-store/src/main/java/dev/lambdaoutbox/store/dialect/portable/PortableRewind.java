@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.dialect.portable;
 
 import dev.lambdaoutbox.store.dialect.rows.InLists;
+import dev.lambdaoutbox.store.rewind.RewindCursor;
 import dev.lambdaoutbox.store.rewind.RewindPreview;
 import dev.lambdaoutbox.store.rewind.RewindRange;
 import dev.lambdaoutbox.store.sql.Params;
@@ -38,13 +39,16 @@ public final class PortableRewind {
 
   public PortableRewind(SqlTemplate sql) {
     this.sql = sql;
+    // The walk's ORDER BY names the table's sent_at (m.sent_at), not the UTC text of the select
+    // list that has its name: ordered by the column, the sent index gives the order and the LIMIT
+    // stops the read; by the text, the database would sort every sent row of the range first.
     // Reads :entries + 1 index entries of the sent rows, whatever the filter: a rare event type
     // costs a step no more than a common one.
     this.scanEnd =
         sql.fill(
             """
-            SELECT {utc:sent_at} AS sent_at, id FROM {messages} WHERE {walk}
-            ORDER BY sent_at, id LIMIT 1 OFFSET :entries
+            SELECT {utc:m.sent_at} AS sent_at, m.id FROM {messages} m WHERE {walk}
+            ORDER BY m.sent_at, m.id LIMIT 1 OFFSET :entries
             """,
             "walk",
             sql.fill(WALK));
@@ -121,7 +125,10 @@ public final class PortableRewind {
       SqlSession s, RewindRange range, Position after, Position upTo, int limit) {
     Params params = walk(range, after).integer("limit", limit);
     StringBuilder where = new StringBuilder(matching).append(" AND rewind_of IS NULL");
-    if (upTo != null) {
+    if (upTo != null && upTo.id().equals(RewindCursor.NO_ID)) {
+      where.append(" AND sent_at < {at:up_to_at}"); // whole groups of one sent time
+      params.timestamp("up_to_at", upTo.sentAt());
+    } else if (upTo != null) {
       where.append(
           " AND (sent_at < {at:up_to_at} OR (sent_at = {at:up_to_at} AND id <= :up_to_id))");
       params.timestamp("up_to_at", upTo.sentAt()).uuid("up_to_id", upTo.id());
@@ -129,8 +136,8 @@ public final class PortableRewind {
     criteria(where, params, range);
     String select =
         sql.fill(
-            "SELECT id, {utc:sent_at} AS sent_at, seq FROM {messages} WHERE {where}"
-                + " ORDER BY sent_at, id LIMIT :limit",
+            "SELECT m.id, {utc:m.sent_at} AS sent_at, m.seq FROM {messages} m WHERE {where}"
+                + " ORDER BY m.sent_at, m.id LIMIT :limit",
             "where",
             sql.fill(where.toString()));
     return s.query(select, params).stream()
