@@ -7,8 +7,10 @@ import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
 import dev.lambdaoutbox.reprocessor.internal.action.Requester;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
+import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.rewind.RewindStore;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -32,9 +34,10 @@ import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 /**
  * The Lambda operators invoke by hand to {@code list}, {@code replay} and {@code discard} dead
  * letters, to {@code retarget} or {@code deadLetter} rows waiting for a destination that is down,
- * and to read the {@code audit} of what was done (see the module README for the request and report
- * formats). A destination a request sends events to instead of their own is checked ({@link
- * DestinationCheck}: allowed, and existing) before any row moves.
+ * to {@code rewind} delivered events to a new subscriber, and to read the {@code audit} of what was
+ * done (see the module README for the request and report formats). A destination a request sends
+ * events to instead of their own is checked ({@link DestinationCheck}: allowed, and existing)
+ * before any row moves.
  *
  * <p>A {@link RequestStreamHandler}, not a {@code RequestHandler<Map, ...>}: the function reads the
  * raw JSON itself, so it can refuse repeated keys, unknown fields, nulls and wrong types with an
@@ -90,7 +93,12 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       ReprocessorConfig config, DeadLetterStore.Builder stores, DeadLetterStore store) {
     this(
         store,
-        new DeadLetterActions(store, stores.waitingRows(config.ordering()), stores.clock()),
+        new DeadLetterActions(
+            store,
+            stores.waitingRows(config.ordering()),
+            stores.rewinds(),
+            config.ordering() == Ordering.AGGREGATE,
+            stores.clock()),
         new DestinationCheck(
             config.replayDestinations(), () -> snsClient().build(), () -> sqsClient().build()),
         EmfMetrics.toStdout(config.metricsNamespace(), config.serviceName()),
@@ -102,16 +110,19 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
             Clock.systemUTC()));
   }
 
-  /** Over a test's store, destination check, metrics and log; actions on the system clock. */
+  /** Over a test's stores, destination check, metrics and log; actions on the system clock. */
   DeadLetterReprocessorHandler(
       DeadLetterStore store,
       WaitingRowStore waiting,
+      RewindStore rewinds,
+      Ordering ordering,
       DestinationCheck destinations,
       EmfMetrics metrics,
       JsonLogger log) {
     this(
         store,
-        new DeadLetterActions(store, waiting, Clock.systemUTC()),
+        new DeadLetterActions(
+            store, waiting, rewinds, ordering == Ordering.AGGREGATE, Clock.systemUTC()),
         destinations,
         metrics,
         log);
@@ -204,6 +215,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
         switch (request) {
           case ReprocessorRequest.ReplayRequest replay -> replay.destination();
           case ReprocessorRequest.RetargetRequest retarget -> retarget.destination();
+          case ReprocessorRequest.RewindRequest rewind -> rewind.destination();
           default -> null;
         };
     if (destination != null) {
@@ -220,6 +232,15 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
             .property("requestId", requestId)
             .count("Replayed", outcome.replayed())
             .count("Discarded", outcome.discarded());
+    if (request instanceof ReprocessorRequest.RewindRequest) {
+      // A rewind's progress: copies this step scheduled (a metric), how many in all and whether
+      // it is done (properties: a metric more would cost every month, for a rare request).
+      batch
+          .count("Rewound", outcome.rewound())
+          .property("rewindId", outcome.report().path("rewindId").asText(null))
+          .property("rewoundInAll", outcome.report().path("scheduledInAll").asLong())
+          .property("rewindDone", outcome.report().path("done").asBoolean(false));
+    }
     try {
       long backlog = store.count();
       batch

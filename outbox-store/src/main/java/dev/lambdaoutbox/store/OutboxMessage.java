@@ -15,6 +15,8 @@ import java.util.UUID;
  * @param payloadBytes the UTF-8 bytes of the payload as stored: more than {@code payload}'s own
  *     when a claim bounded by bytes returned it cut (a payload larger than any broker accepts), so
  *     the row is dead-lettered as too large by its real size
+ * @param rewindOf for a copy a rewind made of a delivered event, that event's id (the message goes
+ *     out under it, see {@link #eventId}); null for every other row
  */
 public record OutboxMessage(
     UUID id,
@@ -30,9 +32,53 @@ public record OutboxMessage(
     int retryCount,
     int replayCount,
     Instant firstFailedAt,
-    long payloadBytes) {
+    long payloadBytes,
+    UUID rewindOf) {
 
   public OutboxMessage {
     headers = Map.copyOf(headers);
+  }
+
+  /** A row the application wrote (no rewind copy). */
+  public OutboxMessage(
+      UUID id,
+      String aggregateType,
+      String aggregateId,
+      String eventType,
+      String payload,
+      Map<String, String> headers,
+      String destination,
+      String idempotencyKey,
+      Instant occurredAt,
+      Instant createdAt,
+      int retryCount,
+      int replayCount,
+      Instant firstFailedAt,
+      long payloadBytes) {
+    this(
+        id,
+        aggregateType,
+        aggregateId,
+        eventType,
+        payload,
+        headers,
+        destination,
+        idempotencyKey,
+        occurredAt,
+        createdAt,
+        retryCount,
+        replayCount,
+        firstFailedAt,
+        payloadBytes,
+        null);
+  }
+
+  /**
+   * The id the message carries ({@code eventId}, a FIFO de-duplication id, a CloudEvent's id): the
+   * row's own, or for a rewind's copy the id of the event it copies, so that a consumer sees the
+   * event it would have seen. The row's {@link #id} still names the row in the outbox.
+   */
+  public UUID eventId() {
+    return rewindOf == null ? id : rewindOf;
   }
 }

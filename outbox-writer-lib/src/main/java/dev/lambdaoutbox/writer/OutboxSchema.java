@@ -46,7 +46,8 @@ public final class OutboxSchema {
           "V9__claim_cursors.sql",
           "V10__pending_key_index.sql",
           "V11__database_clock_defaults.sql",
-          "V12__due_times.sql");
+          "V12__due_times.sql",
+          "V14__rewind_copies.sql");
 
   private final OutboxTables tables;
 

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -454,6 +455,66 @@ class OutboxOpsToolTest {
             RequestParser.parse(deadLetter.out().getBytes(StandardCharsets.UTF_8));
     assertThat(d.waitingFor()).isEqualTo(from);
     assertThat(d.dryRun()).isFalse();
+  }
+
+  @Test
+  void rewind_buildsARequestTheParserAccepts_dryRunUnlessTold() throws Exception {
+    String to = "https://sqs.eu-west-1.amazonaws.com/123456789012/billing-backfill";
+    List<String> args =
+        List.of(
+            "--print-request",
+            "rewind",
+            "--sent-from",
+            "2026-03-01T00:00:00Z",
+            "--sent-to",
+            "2026-03-01T01:00:00Z",
+            "--event-type",
+            "OrderPlaced",
+            "--destination",
+            to,
+            "--rate",
+            "50",
+            "--limit",
+            "200");
+    ReprocessorRequest.RewindRequest dry =
+        (ReprocessorRequest.RewindRequest)
+            RequestParser.parse(
+                tool(Map.of(), args.toArray(String[]::new)).out().getBytes(StandardCharsets.UTF_8));
+    assertThat(dry.dryRun()).isTrue();
+    assertThat(dry.range().eventType()).isEqualTo("OrderPlaced");
+    assertThat(dry.range().sentTo()).isEqualTo(Instant.parse("2026-03-01T01:00:00Z"));
+    assertThat(dry.pacing().eventsPerSecond()).isEqualTo(50);
+    assertThat(dry.limit()).isEqualTo(200);
+    assertThat(dry.destination()).isEqualTo(to);
+
+    Run real = tool(Map.of(), concat(args, List.of("--no-dry-run", "--follow")));
+    ReprocessorRequest.RewindRequest r =
+        (ReprocessorRequest.RewindRequest)
+            RequestParser.parse(real.out().getBytes(StandardCharsets.UTF_8));
+    assertThat(r.dryRun()).isFalse();
+  }
+
+  /** The rewind commands docs/operating.md tells an operator to type build valid requests. */
+  @Test
+  void everyRewindCommandOfTheOperatingPage_buildsARequestTheParserAccepts() throws Exception {
+    String page =
+        Files.readString(PackagedFunction.projectRoot().resolve("docs/operating.md"))
+            .replace("\\\n", " ");
+    List<String> commands =
+        page.lines()
+            .map(String::strip)
+            .filter(l -> l.startsWith("scripts/outbox-ops ") && l.contains(" rewind "))
+            .toList();
+    assertThat(commands).hasSizeGreaterThanOrEqualTo(2);
+    for (String command : commands) {
+      List<String> args = new ArrayList<>(List.of("--print-request"));
+      args.addAll(shellWords(command.substring("scripts/outbox-ops ".length())));
+      Run run = tool(Map.of(), args.toArray(String[]::new));
+      assertThat(run.exit()).as(command + ": " + run.err()).isZero();
+      assertThat(RequestParser.parse(run.out().getBytes(StandardCharsets.UTF_8)))
+          .as(command)
+          .isInstanceOf(ReprocessorRequest.RewindRequest.class);
+    }
   }
 
   /** The commands docs/waiting-rows.md tells an operator to type build requests that are valid. */

@@ -127,6 +127,8 @@ final class ReprocessorHarness implements AutoCloseable {
         new DeadLetterReprocessorHandler(
             store,
             waiting,
+            builder.rewinds(),
+            ordering,
             new DestinationCheck(allowed, sns, sqs),
             new EmfMetrics("LambdaOutbox", "outbox-dlq-reprocessor", metricsOut, Clock.systemUTC()),
             new JsonLogger(

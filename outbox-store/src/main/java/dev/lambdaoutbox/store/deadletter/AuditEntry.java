@@ -6,9 +6,9 @@ import java.util.UUID;
 /**
  * A row of the dead-letter audit table: one action on one dead letter.
  *
- * @param action {@link #REPLAY}, {@link #DISCARD}, {@link #RETARGET}, {@link #DEAD_LETTER}, or
- *     {@link #SUPERSEDED} (the poller replaced the dead letter with a newer one of the same event
- *     id)
+ * @param action {@link #REPLAY}, {@link #DISCARD}, {@link #RETARGET}, {@link #DEAD_LETTER}, {@link
+ *     #REWIND}, or {@link #SUPERSEDED} (the poller replaced the dead letter with a newer one of the
+ *     same event id)
  * @param details the JSON written with the action: the dead letter as it was, and for a replay the
  *     destination override
  * @param snapshot the dead letter as it was when the action was taken, read back from {@code
@@ -48,6 +48,13 @@ public record AuditEntry(
    * snapshot is the dead letter as it was written.
    */
   public static final String DEAD_LETTER = "DEAD_LETTER";
+
+  /**
+   * A step of a rewind copied delivered events to a destination: {@code deadLetterId} is the
+   * rewind's id (every step of one rewind has it), {@link #destinationOverride} where the copies
+   * go, and {@code details} the range and what the step copied.
+   */
+  public static final String REWIND = "REWIND";
 
   /**
    * The poller dead-lettered an event whose id was already a dead letter: this row keeps the older

@@ -25,7 +25,12 @@ public record AuditFilter(
 
   /** The actions the audit table records. */
   public static final Set<String> ACTIONS =
-      Set.of(AuditEntry.REPLAY, AuditEntry.DISCARD, AuditEntry.RETARGET, AuditEntry.DEAD_LETTER);
+      Set.of(
+          AuditEntry.REPLAY,
+          AuditEntry.DISCARD,
+          AuditEntry.RETARGET,
+          AuditEntry.DEAD_LETTER,
+          AuditEntry.REWIND);
 
   private static final AuditFilter ALL = new AuditFilter(null, null, null, null, null, null);
 

@@ -5,14 +5,14 @@ import java.util.Base64;
 import java.util.Optional;
 
 /** The opaque tokens cursors travel as: URL-safe base64 of a versioned text. */
-final class CursorTokens {
+public final class CursorTokens {
   /** The longest token {@link #decode} reads. */
-  static final int MAX_LENGTH = 200;
+  public static final int MAX_LENGTH = 200;
 
   private CursorTokens() {}
 
   /** The token for {@code prefix} followed by {@code plain}. */
-  static String encode(String prefix, String plain) {
+  public static String encode(String prefix, String plain) {
     return Base64.getUrlEncoder()
         .withoutPadding()
         .encodeToString((prefix + plain).getBytes(StandardCharsets.UTF_8));
@@ -22,7 +22,7 @@ final class CursorTokens {
    * The text after {@code prefix} in {@code token}; empty when the token is not base64 of a text
    * starting with {@code prefix} (then {@link #encode} did not make it, with this prefix).
    */
-  static Optional<String> decode(String token, String prefix) {
+  public static Optional<String> decode(String token, String prefix) {
     if (token == null || token.isEmpty() || token.length() > MAX_LENGTH) {
       return Optional.empty();
     }

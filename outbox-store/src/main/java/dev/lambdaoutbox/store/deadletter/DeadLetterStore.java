@@ -172,5 +172,10 @@ public interface DeadLetterStore {
     public WaitingRowStore waitingRows(Ordering ordering) {
       return WaitingRowStore.over(executor, tables, clock(), batchSize, ordering);
     }
+
+    /** Rewinds of delivered events, on the same executor, tables and clock. */
+    public dev.lambdaoutbox.store.rewind.RewindStore rewinds() {
+      return dev.lambdaoutbox.store.rewind.RewindStore.over(executor, tables, clock());
+    }
   }
 }

@@ -5,6 +5,7 @@ import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.reprocessor.internal.report.ActionReport;
 import dev.lambdaoutbox.reprocessor.internal.report.AuditReport;
 import dev.lambdaoutbox.reprocessor.internal.report.ListReport;
+import dev.lambdaoutbox.reprocessor.internal.report.RewindReport;
 import dev.lambdaoutbox.reprocessor.internal.report.WaitingActionReport;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditRequest;
@@ -13,12 +14,15 @@ import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DiscardR
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ListRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ReplayRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RetargetRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RewindRequest;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.rewind.RewindStep;
+import dev.lambdaoutbox.store.rewind.RewindStore;
 import dev.lambdaoutbox.store.waiting.WaitingActionException;
 import dev.lambdaoutbox.store.waiting.WaitingActionResult;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
@@ -28,7 +32,7 @@ import java.util.function.Function;
 
 /**
  * Runs a validated request against the dead-letter store (and, for rows waiting for a destination
- * that is down, the waiting-row store) and reports what happened.
+ * that is down, the waiting-row store; for a rewind, the rewind store) and reports what happened.
  */
 public final class DeadLetterActions {
   /** Characters of each payload a listing shows; the full payload stays in the table. */
@@ -40,13 +44,31 @@ public final class DeadLetterActions {
   /** The rows waiting for their time that a list shows, the first to come due. */
   public static final int WAITING_FOR_TIME_LISTED = 10;
 
+  /** Events a rewind's dry run shows, and the characters of each payload it shows. */
+  static final int REWIND_SAMPLE_SIZE = 10;
+
+  static final int REWIND_PREVIEW_CHARS = 1_000;
+
   private final DeadLetterStore store;
   private final WaitingRowStore waiting;
   private final Clock clock;
+  private final RewindStore rewinds;
+  private final boolean ordered;
 
-  public DeadLetterActions(DeadLetterStore store, WaitingRowStore waiting, Clock clock) {
+  /**
+   * @param ordered whether the poller orders by aggregate, which is what keeps a rewind's copies of
+   *     one aggregate in order when one is retried
+   */
+  public DeadLetterActions(
+      DeadLetterStore store,
+      WaitingRowStore waiting,
+      RewindStore rewinds,
+      boolean ordered,
+      Clock clock) {
     this.store = Objects.requireNonNull(store, "store");
     this.waiting = Objects.requireNonNull(waiting, "waiting");
+    this.rewinds = Objects.requireNonNull(rewinds, "rewinds");
+    this.ordered = ordered;
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -57,8 +79,14 @@ public final class DeadLetterActions {
    * @param replayed rows put back into the outbox (never counts a dry run)
    * @param discarded rows removed (never counts a dry run)
    * @param failure the store's failure when a change stopped part-way, else null
+   * @param rewound copies a rewind step scheduled (never counts a dry run)
    */
-  public record Outcome(ObjectNode report, int replayed, int discarded, RuntimeException failure) {}
+  public record Outcome(
+      ObjectNode report, int replayed, int discarded, RuntimeException failure, int rewound) {
+    Outcome(ObjectNode report, int replayed, int discarded, RuntimeException failure) {
+      this(report, replayed, discarded, failure, 0);
+    }
+  }
 
   public Outcome run(
       ReprocessorRequest request, String requestId, Requester.Attribution attribution) {
@@ -144,6 +172,7 @@ public final class DeadLetterActions {
                   waiting.deadLetter(
                       deadLetter.waitingFor(), deadLetter.limit(), deadLetter.dryRun(), audit),
               deadLetter.reason());
+      case RewindRequest rewind -> rewind(rewind, requestId, attribution);
       case DiscardRequest discard -> {
         AuditInfo audit = attribution.audit(requestId, discard.reason());
         try {
@@ -162,6 +191,39 @@ public final class DeadLetterActions {
         }
       }
     };
+  }
+
+  /**
+   * A rewind's dry run (counts and a sample) or its next step. A step is one transaction: a failure
+   * commits nothing, and the same request with the same cursor does it again.
+   */
+  private Outcome rewind(
+      RewindRequest rewind, String requestId, Requester.Attribution attribution) {
+    RewindReport.Echo echo =
+        new RewindReport.Echo(
+            requestId,
+            attribution.requestedBy(),
+            rewind.range(),
+            rewind.destination(),
+            rewind.pacing().eventsPerSecond(),
+            ordered);
+    if (rewind.dryRun()) {
+      return new Outcome(
+          RewindReport.preview(
+              echo, rewinds.preview(rewind.range(), REWIND_SAMPLE_SIZE, REWIND_PREVIEW_CHARS)),
+          0,
+          0,
+          null);
+    }
+    RewindStep step =
+        rewinds.step(
+            rewind.range(),
+            rewind.destination(),
+            rewind.pacing(),
+            rewind.limit(),
+            rewind.cursor(),
+            attribution.audit(requestId, rewind.reason()));
+    return new Outcome(RewindReport.step(echo, step), 0, 0, null, step.copied());
   }
 
   /** Runs a retarget or dead-lettering of waiting rows, and reports it, or what it committed. */

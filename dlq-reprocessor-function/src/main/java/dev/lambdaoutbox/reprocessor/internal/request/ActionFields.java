@@ -17,10 +17,13 @@ final class ActionFields {
 
   /** The actions' names, as a refusal lists them. */
   static final String ACTION_NAMES =
-      "\"list\", \"replay\", \"discard\", \"audit\", \"retarget\" or \"deadLetter\"";
+      "\"list\", \"replay\", \"discard\", \"audit\", \"retarget\", \"deadLetter\" or \"rewind\"";
 
   static final Set<String> FILTER_FIELDS =
       Set.of("eventType", "aggregateType", "aggregateId", "errorCode", "deadAtFrom", "deadAtTo");
+
+  static final Set<String> REWIND_FILTER_FIELDS =
+      Set.of("sentFrom", "sentTo", "eventType", "aggregateType", "aggregateId");
 
   static final Set<String> AUDIT_FILTER_FIELDS =
       Set.of("deadLetterId", "requestedBy", "requestId", "action", "from", "to");
@@ -49,6 +52,18 @@ final class ActionFields {
         Set.of("action", "requestedBy", "waitingFor", "destination", "limit", "dryRun", "reason"));
     fields.put(
         "deadLetter", Set.of("action", "requestedBy", "waitingFor", "limit", "dryRun", "reason"));
+    fields.put(
+        "rewind",
+        Set.of(
+            "action",
+            "requestedBy",
+            "filter",
+            "destination",
+            "ratePerSecond",
+            "limit",
+            "dryRun",
+            "cursor",
+            "reason"));
     return Map.copyOf(fields);
   }
 
@@ -60,7 +75,8 @@ final class ActionFields {
       return;
     }
     List<String> owners = new ArrayList<>();
-    for (String other : List.of("list", "replay", "discard", "audit", "retarget", "deadLetter")) {
+    for (String other :
+        List.of("list", "replay", "discard", "audit", "retarget", "deadLetter", "rewind")) {
       if (BY_ACTION.get(other).contains(unknown)) {
         owners.add(other);
       }

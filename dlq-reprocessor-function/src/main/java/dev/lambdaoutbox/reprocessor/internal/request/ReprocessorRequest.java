@@ -4,10 +4,13 @@ import dev.lambdaoutbox.store.deadletter.AuditCursor;
 import dev.lambdaoutbox.store.deadletter.AuditFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
 import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.rewind.RewindCursor;
+import dev.lambdaoutbox.store.rewind.RewindPacing;
+import dev.lambdaoutbox.store.rewind.RewindRange;
 import java.util.List;
 import java.util.UUID;
 
-/** A validated operator request: one of the six actions. */
+/** A validated operator request: one of the seven actions. */
 public sealed interface ReprocessorRequest {
   /** Who asked, as the request says; null when it does not. */
   String requestedBy();
@@ -117,6 +120,29 @@ public sealed interface ReprocessorRequest {
     @Override
     public String action() {
       return "audit";
+    }
+  }
+
+  /**
+   * {@code rewind}: delivered events of {@code range} copied to {@code destination} at {@code
+   * pacing}'s rate, up to {@code limit} this step; a dry run unless it says otherwise.
+   *
+   * @param cursor where the rewind stands (the previous step's {@code nextCursor}); null to start
+   * @param reason null when none was given
+   */
+  record RewindRequest(
+      RewindRange range,
+      String destination,
+      RewindPacing pacing,
+      int limit,
+      boolean dryRun,
+      RewindCursor cursor,
+      String reason,
+      String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "rewind";
     }
   }
 }

@@ -18,7 +18,8 @@ import java.nio.charset.StandardCharsets;
  * InvalidRequestException} naming the field. Strict on purpose: unknown fields, repeated keys,
  * wrong types and nulls are refused, so that nothing an operator did not mean can widen a replay.
  * This reads the JSON and the action, refuses fields of other actions ({@link ActionFields}), and
- * hands the rest to the action's reader ({@link DeadLetterRequests}, {@link WaitingRequests}).
+ * hands the rest to the action's reader ({@link DeadLetterRequests}, {@link WaitingRequests},
+ * {@link RewindRequests}).
  */
 public final class RequestParser {
   /** The most ids one request may name, and the largest limit. */
@@ -72,6 +73,7 @@ public final class RequestParser {
       case "audit" -> DeadLetterRequests.audit(root, requestedBy);
       case "retarget" -> WaitingRequests.retarget(root, requestedBy);
       case "deadLetter" -> WaitingRequests.deadLetterWaiting(root, requestedBy);
+      case "rewind" -> RewindRequests.rewind(root, requestedBy);
       default -> DeadLetterRequests.discard(root, requestedBy);
     };
   }

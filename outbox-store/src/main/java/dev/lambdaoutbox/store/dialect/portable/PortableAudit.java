@@ -128,6 +128,16 @@ public final class PortableAudit {
     }
   }
 
+  /**
+   * One audit row for one step of a rewind ({@link AuditEntry#REWIND}): {@code rewindId} in the id
+   * column, so that a rewind's steps are read together, and {@code details} saying what the step
+   * copied and where to.
+   */
+  public void recordRewind(
+      SqlSession s, UUID rewindId, String details, AuditInfo audit, Instant now) {
+    s.update(insert, AuditRows.rewindParameters(rewindId, details, audit, now));
+  }
+
   /** What operators did to one dead letter, oldest first. */
   public List<AuditEntry> trail(SqlSession s, UUID deadLetterId) {
     Params params = Params.of().uuid("id", deadLetterId);

@@ -69,6 +69,7 @@ public abstract class PortableSql
   private final PortableLeases leases;
   private final PortableClaimCursors cursors;
   private final PortableClock clock;
+  private final PortableRewind rewind;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -87,6 +88,12 @@ public abstract class PortableSql
     this.leases = new PortableLeases(sql);
     this.cursors = new PortableClaimCursors(sql);
     this.clock = new PortableClock(sql);
+    this.rewind = new PortableRewind(sql);
+  }
+
+  /** A rewind's statements ({@link PortableRewind}), the same in every dialect. */
+  public final PortableRewind rewind() {
+    return rewind;
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -94,8 +101,11 @@ public abstract class PortableSql
     return deadLetters;
   }
 
-  /** The audit rows, which the dialect's moves write when they supersede a dead letter. */
-  protected final PortableAudit audit() {
+  /**
+   * The audit rows, which the dialect's moves write when they supersede a dead letter, and a rewind
+   * when it takes a step.
+   */
+  public final PortableAudit audit() {
     return audit;
   }
 

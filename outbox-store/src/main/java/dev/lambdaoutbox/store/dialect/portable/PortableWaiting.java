@@ -133,7 +133,8 @@ public final class PortableWaiting {
         row.instant("created_at"));
   }
 
-  private static void criterion(
+  /** {@code AND column = :name} when {@code value} is given, its value into {@code params}. */
+  static void criterion(
       StringBuilder where, Params params, String column, String name, String value) {
     if (value != null) {
       where.append(" AND ").append(column).append(" = :").append(name);

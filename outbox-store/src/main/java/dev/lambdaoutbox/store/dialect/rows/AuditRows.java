@@ -78,6 +78,12 @@ public final class AuditRows {
     return sets;
   }
 
+  /** The parameters of a rewind step's audit row: the rewind's id, and what the step did. */
+  public static Params rewindParameters(
+      UUID rewindId, String details, AuditInfo audit, Instant now) {
+    return entry(AuditEntry.REWIND, rewindId, audit, now).json(DETAILS, details);
+  }
+
   /** Every column of an audit INSERT but {@link #DETAILS}: what was done, by whom, when. */
   private static Params entry(String action, UUID id, AuditInfo audit, Instant now) {
     return Params.of()

@@ -36,7 +36,8 @@ public final class MessageRows {
           "created_at",
           "retry_count",
           "replay_count",
-          "first_failed_at");
+          "first_failed_at",
+          "rewind_of");
 
   /** A UUID as the outbox writes one: 36 characters, hex digits in 8-4-4-4-12 groups. */
   private static final Pattern UUID_TEXT =
@@ -114,7 +115,8 @@ public final class MessageRows {
         row.integer("retry_count"),
         row.integer("replay_count"),
         time(row, id, "first_failed_at"),
-        payloadBytes);
+        payloadBytes,
+        uuid(row.text("rewind_of")));
   }
 
   /** The id, when {@code text} is a UUID written out in full; null otherwise. */

@@ -44,7 +44,7 @@ public final class CloudEvent {
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringField("specversion", SPEC_VERSION);
-      g.writeStringField("id", row.id().toString());
+      g.writeStringField("id", row.eventId().toString());
       g.writeStringField("source", source);
       g.writeStringField("type", row.eventType());
       g.writeStringField("subject", row.aggregateId());

@@ -67,7 +67,8 @@ public final class MessageEnvelope {
         row.retryCount(),
         row.replayCount(),
         row.firstFailedAt(),
-        Utf8.length(body));
+        Utf8.length(body),
+        row.rewindOf());
   }
 
   /**

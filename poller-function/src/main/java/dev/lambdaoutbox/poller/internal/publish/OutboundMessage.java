@@ -92,7 +92,7 @@ public record OutboundMessage(
       OutboxMessage row, String destination, String eventSource, int busMaxEntryBytes) {
     Map<String, String> attributes =
         OutboxMessageAttributes.of(
-            row.id(),
+            row.eventId(),
             row.eventType(),
             row.aggregateType(),
             row.aggregateId(),
@@ -196,7 +196,7 @@ public record OutboundMessage(
 
   /** The FIFO de-duplication id: the event id, so a republished row is dropped by the broker. */
   public String deduplicationId() {
-    return row.id().toString();
+    return row.eventId().toString();
   }
 
   /**

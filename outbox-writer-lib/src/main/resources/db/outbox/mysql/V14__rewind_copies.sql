@@ -1,0 +1,16 @@
+-- Lambda Outbox schema, MySQL 8 / Aurora MySQL 3 / MariaDB 10.6+: copies of delivered events that a rewind
+-- sends again (the reprocessor's rewind, back-filling a new subscriber). ${table_prefix} is the table-name
+-- prefix, as in V1.
+
+-- A copy is a new outbox row (its own id: the original, retained as SENT, may still hold the event's id) that
+-- the poller publishes like any other, under the original event id:
+--   rewind_of: the event id of the original row; the message's eventId (and a FIFO destination's
+--              de-duplication id, a CloudEvent's id) is this one when it is set;
+--   rewind_id: the rewind that made the copy, as its audit rows and reports name it.
+-- The unique index allows one copy of an event per rewind, however often a step of the rewind is sent again;
+-- rows the application writes have NULLs there, which a unique index does not compare. InnoDB adds the
+-- columns and the index in place, without blocking writes to the table.
+ALTER TABLE ${table_prefix}outbox_messages
+    ADD COLUMN rewind_of char(36) CHARACTER SET ascii NULL,
+    ADD COLUMN rewind_id char(36) CHARACTER SET ascii NULL,
+    ADD CONSTRAINT ${table_prefix}outbox_messages_rewind_uq UNIQUE (rewind_id, rewind_of);
