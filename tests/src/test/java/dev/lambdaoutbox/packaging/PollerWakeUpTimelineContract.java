@@ -49,6 +49,12 @@ abstract class PollerWakeUpTimelineContract {
    */
   private static final Duration LINGER = Duration.ofSeconds(5);
 
+  /**
+   * The waker's quiet period: long enough that the second commit, made as soon as the first row has
+   * left the table, falls within it on a loaded machine too.
+   */
+  private static final Duration QUIET = PollerWaker.MAX_QUIET_PERIOD;
+
   abstract TestDatabase database();
 
   @Test
@@ -75,7 +81,11 @@ abstract class PollerWakeUpTimelineContract {
                 OutboxFunction.POLLER.module(), OutboxFunction.POLLER.handler(), env, runtime);
         LambdaClient lambda = LambdaInvokeStandIn.client(URI.create(runtime.invokeEndpoint()));
         PollerWaker waker =
-            PollerWaker.builder().functionName("outbox-poller:live").lambdaClient(lambda).build()) {
+            PollerWaker.builder()
+                .functionName("outbox-poller:live")
+                .lambdaClient(lambda)
+                .quietPeriod(QUIET)
+                .build()) {
       // A warm container, as the schedule leaves one: the cold start is not under test.
       LambdaRuntimeEmulator.Result warm = runtime.invoke(scheduledEvent, Duration.ofSeconds(60));
       assertThat(warm.failed()).as(warm.body()).isFalse();
@@ -91,12 +101,12 @@ abstract class PollerWakeUpTimelineContract {
       assertThat(drainer.awaitEvents(List.of(first, second), Duration.ofSeconds(20))).isTrue();
 
       List<CompletableFuture<LambdaRuntimeEmulator.Result>> wakeUps = runtime.invokedByFunctions();
-      assertThat(wakeUps).as("the second commit, in the quiet period, sent none").hasSize(1);
-      assertThat(waker.counts()).isEqualTo(new PollerWaker.Counts(2, 1, 0));
       JsonNode woken = summary(wakeUps.get(0).get(60, TimeUnit.SECONDS));
       System.out.printf(
-          "%s: commit to published %d ms with a warm poller; woken run %s%n",
-          db.name(), publishedMs, woken);
+          "%s: commit to published %d ms with a warm poller; woken run %s; waker %s%n",
+          db.name(), publishedMs, woken, waker.counts());
+      assertThat(wakeUps).as("the second commit, in the quiet period, sent none").hasSize(1);
+      assertThat(waker.counts()).isEqualTo(new PollerWaker.Counts(2, 1, 0));
       assertThat(woken.get("woken").asBoolean()).isTrue();
       assertThat(woken.get("published").asInt())
           .as("both commits, by the one woken run")

@@ -31,8 +31,12 @@ import java.util.Map;
  * after its wake-up arrived, and a wake-up is sent after its commit. One per run.
  */
 final class LingerLease {
-  /** How long after taking or renewing it the holder renews it again. */
-  static final Duration RENEW_AFTER = Duration.ofSeconds(1);
+  /**
+   * How long after taking or renewing it the holder renews it again: also how long a holder whose
+   * lease was taken over may linger on beside the new holder, so short (a one-row update every
+   * other claim) that the two overlap little.
+   */
+  static final Duration RENEW_AFTER = Duration.ofMillis(200);
 
   private final OutboxStore store;
   private final String owner;
