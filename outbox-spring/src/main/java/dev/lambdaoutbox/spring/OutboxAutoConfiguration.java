@@ -142,7 +142,8 @@ public class OutboxAutoConfiguration {
     try {
       return PollerWaker.builder()
           .functionName(waker.getFunctionName())
-          .interval(waker.getInterval());
+          .interval(waker.getInterval())
+          .quietPeriod(waker.getQuietPeriod());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("lambda-outbox.waker: " + e.getMessage(), e);
     }

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * lambda-outbox.schema.migrate=true
  * lambda-outbox.waker.function-name=arn:aws:lambda:eu-west-1:123456789012:function:outbox-PollerFunction-AbC:live
  * lambda-outbox.waker.interval=100ms
+ * lambda-outbox.waker.quiet-period=5s
  * </pre>
  */
 @ConfigurationProperties(prefix = "lambda-outbox")
@@ -86,6 +87,12 @@ public class OutboxProperties {
     /** At most one wake-up per interval, whatever the commit rate: 10ms to 60s. */
     private Duration interval = PollerWaker.DEFAULT_INTERVAL;
 
+    /**
+     * After a wake-up, commits send none for this long: the run it woke claims until a second past
+     * it and publishes them. 0s to 10s; 0s: a wake-up after every commit.
+     */
+    private Duration quietPeriod = PollerWaker.DEFAULT_QUIET_PERIOD;
+
     public String getFunctionName() {
       return functionName;
     }
@@ -100,6 +107,14 @@ public class OutboxProperties {
 
     public void setInterval(Duration interval) {
       this.interval = interval;
+    }
+
+    public Duration getQuietPeriod() {
+      return quietPeriod;
+    }
+
+    public void setQuietPeriod(Duration quietPeriod) {
+      this.quietPeriod = quietPeriod;
     }
   }
 }

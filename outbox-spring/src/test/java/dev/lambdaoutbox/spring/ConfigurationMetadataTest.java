@@ -31,13 +31,16 @@ class ConfigurationMetadataTest {
             "lambda-outbox.max-payload-bytes",
             "lambda-outbox.schema.migrate",
             "lambda-outbox.waker.function-name",
-            "lambda-outbox.waker.interval");
+            "lambda-outbox.waker.interval",
+            "lambda-outbox.waker.quiet-period");
     properties.forEach(
         (name, p) -> assertThat(p.path("description").asText()).as(name).isNotBlank());
     assertThat(properties.get("lambda-outbox.max-payload-bytes").path("defaultValue").asInt())
         .isEqualTo(262_144);
     assertThat(properties.get("lambda-outbox.waker.interval").path("defaultValue").asText())
         .isEqualTo("100ms");
+    assertThat(properties.get("lambda-outbox.waker.quiet-period").path("defaultValue").asText())
+        .isEqualTo("5s");
     assertThat(properties.get("lambda-outbox.schema.migrate").path("defaultValue").asBoolean())
         .isFalse();
     assertThat(properties.get("lambda-outbox.waker.interval").path("type").asText())

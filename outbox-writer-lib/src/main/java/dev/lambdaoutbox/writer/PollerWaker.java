@@ -28,12 +28,16 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  * <p>A wake-up is an asynchronous Lambda {@code Invoke} (invocation type {@code Event}) of the
  * poller's alias {@code live} with the event {@code {"outboxWakeUp":true}}, sent from a thread of
  * the waker's own: {@link #afterCommit()} only marks one as wanted and returns, so it never blocks,
- * slows or fails the commit. Wake-ups are coalesced: the first commit after a quiet spell wakes the
- * poller at once, and however many commits follow, at most one more is sent per {@link
- * Builder#interval interval}. A wake-up that cannot be sent (no such function, not allowed,
- * throttled) is counted ({@link #counts()}) and logged at WARNING through {@link System.Logger}, at
- * most once a minute with the number since; its rows wait for the poller's schedule, which still
- * publishes every row.
+ * slows or fails the commit. Wake-ups are sent in proportion to need: the first commit after a
+ * quiet spell wakes the poller at once, and the commits of the {@link Builder#quietPeriod quiet
+ * period} that follows send nothing: the event tells the woken run the period, and the run claims
+ * every 100 ms until at least a second past it, counted from its own start (which comes after the
+ * send), so it publishes those commits. The first commit after the period sends the next wake-up,
+ * so a commit made as the run stops is never left for the schedule. However many commits come, at
+ * most one wake-up is sent per {@link Builder#interval interval}. A wake-up that cannot be sent (no
+ * such function, not allowed, throttled) is counted ({@link #counts()}) and logged at WARNING
+ * through {@link System.Logger}, at most once a minute with the number since; its rows wait for the
+ * poller's schedule, which still publishes every row.
  *
  * <p>In an application that is itself a Lambda function, {@link #afterCommit()} returns only once
  * its wake-up was sent ({@link Builder#sendBeforeReturning}): Lambda freezes the function as soon
@@ -56,6 +60,18 @@ public interface PollerWaker extends AutoCloseable {
 
   /** The longest {@link Builder#interval interval} accepted. */
   Duration MAX_INTERVAL = Duration.ofSeconds(60);
+
+  /**
+   * The default {@link Builder#quietPeriod quiet period}: one wake-up per 5 s at most from each
+   * application process while commits keep coming.
+   */
+  Duration DEFAULT_QUIET_PERIOD = Duration.ofSeconds(5);
+
+  /**
+   * The longest {@link Builder#quietPeriod quiet period} accepted: the woken run must claim for it
+   * and a second more within the poller's shortest timeout (20 s) less its safety margin and start.
+   */
+  Duration MAX_QUIET_PERIOD = Duration.ofSeconds(10);
 
   static Builder builder() {
     return new Builder();
@@ -95,6 +111,7 @@ public interface PollerWaker extends AutoCloseable {
   final class Builder {
     private String functionName;
     private Duration interval = DEFAULT_INTERVAL;
+    private Duration quietPeriod = DEFAULT_QUIET_PERIOD;
     private LambdaClient lambdaClient;
     private boolean sendBeforeReturning = System.getenv("AWS_LAMBDA_RUNTIME_API") != null;
 
@@ -135,19 +152,38 @@ public interface PollerWaker extends AutoCloseable {
      * From {@link #MIN_INTERVAL} to {@link #MAX_INTERVAL}; {@link #DEFAULT_INTERVAL} when unset.
      */
     public Builder interval(Duration interval) {
-      Objects.requireNonNull(interval, "interval");
-      if (interval.compareTo(MIN_INTERVAL) < 0 || interval.compareTo(MAX_INTERVAL) > 0) {
+      this.interval = within("interval", interval, MIN_INTERVAL, MAX_INTERVAL);
+      return this;
+    }
+
+    /**
+     * How long after a wake-up Lambda accepted the commits send no other: the run it woke claims
+     * every 100 ms until at least a second past this, counted from its start, and publishes them.
+     * Longer: fewer invocations while commits keep coming (about one per period per application
+     * process), each woken run lasting about this long and a second more even for one commit. Zero:
+     * a wake-up after every commit, at most one per {@link #interval interval}. From zero to {@link
+     * #MAX_QUIET_PERIOD}; {@link #DEFAULT_QUIET_PERIOD} when unset.
+     */
+    public Builder quietPeriod(Duration quietPeriod) {
+      this.quietPeriod = within("quietPeriod", quietPeriod, Duration.ZERO, MAX_QUIET_PERIOD);
+      return this;
+    }
+
+    /** {@code value}, refused with its name and range unless from {@code min} to {@code max}. */
+    private static Duration within(String name, Duration value, Duration min, Duration max) {
+      Objects.requireNonNull(value, name);
+      if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
         throw new IllegalArgumentException(
-            "interval: must be "
-                + MIN_INTERVAL.toMillis()
+            name
+                + ": must be "
+                + min.toMillis()
                 + " ms to "
-                + MAX_INTERVAL.toMillis()
+                + max.toMillis()
                 + " ms, was "
-                + interval.toMillis()
+                + value.toMillis()
                 + " ms");
       }
-      this.interval = interval;
-      return this;
+      return value;
     }
 
     /**
@@ -180,11 +216,16 @@ public interface PollerWaker extends AutoCloseable {
       LambdaWakeUpSender.requireSdk();
       LambdaWakeUpSender sender =
           lambdaClient == null
-              ? LambdaWakeUpSender.withDefaultClient(functionName)
-              : LambdaWakeUpSender.withClient(lambdaClient, functionName);
+              ? LambdaWakeUpSender.withDefaultClient(functionName, quietPeriod)
+              : LambdaWakeUpSender.withClient(lambdaClient, functionName, quietPeriod);
       sender.check();
       return new CoalescingWaker(
-          sender, interval, CoalescingWaker.FAILURE_LOG_PERIOD, sendBeforeReturning);
+          sender,
+          interval,
+          quietPeriod,
+          CoalescingWaker.FAILURE_LOG_PERIOD,
+          sendBeforeReturning,
+          System::nanoTime);
     }
   }
 }

@@ -17,6 +17,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
@@ -43,9 +44,10 @@ import java.util.random.RandomGenerator;
  *
  * <p>Wake-ups: an invocation whose event is {@code {"outboxWakeUp":true}} ({@link PollerWakeUp}),
  * sent by an application's {@code PollerWaker} after its commit, drains the due rows and lingers a
- * short while for the commits that follow, so a burst is published by one run within a fraction of
- * a second; one woken run lingers at a time, and the others drain once and stop. The schedule
- * remains the safety net for wake-ups that never arrive.
+ * short while for the commits that follow (through the quiet period the event announces, during
+ * which that waker sends no other), so a burst is published by one run within a fraction of a
+ * second; one woken run lingers at a time, and the others drain once and stop. The schedule remains
+ * the safety net for wake-ups that never arrive.
  */
 public final class PollerHandler implements RequestStreamHandler {
   private final OutboxPoller poller;
@@ -111,7 +113,7 @@ public final class PollerHandler implements RequestStreamHandler {
     if (FanOut.isFanOutEvent(event)) {
       summary = drainAsFanOut(context);
     } else if (PollerWakeUp.isWakeUp(event)) {
-      summary = drainWoken(context);
+      summary = drainWoken(context, PollerWakeUp.quiet(event));
     } else if (ScheduledEvent.isScheduled(event)) {
       summary = poll(context);
     } else {
@@ -146,14 +148,17 @@ public final class PollerHandler implements RequestStreamHandler {
 
   /**
    * An invocation an application's {@code PollerWaker} started after its commit: drains the due
-   * rows and lingers for the commits that follow ({@code OUTBOX_WAKE_LINGER_MS}) unless another
-   * woken run lingers already; starts no others. Wake-ups running at once are bounded by the
+   * rows and lingers for the commits that follow (through the waker's {@code quiet} period, and
+   * {@code OUTBOX_WAKE_LINGER_MS} past the last claim that found rows) unless another woken run
+   * lingers as long already; starts no others. Wake-ups running at once are bounded by the
    * function's reserved concurrency, as any invocation: beyond it they wait in Lambda's event
    * queue, and one that finds nothing due when it runs stops at once.
    */
-  Map<String, Object> drainWoken(Context context) {
+  Map<String, Object> drainWoken(Context context, Duration quiet) {
     Map<String, Object> json =
-        poller.runWoken(context::getRemainingTimeInMillis, context.getAwsRequestId()).toJson();
+        poller
+            .runWoken(context::getRemainingTimeInMillis, context.getAwsRequestId(), quiet)
+            .toJson();
     json.put("woken", true);
     return json;
   }

@@ -185,10 +185,12 @@ public final class PollerVariables {
       Setting.number("OUTBOX_WAKE_LINGER_MS", MILLISECONDS, 2_000, 0, 60_000)
           .meaning(
               "a run woken after a commit (the writer's `PollerWaker`) drains the due rows, then"
-                  + " claims every 100 ms until it has found no row for this long, so the commits"
-                  + " that follow are published by the same run; a woken run whose first claim"
-                  + " finds nothing stops at once, and one woken while another lingers drains once"
-                  + " and stops. 0: drain and stop"
+                  + " claims every 100 ms until it has found no row for this long, and, whatever it"
+                  + " finds, until a second past the waker's quiet period (which the wake-up"
+                  + " announces) from its start, so the commits that follow are published by the"
+                  + " same run; a woken run without a quiet period whose first claim finds nothing"
+                  + " stops at once, and one woken while another lingers as long drains once and"
+                  + " stops. 0: drain and stop, unless the wake-up announces a quiet period"
                   + " ([waking the poller](writing.md#waking-the-poller-after-a-commit))");
 
   public static final Setting PARKING_CHUNK_SIZE =

@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
@@ -37,8 +38,15 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  *   <li>{@code interval}: the same schedule, each run polling every {@code OUTBOX_POLL_INTERVAL_MS}
  *       (100) until close to its timeout (the period);
  *   <li>{@code wake}: the schedule of {@code schedule}, and the application's {@link PollerWaker}
- *       invoking the poller (the SDK's Lambda client on the emulator's {@code Invoke} API) after
- *       each commit; a woken run lingers {@code OUTBOX_WAKE_LINGER_MS} (2 s) for more.
+ *       invoking the poller (the SDK's Lambda client on the emulator's {@code Invoke} API) after a
+ *       commit, then none for its quiet period ({@link PollerWaker#DEFAULT_QUIET_PERIOD}); a woken
+ *       run lingers through the quiet period, and {@code OUTBOX_WAKE_LINGER_MS} (2 s) past the last
+ *       row it found.
+ *   <li>{@code wake-each}: as {@code wake} with no quiet period and {@code
+ *       OUTBOX_WAKE_LINGER_MS=0}: a wake-up after each commit (at most one per 100 ms per waker),
+ *       each woken run draining once.
+ *   <li>{@code wake-each-linger}: a wake-up after each commit, a woken run lingering {@code
+ *       OUTBOX_WAKE_LINGER_MS} (2 s) past the last row it found, one at a time.
  * </ul>
  *
  * Writers commit at a steady rate (open loop) across {@code bench.periods} periods; latency is the
@@ -58,7 +66,15 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  *            -Dbench.pollerEnv=OUTBOX_BATCH_SIZE=1000;NAME=value"
  * </pre>
  *
- * {@code bench.pollerEnv} adds settings to the pollers' environment (after the mode's own).
+ * {@code bench.pollerEnv} adds settings to the pollers' environment (after the mode's own). {@code
+ * bench.wakers} (1) is the number of application processes waking the poller, each a {@link
+ * PollerWaker} of its own, the commits spread over them in turn; {@code bench.quietMs} sets the
+ * {@code wake} mode's quiet period. Wake-ups in numbers and per second are printed for each cell.
+ *
+ * <pre>
+ * JAVA_OPTS="-Dbench.modes=wake-each,wake-each-linger,wake -Dbench.rates=10 -Dbench.wakers=10
+ *            -Dbench.periods=6"
+ * </pre>
  */
 public final class ModeLatencyBenchmark {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -136,7 +152,8 @@ public final class ModeLatencyBenchmark {
   private static void print(Cell c) {
     System.out.printf(
         "  %-8s %,6.0f/s: %,d events, %,d arrived; commit->broker ms p50/p95/p99/max %s;"
-            + " %d scheduled + %d woken invocations (%d failed), %,d ms of runs in %.0f s%n",
+            + " %d scheduled + %d woken invocations (%.2f woken/s, %d failed), %,d ms of runs in"
+            + " %.0f s%n",
         c.mode(),
         c.rate(),
         c.measured(),
@@ -144,6 +161,7 @@ public final class ModeLatencyBenchmark {
         c.latency().brief(),
         c.scheduled(),
         c.woken(),
+        c.woken() / c.seconds(),
         c.failed(),
         c.durationMs(),
         c.seconds());
@@ -152,12 +170,12 @@ public final class ModeLatencyBenchmark {
   private static void report(List<Cell> cells) {
     System.out.printf(
         "%n| mode | events/s | events | arrived | p50 ms | p99 ms | max ms | invocations per"
-            + " scheduled run | run seconds per scheduled run |%n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|%n");
+            + " scheduled run | run seconds per scheduled run | woken invocations per second |%n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|%n");
     for (Cell c : cells) {
       double periods = Math.max(1, c.scheduled());
       System.out.printf(
-          "| %s | %,.0f | %,d | %,d | %.0f | %.0f | %.0f | %.1f | %.2f |%n",
+          "| %s | %,.0f | %,d | %,d | %.0f | %.0f | %.0f | %.1f | %.2f | %.2f |%n",
           c.mode(),
           c.rate(),
           c.measured(),
@@ -166,7 +184,8 @@ public final class ModeLatencyBenchmark {
           c.latency().p99(),
           c.latency().max(),
           (c.scheduled() + c.woken()) / periods,
-          c.durationMs() / 1000.0 / periods);
+          c.durationMs() / 1000.0 / periods,
+          c.woken() / c.seconds());
     }
   }
 
@@ -180,7 +199,8 @@ public final class ModeLatencyBenchmark {
     private final LambdaRuntimeEmulator emulator;
     private final List<PackagedFunction> functions = new ArrayList<>();
     private final LambdaClient lambda;
-    private final PollerWaker waker;
+    private final List<PollerWaker> wakers = new ArrayList<>();
+    private final AtomicLong commits = new AtomicLong();
     private final String scheduledEvent;
 
     ModeFleet(
@@ -209,11 +229,16 @@ public final class ModeLatencyBenchmark {
           "OUTBOX_POLL_INTERVAL_MS",
           switch (mode) {
             case "interval" -> "100";
-            case "schedule", "wake" -> "0";
+            case "schedule", "wake", "wake-each", "wake-each-linger" -> "0";
             default ->
                 throw new IllegalArgumentException(
-                    "bench.modes: '" + mode + "' is none of wake, schedule, interval");
+                    "bench.modes: '"
+                        + mode
+                        + "' is none of wake, wake-each, wake-each-linger, schedule, interval");
           });
+      if (mode.equals("wake-each")) {
+        env.put("OUTBOX_WAKE_LINGER_MS", "0");
+      }
       env.putAll(settings);
       for (int i = 0; i < ENVIRONMENTS; i++) {
         functions.add(
@@ -221,13 +246,21 @@ public final class ModeLatencyBenchmark {
                 OutboxFunction.POLLER.module(), OutboxFunction.POLLER.handler(), env, emulator));
       }
       this.lambda = LambdaInvokeStandIn.client(URI.create(emulator.invokeEndpoint()));
-      this.waker =
-          mode.equals("wake")
-              ? PollerWaker.builder()
+      if (mode.startsWith("wake")) {
+        Duration quiet =
+            mode.equals("wake")
+                ? Duration.ofMillis(
+                    Long.getLong("bench.quietMs", PollerWaker.DEFAULT_QUIET_PERIOD.toMillis()))
+                : Duration.ZERO;
+        for (int i = 0, n = Integer.getInteger("bench.wakers", 1); i < n; i++) {
+          wakers.add(
+              PollerWaker.builder()
                   .functionName("outbox-poller:live")
                   .lambdaClient(lambda)
-                  .build()
-              : null;
+                  .quietPeriod(quiet)
+                  .build());
+        }
+      }
       // Warm environments that have published, as a busy schedule leaves them: cold starts and the
       // SDK's first call are not under test. Two rounds, both environments draining a backlog.
       for (int round = 0; round < 2; round++) {
@@ -281,7 +314,7 @@ public final class ModeLatencyBenchmark {
                 OutboxWriter.builder().tables(tables).build(),
                 WRITERS,
                 times,
-                waker == null ? () -> {} : waker::afterCommit)) {
+                this::afterCommit)) {
           writers.run(rate, seconds);
         }
       } else {
@@ -334,6 +367,13 @@ public final class ModeLatencyBenchmark {
           elapsed);
     }
 
+    /** Wakes the poller as the application process of this commit: the wakers take turns. */
+    private void afterCommit() {
+      if (!wakers.isEmpty()) {
+        wakers.get((int) (commits.getAndIncrement() % wakers.size())).afterCommit();
+      }
+    }
+
     private JsonNode summary(CompletableFuture<LambdaRuntimeEmulator.Result> f) throws Exception {
       LambdaRuntimeEmulator.Result r = f.get(period.toSeconds() + 120, TimeUnit.SECONDS);
       if (r.failed()) {
@@ -349,7 +389,7 @@ public final class ModeLatencyBenchmark {
 
     @Override
     public void close() throws Exception {
-      if (waker != null) {
+      for (PollerWaker waker : wakers) {
         waker.close();
       }
       lambda.close();

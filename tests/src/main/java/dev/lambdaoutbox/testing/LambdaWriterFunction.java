@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 
@@ -19,8 +20,9 @@ import org.jdbi.v3.core.Jdbi;
  * at once, and Lambda freezes the function until its next request. Configured as a function is, by
  * its environment: the database ({@code OUTBOX_JDBC_URL}, {@code OUTBOX_DB_USER}, {@code
  * OUTBOX_DB_PASSWORD}), the tables' {@code OUTBOX_TABLE_PREFIX}, and the poller alias to wake,
- * {@code WAKE_UP_FUNCTION_ARN} (the stack's {@code WakeUpFunctionArn} output). Answers the event's
- * id and the time of its commit ({@code System.currentTimeMillis()}).
+ * {@code WAKE_UP_FUNCTION_ARN} (the stack's {@code WakeUpFunctionArn} output), and the waker's
+ * quiet period in {@code WAKE_UP_QUIET_MS} (unset: the default). Answers the event's id and the
+ * time of its commit ({@code System.currentTimeMillis()}).
  */
 public final class LambdaWriterFunction implements RequestStreamHandler {
   private final Jdbi jdbi;
@@ -37,7 +39,13 @@ public final class LambdaWriterFunction implements RequestStreamHandler {
         OutboxWriter.builder()
             .tables(OutboxTables.withPrefix(System.getenv("OUTBOX_TABLE_PREFIX")))
             .build();
-    waker = PollerWaker.builder().functionName(System.getenv("WAKE_UP_FUNCTION_ARN")).build();
+    PollerWaker.Builder builder =
+        PollerWaker.builder().functionName(System.getenv("WAKE_UP_FUNCTION_ARN"));
+    String quietMs = System.getenv("WAKE_UP_QUIET_MS");
+    if (quietMs != null) {
+      builder.quietPeriod(Duration.ofMillis(Long.parseLong(quietMs)));
+    }
+    waker = builder.build();
   }
 
   @Override

@@ -20,7 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
@@ -29,16 +30,20 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * after every request; the packaged poller runs in another, frozen between its runs too. Requests
  * come further apart than the one second allowed, so a wake-up left to the waker's thread when the
  * handler returned would wait, frozen, for the next request: every event must be published within a
- * second of its commit all the same.
+ * second of its commit all the same. With no quiet period, each request's wake-up is sent before
+ * its handler returns; with the default one, the requests of a quiet period send none (nothing is
+ * left to a frozen sender): the run the first one woke claims through it and publishes them, and
+ * the first request after it sends the next.
  */
 class LambdaHostedWriterTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration GAP = Duration.ofMillis(1_200);
   private static final int REQUESTS = 6;
 
-  @Test
-  void aLambdaHostedWritersEvents_arePublishedWithinASecond_thoughItIsFrozenAfterEachRequest()
-      throws Exception {
+  @ParameterizedTest(name = "quiet period {0} ms")
+  @ValueSource(longs = {0, 5_000})
+  void aLambdaHostedWritersEvents_arePublishedWithinASecond_thoughItIsFrozenAfterEachRequest(
+      long quietMs) throws Exception {
     TestDatabase db = TestEndpoints.postgres();
     OutboxTables tables = db.createTables("lambdawriter");
     AwsEndpoint aws = TestEndpoints.aws();
@@ -48,8 +53,9 @@ class LambdaHostedWriterTest {
     }
     Map<String, String> pollerEnv = PackagedFunction.testBedEnvironment(db, tables, aws);
     pollerEnv.put("OUTBOX_DEFAULT_DESTINATION", queue);
-    pollerEnv.put("OUTBOX_WAKE_LINGER_MS", "0"); // each woken run drains once: no run is left
-    // lingering to publish the next request's event without its wake-up
+    // Each woken run drains once but for the quiet period its wake-up announces: no run is left
+    // lingering to publish the next request's event without a wake-up that asked for it.
+    pollerEnv.put("OUTBOX_WAKE_LINGER_MS", "0");
     Jdbi jdbi = db.jdbi();
     try (QueueDrainer drainer = new QueueDrainer(aws, queue, 1);
         LambdaRuntimeEmulator poller = LambdaRuntimeEmulator.of(OutboxFunction.POLLER);
@@ -68,6 +74,7 @@ class LambdaHostedWriterTest {
       writerEnv.put(
           "WAKE_UP_FUNCTION_ARN",
           "arn:aws:lambda:us-east-1:000000000000:function:outbox-poller:live");
+      writerEnv.put("WAKE_UP_QUIET_MS", Long.toString(quietMs));
       writer.scaleOnDemand(
           env ->
               PackagedFunction.startFixture(
@@ -81,6 +88,9 @@ class LambdaHostedWriterTest {
         assertThat(drainer.awaitEvents(List.of(warm), Duration.ofSeconds(60))).isTrue();
       }
 
+      // Past the warm-up's quiet period: the first measured request sends a wake-up.
+      Thread.sleep(quietMs);
+      int wokenBefore = poller.invokedByFunctions().size();
       List<String> ids = new ArrayList<>();
       List<Long> latencies = new ArrayList<>();
       for (int i = 0; i < REQUESTS; i++) {
@@ -92,11 +102,19 @@ class LambdaHostedWriterTest {
         Thread.sleep(Math.max(0, answer.get("committedAtMs").asLong() + GAP.toMillis() - now()));
       }
       assertThat(drainer.awaitEvents(ids, Duration.ofSeconds(30))).isTrue();
+      int wakeUps = poller.invokedByFunctions().size() - wokenBefore;
       long worst = latencies.stream().mapToLong(Long::longValue).max().orElseThrow();
       System.out.printf(
-          "commit to published, ms, a request every %d ms, the writer frozen between: %s%n",
-          GAP.toMillis(), latencies);
+          "quiet period %d ms: commit to published, ms, a request every %d ms, the writer frozen"
+              + " between: %s; %d wake-ups for %d requests%n",
+          quietMs, GAP.toMillis(), latencies, wakeUps, REQUESTS);
       assertThat(worst).as("p99 (the worst of %d), ms: %s", REQUESTS, latencies).isLessThan(1_000);
+      if (quietMs == 0) {
+        assertThat(wakeUps).as("a wake-up per request").isEqualTo(REQUESTS);
+      } else {
+        // 6 requests 1.2 s apart span 6 s: the first wakes, and one after the quiet period.
+        assertThat(wakeUps).as("wake-ups in proportion to the quiet periods").isBetween(1, 2);
+      }
     } finally {
       try (SqsClient sqs = aws.sqs()) {
         sqs.deleteQueue(r -> r.queueUrl(queue));

@@ -107,7 +107,14 @@ abstract class PollerWakeUpLingerContract {
     }
     watcher = Thread.ofPlatform().daemon().name("run-watcher").start(this::watchRuns);
     lambda = LambdaInvokeStandIn.client(URI.create(runtime.invokeEndpoint()));
-    waker = PollerWaker.builder().functionName("outbox-poller:live").lambdaClient(lambda).build();
+    // No quiet period: a wake-up after each commit (at most one per 100 ms), so that wake-ups reach
+    // the environments while a run lingers. (The quiet period is WakeUpQuietPeriodRaceTest's.)
+    waker =
+        PollerWaker.builder()
+            .functionName("outbox-poller:live")
+            .lambdaClient(lambda)
+            .quietPeriod(Duration.ZERO)
+            .build();
     jdbi = db.jdbi();
     writer = OutboxWriter.builder().tables(tables).build();
     // Warm environments, as earlier runs leave them: every one publishes once. Cold starts are not

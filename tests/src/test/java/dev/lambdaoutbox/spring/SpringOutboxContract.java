@@ -91,6 +91,9 @@ abstract class SpringOutboxContract {
                     "outbox-poller:live",
                     "lambda-outbox.waker.interval",
                     "10ms",
+                    // A wake-up per commit: what is under test is when Spring's commit wakes.
+                    "lambda-outbox.waker.quiet-period",
+                    "0s",
                     "test.lambda-endpoint",
                     lambda.endpoint().toString(),
                     "test.reservations-table",

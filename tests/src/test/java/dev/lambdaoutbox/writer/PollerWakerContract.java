@@ -37,8 +37,9 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
  * {@link PollerWaker} after real commits on a real database, with the AWS SDK's Lambda client
  * calling Lambda's {@code Invoke} API over HTTP ({@link LambdaInvokeStandIn}, which says why it is
  * a stand-in): a commit wakes the poller with the wake-up event, a rollback does not, a burst of
- * commits is coalesced, and a wake-up Lambda refuses never fails, slows or undoes the commit; it is
- * counted and logged once per period. One subclass per database.
+ * commits is coalesced (with no quiet period: one wake-up per interval; with the default one: one
+ * wake-up for the burst, announcing it), and a wake-up Lambda refuses never fails, slows or undoes
+ * the commit; it is counted and logged once per period. One subclass per database.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PollerWakerContract {
@@ -103,11 +104,13 @@ abstract class PollerWakerContract {
     julLogger.removeHandler(capture);
   }
 
+  /** A waker with no quiet period: a wake-up per commit, at most one per interval. */
   private PollerWaker waker(Answer answer) {
     lambda.answer(answer);
     return PollerWaker.builder()
         .functionName(FUNCTION)
         .interval(INTERVAL)
+        .quietPeriod(Duration.ZERO)
         .lambdaClient(client)
         .build();
   }
@@ -263,6 +266,31 @@ abstract class PollerWakerContract {
       waitUntil(() -> waker.counts().sent() == 1);
       assertThat(rows(event.id())).isEqualTo(1);
       assertThat(callsSince(start)).extracting(Call::event).containsExactly(PollerWakeUp.EVENT);
+    }
+  }
+
+  @Test
+  void withTheDefaultQuietPeriod_aBurstOfCommitsSendsOneWakeUp_announcingTheQuietPeriod()
+      throws Exception {
+    lambda.answer(Answer.ACCEPTED);
+    long start = System.nanoTime();
+    try (PollerWaker waker =
+        PollerWaker.builder().functionName(FUNCTION).lambdaClient(client).build()) {
+      List<UUID> committed = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        committed.add(commitAndWake(waker));
+        Thread.sleep(50);
+      }
+      waitUntil(() -> waker.counts().sent() == 1);
+      Thread.sleep(3 * INTERVAL.toMillis());
+
+      assertThat(rows(committed.toArray(UUID[]::new))).isEqualTo(committed.size());
+      assertThat(callsSince(start))
+          .as("the run it wakes claims through the quiet period: the other commits need none")
+          .extracting(Call::event)
+          .containsExactly(PollerWakeUp.event(PollerWaker.DEFAULT_QUIET_PERIOD));
+      assertThat(PollerWakeUp.event(PollerWaker.DEFAULT_QUIET_PERIOD)).contains("\"quietMs\":5000");
+      assertThat(waker.counts()).isEqualTo(new PollerWaker.Counts(10, 1, 0));
     }
   }
 

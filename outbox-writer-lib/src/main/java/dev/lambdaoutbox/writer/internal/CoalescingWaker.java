@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -22,6 +23,22 @@ import org.jdbi.v3.core.Handle;
  * returns only once a wake-up that started after it was answered (or failed), at most {@link
  * #ANSWER_WAIT}; commits made meanwhile on other threads share it. No interval is waited for: the
  * request waits for one {@code Invoke} at most, and the sandbox's requests bound the rate.
+ *
+ * <p>The quiet period: once Lambda has accepted a wake-up whose send began at {@code s}, commits
+ * made before {@code s + quiet} send nothing. They need no wake-up of their own, because the event
+ * announces the quiet period and the run it wakes claims until at least {@code start + quiet +} one
+ * second (the poller's {@code Linger}), where its {@code start} comes after Lambda accepted the
+ * event and so after {@code s}: whenever the run starts (at once, or late from Lambda's event
+ * queue), its last claim begins after every commit of the quiet period, on any clock that runs at
+ * the rate of time, with a second to spare. If another woken run lingers already, the run woken
+ * here stops only when that one has promised to claim as long (the poller's {@code LingerLease}). A
+ * commit made at {@code s + quiet} or later, as the run may be stopping, finds the period over and
+ * sends a wake-up as before, so no commit is left for the schedule. A wake-up that failed starts no
+ * quiet period. A commit checks the period when it is made, and, once it is over, asks for a send
+ * the usual way; so a commit in a Lambda function that sends before returning either needs no send,
+ * or waits for its own, and never leaves one to a frozen sandbox. A run that fails or is dropped by
+ * Lambda leaves the quiet period's commits to the next wake-up after it, or the schedule, as a
+ * failed wake-up does.
  */
 public final class CoalescingWaker implements PollerWaker {
   /** How often, at most, a failing waker logs. */
@@ -50,6 +67,28 @@ public final class CoalescingWaker implements PollerWaker {
   /** Every call numbered up to this one has had a wake-up sent after it. Guarded by itself. */
   private final long[] answeredUpTo = {0};
 
+  private final long quietNanos;
+  private final LongSupplier nanoTime;
+
+  /**
+   * Until when (by {@link #nanoTime}) commits need no wake-up: the last accepted send's start plus
+   * the quiet period. Only the sender thread writes it.
+   */
+  private volatile long quietUntil;
+
+  /**
+   * With a quiet period, commits that need a send ask for it under this lock, and the sender starts
+   * and ends a quiet period under it: a commit made while a send is in flight is covered by it once
+   * it is accepted, and one made after its quiet period never is.
+   */
+  private final Object gate = new Object();
+
+  /** Whether a commit has asked for a send since the last one began. Guarded by {@link #gate}. */
+  private boolean askedSinceSend;
+
+  /** The latest time such a commit was made. Guarded by {@link #gate}. */
+  private long latestAsked;
+
   private final Thread thread;
   private volatile boolean closed;
 
@@ -74,9 +113,33 @@ public final class CoalescingWaker implements PollerWaker {
       Duration interval,
       Duration failureLogPeriod,
       boolean sendBeforeReturning) {
+    this(sender, interval, Duration.ZERO, failureLogPeriod, sendBeforeReturning, System::nanoTime);
+  }
+
+  /**
+   * Starts the sending thread.
+   *
+   * @param quiet how long after an accepted send's start commits send nothing: the quiet period its
+   *     event announces ({@link dev.lambdaoutbox.core.PollerWakeUp#event}); zero for none
+   * @param failureLogPeriod how often, at most, a failure is logged
+   * @param sendBeforeReturning whether {@link #afterCommit()} returns only once a wake-up sent
+   *     after it was answered, as a Lambda function's handler needs
+   * @param nanoTime the clock the quiet period is measured on ({@link System#nanoTime()}, or a
+   *     test's)
+   */
+  public CoalescingWaker(
+      WakeUpSender sender,
+      Duration interval,
+      Duration quiet,
+      Duration failureLogPeriod,
+      boolean sendBeforeReturning,
+      LongSupplier nanoTime) {
     this.sender = Objects.requireNonNull(sender, "sender");
     this.sendBeforeReturning = sendBeforeReturning;
     this.intervalNanos = interval.toNanos();
+    this.quietNanos = quiet.toNanos();
+    this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+    this.quietUntil = nanoTime.getAsLong();
     this.failures = new RateLimitedLog(LOG, failureLogPeriod);
     this.thread = new Thread(this::sendLoop, "outbox-poller-waker");
     thread.setDaemon(true);
@@ -89,13 +152,37 @@ public final class CoalescingWaker implements PollerWaker {
       return;
     }
     requested.incrementAndGet();
-    long mine = asked.incrementAndGet(); // before the flag: a send that clears it covers this call
-    if (!wanted.getAndSet(true)) {
-      LockSupport.unpark(thread);
+    long mine;
+    if (quietNanos == 0) {
+      mine = ask();
+    } else {
+      long now = nanoTime.getAsLong();
+      if (now - quietUntil < 0) {
+        return; // the run an accepted wake-up woke claims after this commit (the class comment)
+      }
+      synchronized (gate) {
+        if (now - quietUntil < 0) {
+          return; // a send in flight when it was made was accepted meanwhile
+        }
+        if (!askedSinceSend || now - latestAsked > 0) {
+          latestAsked = now;
+        }
+        askedSinceSend = true;
+        mine = ask();
+      }
     }
     if (sendBeforeReturning) {
       awaitAnswer(mine);
     }
+  }
+
+  /** Marks a send as wanted; returns this call's number. */
+  private long ask() {
+    long mine = asked.incrementAndGet(); // before the flag: a send that clears it covers this call
+    if (!wanted.getAndSet(true)) {
+      LockSupport.unpark(thread);
+    }
+    return mine;
   }
 
   /** Waits until a wake-up sent after call {@code mine} was answered, or failed. */
@@ -147,21 +234,37 @@ public final class CoalescingWaker implements PollerWaker {
   }
 
   private void sendLoop() {
-    long lastSent = System.nanoTime() - intervalNanos;
+    long lastSent = nanoTime.getAsLong() - intervalNanos;
     while (!closed) {
       if (!wanted.get()) {
         LockSupport.park(this);
         continue;
       }
-      long wait = lastSent + intervalNanos - System.nanoTime();
+      long wait = lastSent + intervalNanos - nanoTime.getAsLong();
       if (wait > 0 && !sendBeforeReturning) {
         LockSupport.parkNanos(this, wait);
         continue;
       }
-      wanted.set(false);
-      long covers = asked.get(); // every call numbered so far committed before this send
-      lastSent = System.nanoTime();
-      send();
+      long covers;
+      synchronized (gate) {
+        wanted.set(false);
+        askedSinceSend = false;
+        covers = asked.get(); // every call numbered so far committed before this send
+      }
+      lastSent = nanoTime.getAsLong();
+      if (send() && quietNanos > 0) {
+        synchronized (gate) {
+          // From the send's start, which comes before the woken run's start.
+          quietUntil = lastSent + quietNanos;
+          if (askedSinceSend && latestAsked - quietUntil < 0) {
+            // Made while it was in flight, within its quiet period: the woken run claims after
+            // them.
+            wanted.set(false);
+            askedSinceSend = false;
+            covers = asked.get();
+          }
+        }
+      }
       synchronized (answeredUpTo) {
         answeredUpTo[0] = Math.max(answeredUpTo[0], covers);
         answeredUpTo.notifyAll();
@@ -169,10 +272,12 @@ public final class CoalescingWaker implements PollerWaker {
     }
   }
 
-  private void send() {
+  /** Sends one wake-up; returns whether Lambda accepted it. */
+  private boolean send() {
     try {
       sender.send();
       sent.incrementAndGet();
+      return true;
     } catch (RuntimeException e) {
       // Not the application's failure: its commit is done, and the schedule publishes the rows.
       failed.incrementAndGet();
@@ -180,6 +285,7 @@ public final class CoalescingWaker implements PollerWaker {
           "could not wake the outbox poller: "
               + e.getMessage()
               + "; the rows are published on its next scheduled run");
+      return false;
     }
   }
 }

@@ -13,10 +13,11 @@ import software.amazon.awssdk.services.lambda.model.InvocationType;
 
 /**
  * Sends a wake-up as Lambda's asynchronous {@code Invoke} of the poller function, with the event
- * {@link PollerWakeUp#EVENT}; a refusal becomes a {@link WakeUpFailedException} that says what to
- * change ({@link Refusals}). Only this class touches the AWS SDK, which the library declares
- * optional. Every call it makes is {@code lambda:InvokeFunction} on the one name it was given,
- * which {@link WakeUpTarget} holds to the poller's alias.
+ * {@link PollerWakeUp#event} announcing the waker's quiet period; a refusal becomes a {@link
+ * WakeUpFailedException} that says what to change ({@link Refusals}). Only this class touches the
+ * AWS SDK, which the library declares optional. Every call it makes is {@code
+ * lambda:InvokeFunction} on the one name it was given, which {@link WakeUpTarget} holds to the
+ * poller's alias.
  */
 public final class LambdaWakeUpSender implements WakeUpSender {
   private static final String SDK_CLASS = "software.amazon.awssdk.services.lambda.LambdaClient";
@@ -26,29 +27,37 @@ public final class LambdaWakeUpSender implements WakeUpSender {
   private final LambdaClient client;
   private final boolean ownsClient;
   private final String functionName;
+  private final SdkBytes event;
 
-  private LambdaWakeUpSender(LambdaClient client, boolean ownsClient, String functionName) {
+  private LambdaWakeUpSender(
+      LambdaClient client, boolean ownsClient, String functionName, Duration quiet) {
     this.client = Objects.requireNonNull(client, "client");
     this.ownsClient = ownsClient;
     this.functionName = Objects.requireNonNull(functionName, "functionName");
+    this.event = SdkBytes.fromUtf8String(PollerWakeUp.event(quiet));
   }
 
-  /** Over the application's client, which it keeps and closes. */
-  public static LambdaWakeUpSender withClient(LambdaClient client, String functionName) {
-    return new LambdaWakeUpSender(client, false, functionName);
+  /**
+   * Over the application's client, which it keeps and closes.
+   *
+   * @param quiet the waker's quiet period, which each wake-up announces
+   */
+  public static LambdaWakeUpSender withClient(
+      LambdaClient client, String functionName, Duration quiet) {
+    return new LambdaWakeUpSender(client, false, functionName, quiet);
   }
 
   /**
    * Over a client of its own, from the SDK's defaults, with no retries (the next commit's wake-up
    * is one) and a short call timeout.
    */
-  public static LambdaWakeUpSender withDefaultClient(String functionName) {
+  public static LambdaWakeUpSender withDefaultClient(String functionName, Duration quiet) {
     LambdaClient client =
         LambdaClient.builder()
             .overrideConfiguration(
                 o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()).apiCallTimeout(CALL_TIMEOUT))
             .build();
-    return new LambdaWakeUpSender(client, true, functionName);
+    return new LambdaWakeUpSender(client, true, functionName, quiet);
   }
 
   /** Refuses, saying what to add, when the SDK's Lambda client is not on the classpath. */
@@ -100,11 +109,7 @@ public final class LambdaWakeUpSender implements WakeUpSender {
     try {
       status =
           client
-              .invoke(
-                  r ->
-                      r.functionName(functionName)
-                          .invocationType(type)
-                          .payload(SdkBytes.fromUtf8String(PollerWakeUp.EVENT)))
+              .invoke(r -> r.functionName(functionName).invocationType(type).payload(event))
               .statusCode();
     } catch (AwsServiceException e) {
       String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();

@@ -238,6 +238,104 @@ class CoalescingWakerTest {
   }
 
   @Test
+  void
+      afterAnAcceptedWakeUp_theQuietPeriodsCommitsSendNone_fromTheSendsStart_andTheNextSendsAtOnce()
+          throws Exception {
+    AtomicLong now = new AtomicLong(1_000_000_000L);
+    List<Long> sentAt = new CopyOnWriteArrayList<>();
+    WakeUpSender sender =
+        new WakeUpSender() {
+          @Override
+          public void send() {
+            sentAt.add(now.get());
+            now.addAndGet(TimeUnit.MILLISECONDS.toNanos(30)); // the Invoke's answer takes 30 ms
+          }
+
+          @Override
+          public void close() {}
+        };
+    Duration quiet = Duration.ofSeconds(5);
+    // Sending before returning: each commit that needs a wake-up returns once it was sent.
+    try (CoalescingWaker waker =
+        new CoalescingWaker(sender, INTERVAL, quiet, minute(), true, now::get)) {
+      waker.afterCommit();
+      assertThat(sentAt).hasSize(1);
+      long first = sentAt.get(0);
+      for (long at = 100; at < 5_000; at += 250) {
+        now.set(first + TimeUnit.MILLISECONDS.toNanos(at));
+        waker.afterCommit();
+      }
+      now.set(first + quiet.toNanos() - 1);
+      waker.afterCommit();
+      assertThat(sentAt).as("the quiet period's commits sent nothing").hasSize(1);
+
+      now.set(first + quiet.toNanos()); // counted from the send's start, not its answer
+      waker.afterCommit();
+      assertThat(sentAt).as("the first commit after it sends").hasSize(2);
+      assertThat(waker.counts()).isEqualTo(new PollerWaker.Counts(23, 2, 0));
+    }
+  }
+
+  @Test
+  void aCommitWhileTheWakeUpIsInFlight_isCoveredByIt_onceLambdaAcceptsIt() throws Exception {
+    CountDownLatch inFlight = new CountDownLatch(1);
+    CountDownLatch answer = new CountDownLatch(1);
+    List<Long> sentAt = new CopyOnWriteArrayList<>();
+    WakeUpSender sender =
+        new WakeUpSender() {
+          @Override
+          public void send() {
+            sentAt.add(System.nanoTime());
+            inFlight.countDown();
+            try {
+              answer.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+
+          @Override
+          public void close() {}
+        };
+    try (CoalescingWaker waker =
+        new CoalescingWaker(
+            sender,
+            Duration.ofMillis(10),
+            Duration.ofSeconds(5),
+            minute(),
+            false,
+            System::nanoTime)) {
+      waker.afterCommit();
+      assertThat(inFlight.await(5, TimeUnit.SECONDS)).isTrue();
+      waker.afterCommit(); // after the send began, before Lambda answered
+      answer.countDown();
+      Thread.sleep(200); // twenty intervals
+      assertThat(sentAt).as("the woken run claims after it: no second wake-up").hasSize(1);
+      assertThat(waker.counts()).isEqualTo(new PollerWaker.Counts(2, 1, 0));
+    }
+  }
+
+  @Test
+  void aWakeUpThatFailed_startsNoQuietPeriod() throws Exception {
+    AtomicLong now = new AtomicLong();
+    RecordingSender sender = new RecordingSender();
+    sender.failure = new WakeUpFailedException("throttled", null);
+    try (CoalescingWaker waker =
+        new CoalescingWaker(sender, INTERVAL, Duration.ofSeconds(5), minute(), true, now::get)) {
+      waker.afterCommit();
+      now.addAndGet(TimeUnit.MILLISECONDS.toNanos(200));
+      waker.afterCommit();
+      assertThat(sender.sentAt).as("each commit tried its own").hasSize(2);
+      sender.failure = null;
+      now.addAndGet(TimeUnit.MILLISECONDS.toNanos(200));
+      waker.afterCommit();
+      now.addAndGet(TimeUnit.MILLISECONDS.toNanos(200));
+      waker.afterCommit();
+      assertThat(sender.sentAt).as("the accepted one started a quiet period").hasSize(3);
+    }
+  }
+
+  @Test
   void afterClose_commitsAreIgnored() throws Exception {
     RecordingSender sender = new RecordingSender();
     CoalescingWaker waker = new CoalescingWaker(sender, INTERVAL, minute());

@@ -79,6 +79,11 @@ public final class InvocationBudget {
         && sinceClaim + 2 * callMillis + marginMillis <= leaseMillis;
   }
 
+  /** How much longer claims may start: until one whole publish call no longer fits. */
+  public Duration claimingTime() {
+    return Duration.ofMillis(Math.max(0, remainingMillis() - marginMillis - callMillis));
+  }
+
   /** Whether the poller may wait {@code interval} and still claim afterwards. */
   public boolean maySleep(Duration interval) {
     return remainingMillis() - interval.toMillis() - marginMillis >= callMillis;

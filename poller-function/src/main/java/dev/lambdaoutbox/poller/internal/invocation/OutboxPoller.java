@@ -136,24 +136,34 @@ public final class OutboxPoller implements AutoCloseable {
     return run(remainingMillis, requestId, null);
   }
 
+  /** The longest quiet period a wake-up may ask a run to cover. */
+  static final Duration MAX_QUIET = Duration.ofSeconds(60);
+
   /**
    * Runs one invocation woken after an application's commit: drains the due rows, then lingers
-   * ({@link Linger}, {@link PollerConfig#wakeLinger()}) whatever the poll interval, unless another
-   * woken run lingers already ({@link LingerLease}). A woken run whose claim found nothing (another
-   * run took the rows it was woken for) stops after that one indexed read: no retention purge, no
-   * backlog query, which the scheduled runs and the woken runs that published make. However many
-   * wake-ups an application sends, those beyond the rows cost the database one read each.
+   * ({@link Linger}) whatever the poll interval: until {@code quiet} and {@link Linger#MARGIN} past
+   * its start, so that the commits its waker sends no wake-up for are published by it, and until
+   * {@link PollerConfig#wakeLinger()} past the last claim that found rows; unless another woken run
+   * lingers as long already ({@link LingerLease}). A woken run without a quiet period whose claim
+   * found nothing (another run took the rows it was woken for) stops after that one indexed read:
+   * no retention purge, no backlog query, which the scheduled runs and the woken runs that
+   * published make. However many wake-ups an application sends, those beyond the rows cost the
+   * database one read each (and the lease's one update, with a quiet period).
+   *
+   * @param quiet the quiet period the wake-up announced ({@link
+   *     dev.lambdaoutbox.core.PollerWakeUp#quiet}); zero when none
    */
-  public PollSummary runWoken(LongSupplier remainingMillis, String requestId) {
-    return run(remainingMillis, requestId, new Linger(config.wakeLinger()));
+  public PollSummary runWoken(LongSupplier remainingMillis, String requestId, Duration quiet) {
+    return run(remainingMillis, requestId, quiet);
   }
 
-  private PollSummary run(LongSupplier remainingMillis, String requestId, Linger linger) {
+  private PollSummary run(LongSupplier remainingMillis, String requestId, Duration quiet) {
     long started = System.nanoTime();
     String owner = owner(requestId);
     InvocationBudget budget =
         new InvocationBudget(
             remainingMillis, config.safetyMargin(), config.publishTimeout(), config.lease());
+    Linger linger = quiet == null ? null : linger(budget, quiet);
     InvocationTotals totals = new InvocationTotals();
     Pacing pacing = new Pacing(sendRates, sleeper, clock);
     Pipeline pipeline =
@@ -265,7 +275,7 @@ public final class OutboxPoller implements AutoCloseable {
         if (batch.besideRecording()) {
           continue; // rows the recordings held locked were skipped: claim again before stopping
         }
-        String stopped = idle(budget, linger, lease);
+        String stopped = idle(budget, linger, lease, batch.claimedAt());
         if (stopped != null) {
           return stopped;
         }
@@ -278,10 +288,33 @@ public final class OutboxPoller implements AutoCloseable {
     // minutes: in the drain, so a database that cannot be reached fails it as a claim would.
     DatabaseClock.sync(clock);
     long remainingAtClaim = budget.remainingMillis();
+    Instant claimedAt = clock.instant();
     return new Pipeline.Batch(
-        store.claim(owner, config.batchSize(), clock.instant(), config.lease()),
+        store.claim(owner, config.batchSize(), claimedAt, config.lease()),
         remainingAtClaim,
+        claimedAt,
         besideRecording);
+  }
+
+  /**
+   * A woken run's linger, its promise bounded by the last moment the run may claim; says so when
+   * that cuts the wake-up's quiet period short.
+   */
+  private Linger linger(InvocationBudget budget, Duration quiet) {
+    Duration covered = quiet.compareTo(MAX_QUIET) > 0 ? MAX_QUIET : quiet;
+    Instant deadline = clock.instant().plus(budget.claimingTime());
+    Linger linger = new Linger(clock, config.wakeLinger(), covered, deadline);
+    if (linger.cutShort()) {
+      log.warn(
+          "the wake-up's quiet period runs past the time this run may claim; commits at its end"
+              + " wait for the next wake-up or the schedule: raise the function timeout",
+          Map.of(
+              "quietMs", quiet.toMillis(),
+              "remainingMs", budget.remainingMillis(),
+              "safetyMarginMs", config.safetyMargin().toMillis(),
+              "publishTimeoutMs", config.publishTimeout().toMillis()));
+    }
+    return linger;
   }
 
   /**
@@ -310,14 +343,15 @@ public final class OutboxPoller implements AutoCloseable {
    * After a short claim: stop, or wait the poll interval (lingering: {@link Linger#POLL_INTERVAL},
    * if no other woken run lingers) when there is time.
    */
-  private String idle(InvocationBudget budget, Linger linger, LingerLease lease) {
+  private String idle(
+      InvocationBudget budget, Linger linger, LingerLease lease, Instant claimedAt) {
     Duration interval;
     if (linger != null) {
-      String stop = linger.stop();
+      String stop = linger.stop(claimedAt);
       if (stop != null) {
         return stop;
       }
-      if (!lease.hold()) {
+      if (!lease.hold(linger.promise(), linger.covers())) {
         return "anotherLingers";
       }
       interval = Linger.POLL_INTERVAL;
@@ -331,7 +365,11 @@ public final class OutboxPoller implements AutoCloseable {
       return "time";
     }
     try {
-      Thread.sleep(interval.toMillis());
+      if (linger != null) {
+        sleeper.sleepUntil(clock.instant().plus(interval)); // a test's clock moves instead
+      } else {
+        Thread.sleep(interval.toMillis());
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return "interrupted";

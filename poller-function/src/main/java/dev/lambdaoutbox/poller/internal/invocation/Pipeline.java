@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
 import dev.lambdaoutbox.store.Claim;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
@@ -60,14 +61,14 @@ final class Pipeline {
   static final int RECORDINGS_IN_FLIGHT = 2;
 
   /**
-   * A claim, the invocation's remaining time when it started, and whether it may have run beside a
-   * recording.
+   * A claim, the invocation's remaining time and the clock's time when it started, and whether it
+   * may have run beside a recording.
    *
    * @param besideRecording the claim ran (or may have run) while outcomes were being recorded: a
    *     row that recording held locked was skipped, so a short claim does not prove the due rows
    *     all taken (MariaDB even skips rows the recording merely deletes)
    */
-  record Batch(Claim claim, long remainingAtClaim, boolean besideRecording) {}
+  record Batch(Claim claim, long remainingAtClaim, Instant claimedAt, boolean besideRecording) {}
 
   private final PipelineThreads threads;
   private final ClaimRound round;
