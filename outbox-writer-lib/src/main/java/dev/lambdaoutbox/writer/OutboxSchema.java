@@ -45,7 +45,8 @@ public final class OutboxSchema {
           "V8__poller_leases.sql",
           "V9__claim_cursors.sql",
           "V10__pending_key_index.sql",
-          "V11__database_clock_defaults.sql");
+          "V11__database_clock_defaults.sql",
+          "V13__failure_groups.sql");
 
   private final OutboxTables tables;
 

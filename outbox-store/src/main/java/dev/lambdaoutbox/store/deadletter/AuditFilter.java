@@ -25,7 +25,15 @@ public record AuditFilter(
 
   /** The actions the audit table records. */
   public static final Set<String> ACTIONS =
-      Set.of(AuditEntry.REPLAY, AuditEntry.DISCARD, AuditEntry.RETARGET, AuditEntry.DEAD_LETTER);
+      Set.of(
+          AuditEntry.REPLAY,
+          AuditEntry.DISCARD,
+          AuditEntry.RETARGET,
+          AuditEntry.DEAD_LETTER,
+          AuditEntry.REDRIVE_CANARY,
+          AuditEntry.REDRIVE,
+          AuditEntry.REDRIVE_HOLD,
+          AuditEntry.REDRIVE_RESUME);
 
   private static final AuditFilter ALL = new AuditFilter(null, null, null, null, null, null);
 

@@ -3,9 +3,12 @@ package dev.lambdaoutbox.store.deadletter;
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.DatabaseClock;
+import dev.lambdaoutbox.store.PacedDueTimes;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
 import dev.lambdaoutbox.store.dialect.DeadLetterSql;
 import dev.lambdaoutbox.store.dialect.StoreSql;
+import dev.lambdaoutbox.store.dialect.portable.PortableFailureGroups;
+import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
@@ -13,11 +16,14 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntFunction;
 
 /**
  * The {@link DeadLetterStore}: arguments checked and batches cut here, each batch and each read one
@@ -198,6 +204,210 @@ final class SqlDeadLetterStore implements DeadLetterStore {
         });
   }
 
+  @Override
+  public FailureGroupPage failureGroups(String after, int limit, int samples, int backfill) {
+    if (limit < 1 || limit > MAX_GROUPS_PER_PAGE) {
+      throw new IllegalArgumentException(
+          "limit must be 1 to " + MAX_GROUPS_PER_PAGE + ", not " + limit);
+    }
+    if (samples < 1 || samples > MAX_GROUP_SAMPLES) {
+      throw new IllegalArgumentException(
+          "samples must be 1 to " + MAX_GROUP_SAMPLES + ", not " + samples);
+    }
+    if (backfill < 0 || backfill > MAX_ROWS_PER_REQUEST) {
+      throw new IllegalArgumentException(
+          "backfill must be 0 to " + MAX_ROWS_PER_REQUEST + ", not " + backfill);
+    }
+    PortableFailureGroups groups = dialect.failureGroups();
+    int backfilled = 0;
+    while (backfilled < backfill) {
+      int want = backfill - backfilled;
+      int stamped =
+          executor.inTransaction(
+              "give dead letters their fingerprints in " + tables.deadLetters(),
+              s -> groups.backfill(s, want));
+      backfilled += stamped;
+      if (stamped == 0) {
+        break;
+      }
+    }
+    int done = backfilled;
+    return read(
+        "list failure groups",
+        s -> {
+          List<FailureGroup> page =
+              groups.groups(s, after == null ? "" : after, limit + 1, samples);
+          String next = null;
+          if (page.size() > limit) {
+            page = page.subList(0, limit);
+            next = page.get(limit - 1).fingerprint();
+          }
+          return new FailureGroupPage(page, next, done, groups.countUnfingerprinted(s));
+        });
+  }
+
+  @Override
+  public DeadLetterActionResult replayCanary(String group, AuditInfo audit) {
+    requireGroup(group);
+    ResultCollector result = new ResultCollector(false);
+    runBatch(
+        "replay the canary of",
+        result,
+        s -> {
+          ResultCollector.Batch batch = new ResultCollector.Batch();
+          List<DeadLetterCursor> oldest = dialect.failureGroups().oldest(s, group, null, batchSize);
+          for (DeadLetterCursor position : oldest) {
+            List<DeadLetter> rows = dialect.deadLettersByIds(s, List.of(position.id()), false);
+            ResultCollector.Batch one = new ResultCollector.Batch();
+            moveToOutbox(s, rows, null, audit, one, AuditEntry.REDRIVE_CANARY, i -> null, group);
+            batch.merge(one);
+            if (one.appliedCount() > 0) {
+              break;
+            }
+          }
+          return batch;
+        });
+    return result.result(false);
+  }
+
+  @Override
+  public CanaryCheck canary(UUID id) {
+    Objects.requireNonNull(id, "id");
+    PortableFailureGroups groups = dialect.failureGroups();
+    return read(
+        "check the canary " + id,
+        s -> {
+          Row dead = groups.deadRow(s, id);
+          if (dead != null) {
+            return new CanaryCheck(
+                id,
+                CanaryCheck.State.FAILED_AGAIN,
+                dead.text("error_code"),
+                dead.text("error_reason"));
+          }
+          Row row = groups.outboxRow(s, id);
+          if (row != null && "PENDING".equals(row.text("status"))) {
+            return new CanaryCheck(
+                id,
+                CanaryCheck.State.PENDING,
+                row.text("last_error_code"),
+                row.text("last_error_reason"));
+          }
+          return new CanaryCheck(id, CanaryCheck.State.DELIVERED, null, null);
+        });
+  }
+
+  @Override
+  public RedriveStep redrive(String group, int limit, int perSecond, AuditInfo audit) {
+    requireGroup(group);
+    requireLimit(limit);
+    PortableFailureGroups groups = dialect.failureGroups();
+    DatabaseClock.sync(clock);
+    Instant start = now();
+    PacedDueTimes pace =
+        read(
+            "find where the re-drive's pace ends",
+            s -> PacedDueTimes.following(groups.lastDue(s, group, start), start, perSecond));
+    int[] given = {0}; // due times given so far: the next row's index in the pace
+    int resumed = 0;
+    while (resumed < limit) {
+      int size = Math.min(batchSize, limit - resumed);
+      int from = given[0];
+      int n =
+          executor.inTransaction(
+              "resume the held rows of a re-drive in " + tables.messages(),
+              s -> {
+                List<UUID> ids = groups.held(s, group, size);
+                groups.setDue(s, ids, i -> pace.due(from + i));
+                dialect.recordRedriveAudit(
+                    s,
+                    AuditEntry.REDRIVE_RESUME,
+                    ids,
+                    group,
+                    i -> pace.due(from + i),
+                    audit,
+                    now());
+                return ids.size();
+              });
+      if (n == 0) {
+        break;
+      }
+      resumed += n;
+      given[0] += n;
+    }
+    ResultCollector result = new ResultCollector(false);
+    DeadLetterCursor after = null;
+    int remaining = limit - resumed;
+    while (remaining > 0) {
+      int size = Math.min(batchSize, remaining);
+      DeadLetterCursor position = after;
+      List<DeadLetterCursor> examined = new ArrayList<>();
+      ResultCollector.Batch batch =
+          runBatch(
+              "re-drive",
+              result,
+              s -> {
+                examined.clear();
+                ResultCollector.Batch b = new ResultCollector.Batch();
+                examined.addAll(groups.oldest(s, group, position, size));
+                List<UUID> ids = examined.stream().map(DeadLetterCursor::id).toList();
+                Map<UUID, DeadLetter> byId = new HashMap<>();
+                dialect.deadLettersByIds(s, ids, false).forEach(d -> byId.put(d.id(), d));
+                List<DeadLetter> rows =
+                    ids.stream().map(byId::get).filter(Objects::nonNull).toList();
+                int first = given[0];
+                moveToOutbox(
+                    s, rows, null, audit, b, AuditEntry.REDRIVE, i -> pace.due(first + i), group);
+                return b;
+              });
+      if (examined.isEmpty()) {
+        break;
+      }
+      given[0] += batch.appliedCount();
+      remaining -= examined.size();
+      after = examined.get(examined.size() - 1);
+    }
+    DeadLetterCursor last = after;
+    boolean more =
+        remaining <= 0
+            && read("look for more of the group", s -> !groups.oldest(s, group, last, 1).isEmpty());
+    Instant lastDue = given[0] == 0 ? null : pace.due(given[0] - 1L);
+    return new RedriveStep(resumed, result.result(more), lastDue, more);
+  }
+
+  @Override
+  public List<UUID> stopRedrive(String group, int limit, AuditInfo audit) {
+    requireGroup(group);
+    requireLimit(limit);
+    PortableFailureGroups groups = dialect.failureGroups();
+    List<UUID> held = new ArrayList<>();
+    while (held.size() < limit) {
+      int size = Math.min(batchSize, limit - held.size());
+      DatabaseClock.sync(clock);
+      List<UUID> ids =
+          executor.inTransaction(
+              "hold the rows of a re-drive in " + tables.messages(),
+              s -> {
+                Instant now = now();
+                List<UUID> h = groups.hold(s, group, now, size);
+                dialect.recordRedriveAudit(
+                    s, AuditEntry.REDRIVE_HOLD, h, group, i -> null, audit, now);
+                return h;
+              });
+      held.addAll(ids);
+      if (ids.size() < size) {
+        break;
+      }
+    }
+    return held;
+  }
+
+  @Override
+  public RedriveRows redriveRows(String group) {
+    requireGroup(group);
+    return read("count a re-drive's rows", s -> dialect.failureGroups().redriveRows(s, group));
+  }
+
   /** Puts locked dead rows back into the outbox, audits and deletes the ones that went in. */
   private void moveToOutbox(
       SqlSession s,
@@ -205,10 +415,29 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       String destinationOverride,
       AuditInfo audit,
       ResultCollector.Batch batch) {
+    moveToOutbox(s, rows, destinationOverride, audit, batch, AuditEntry.REPLAY, i -> null, null);
+  }
+
+  /**
+   * Puts locked dead rows back into the outbox, audits ({@code action}) and deletes the ones that
+   * went in; the i-th that goes in is due {@code due(i)} (null: now), in the re-drive's group
+   * {@code redriveGroup} (null: none).
+   */
+  private void moveToOutbox(
+      SqlSession s,
+      List<DeadLetter> rows,
+      String destinationOverride,
+      AuditInfo audit,
+      ResultCollector.Batch batch,
+      String action,
+      IntFunction<Instant> due,
+      String redriveGroup) {
     Instant now = now();
     List<DeadLetter> moved = new ArrayList<>();
     for (DeadLetter row : rows) {
-      SkipReason skip = dialect.reinsert(s, row, destinationOverride, now);
+      Instant at = due.apply(moved.size());
+      SkipReason skip =
+          dialect.reinsert(s, row, destinationOverride, now, at == null ? now : at, redriveGroup);
       if (skip == null) {
         moved.add(row);
         batch.applied(row.id());
@@ -217,7 +446,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
         batch.skipped(row.id(), skip);
       }
     }
-    dialect.recordAudit(s, AuditEntry.REPLAY, moved, destinationOverride, audit, now);
+    dialect.recordAudit(s, action, moved, destinationOverride, audit, now);
     delete(s, moved);
   }
 
@@ -337,6 +566,12 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     if (limit < 1 || limit > MAX_ROWS_PER_REQUEST) {
       throw new IllegalArgumentException(
           "limit must be 1 to " + MAX_ROWS_PER_REQUEST + ", not " + limit);
+    }
+  }
+
+  private static void requireGroup(String group) {
+    if (group == null || !group.matches("[0-9a-f]{32}")) {
+      throw new IllegalArgumentException("group must be a failure fingerprint (32 hex digits)");
     }
   }
 

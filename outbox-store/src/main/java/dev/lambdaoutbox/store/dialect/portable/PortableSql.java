@@ -36,6 +36,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -67,6 +68,7 @@ public abstract class PortableSql
   private final PortableLeases leases;
   private final PortableClaimCursors cursors;
   private final PortableClock clock;
+  private final PortableFailureGroups failureGroups;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -84,6 +86,12 @@ public abstract class PortableSql
     this.leases = new PortableLeases(sql);
     this.cursors = new PortableClaimCursors(sql);
     this.clock = new PortableClock(sql);
+    this.failureGroups = new PortableFailureGroups(sql);
+  }
+
+  @Override
+  public final PortableFailureGroups failureGroups() {
+    return failureGroups;
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -356,6 +364,18 @@ public abstract class PortableSql
       AuditInfo info,
       Instant now) {
     audit.record(s, action, rows, destinationOverride, info, now);
+  }
+
+  @Override
+  public final void recordRedriveAudit(
+      SqlSession s,
+      String action,
+      List<UUID> ids,
+      String group,
+      IntFunction<Instant> due,
+      AuditInfo info,
+      Instant now) {
+    audit.recordRedrive(s, action, ids, group, due, info, now);
   }
 
   @Override
