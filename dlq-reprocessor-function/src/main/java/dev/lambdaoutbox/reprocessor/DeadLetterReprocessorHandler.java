@@ -2,6 +2,7 @@ package dev.lambdaoutbox.reprocessor;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.reprocessor.internal.action.DeadLetterActions;
 import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
 import dev.lambdaoutbox.reprocessor.internal.action.Requester;
@@ -46,6 +47,9 @@ import software.amazon.awssdk.services.sqs.SqsClientBuilder;
  * that JSON as {@code errorMessage}. A refused request changes nothing.
  */
 public final class DeadLetterReprocessorHandler implements RequestStreamHandler {
+  /** The time an invocation has left when its context does not say (a test without one). */
+  private static final Duration DEFAULT_TIME_LEFT = Duration.ofMinutes(1);
+
   /** The longest one SNS or SQS call of a destination check may take. */
   private static final Duration CHECK_CALL_TIMEOUT = Duration.ofSeconds(10);
 
@@ -163,7 +167,11 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       throw e;
     }
     Requester.Attribution attribution = Requester.of(request.requestedBy(), context, requestId);
-    DeadLetterActions.Outcome outcome = actions.run(request, requestId, attribution);
+    Duration timeLeft =
+        context != null && context.getRemainingTimeInMillis() > 0
+            ? Duration.ofMillis(context.getRemainingTimeInMillis())
+            : DEFAULT_TIME_LEFT;
+    DeadLetterActions.Outcome outcome = actions.run(request, requestId, attribution, timeLeft);
     emitMetrics(request, requestId, outcome);
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("requestId", requestId);
@@ -180,6 +188,10 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       fields.put("count", outcome.report().path("count").asInt());
       fields.put("matching", outcome.report().path("summary").path("total").asLong());
       fields.put("waitingRows", outcome.report().path("waiting").path("rows").asLong());
+    } else if (request instanceof ReprocessorRequest.GroupListRequest) {
+      // A page of groups can run past one CloudWatch log event (256 KB): counts only.
+      fields.put("count", outcome.report().path("count").asInt());
+      fields.put("unfingerprinted", outcome.report().path("unfingerprinted").asLong());
     } else if (request instanceof ReprocessorRequest.AuditRequest) {
       fields.put("count", outcome.report().path("count").asInt()); // as for list: no page
     } else {
@@ -218,6 +230,20 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
             .property("requestId", requestId)
             .count("Replayed", outcome.replayed())
             .count("Discarded", outcome.discarded());
+    JsonNode progress = outcome.report().path("progress");
+    if (progress.isObject()) {
+      // A re-drive's progress: the group's dead letters left, its rows scheduled at the pace and
+      // held by a stop, each counted up to DeadLetterStore.COUNT_CAP + 1.
+      batch
+          .property("failureGroup", outcome.report().path("group").asText())
+          .count("RedriveRemaining", progress.path("remaining").asLong())
+          .count("RedriveScheduled", progress.path("scheduled").asLong())
+          .count("RedriveHeld", progress.path("held").asLong());
+      JsonNode canary = outcome.report().path("canary");
+      if (canary.isObject()) {
+        batch.property("canaryState", canary.path("state").asText());
+      }
+    }
     try {
       long backlog = store.count();
       batch

@@ -297,44 +297,20 @@ final class SqlDeadLetterStore implements DeadLetterStore {
         });
   }
 
+  /**
+   * First the rows a stop held get their paced due times; then the group's dead letters go back
+   * held (due never), batch by batch, and are given theirs the same way. A row's due time is set in
+   * a short transaction of its own, from the database's time at its start: were it set while the
+   * rows were moved, the moving itself (seconds for a batch over the Data API) would put the first
+   * rows' times in the past at commit, and they would go out together. Rows an invocation left held
+   * (it ended between the two) are resumed by the next step.
+   */
   @Override
   public RedriveStep redrive(String group, int limit, int perSecond, AuditInfo audit) {
     requireGroup(group);
     requireLimit(limit);
-    PortableFailureGroups groups = dialect.failureGroups();
-    DatabaseClock.sync(clock);
-    Instant start = now();
-    PacedDueTimes pace =
-        read(
-            "find where the re-drive's pace ends",
-            s -> PacedDueTimes.following(groups.lastDue(s, group, start), start, perSecond));
-    int[] given = {0}; // due times given so far: the next row's index in the pace
-    int resumed = 0;
-    while (resumed < limit) {
-      int size = Math.min(batchSize, limit - resumed);
-      int from = given[0];
-      int n =
-          executor.inTransaction(
-              "resume the held rows of a re-drive in " + tables.messages(),
-              s -> {
-                List<UUID> ids = groups.held(s, group, size);
-                groups.setDue(s, ids, i -> pace.due(from + i));
-                dialect.recordRedriveAudit(
-                    s,
-                    AuditEntry.REDRIVE_RESUME,
-                    ids,
-                    group,
-                    i -> pace.due(from + i),
-                    audit,
-                    now());
-                return ids.size();
-              });
-      if (n == 0) {
-        break;
-      }
-      resumed += n;
-      given[0] += n;
-    }
+    Pacer pacer = new Pacer(group, perSecond, audit);
+    int resumed = pacer.paceHeld(limit, true);
     ResultCollector result = new ResultCollector(false);
     DeadLetterCursor after = null;
     int remaining = limit - resumed;
@@ -342,6 +318,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       int size = Math.min(batchSize, remaining);
       DeadLetterCursor position = after;
       List<DeadLetterCursor> examined = new ArrayList<>();
+      PortableFailureGroups groups = dialect.failureGroups();
       ResultCollector.Batch batch =
           runBatch(
               "re-drive",
@@ -355,24 +332,86 @@ final class SqlDeadLetterStore implements DeadLetterStore {
                 dialect.deadLettersByIds(s, ids, false).forEach(d -> byId.put(d.id(), d));
                 List<DeadLetter> rows =
                     ids.stream().map(byId::get).filter(Objects::nonNull).toList();
-                int first = given[0];
                 moveToOutbox(
-                    s, rows, null, audit, b, AuditEntry.REDRIVE, i -> pace.due(first + i), group);
+                    s,
+                    rows,
+                    null,
+                    audit,
+                    b,
+                    AuditEntry.REDRIVE,
+                    i -> PortableFailureGroups.HELD_UNTIL,
+                    group);
                 return b;
               });
       if (examined.isEmpty()) {
         break;
       }
-      given[0] += batch.appliedCount();
+      pacer.paceHeld(batch.appliedCount(), false);
       remaining -= examined.size();
       after = examined.get(examined.size() - 1);
     }
     DeadLetterCursor last = after;
     boolean more =
         remaining <= 0
-            && read("look for more of the group", s -> !groups.oldest(s, group, last, 1).isEmpty());
-    Instant lastDue = given[0] == 0 ? null : pace.due(given[0] - 1L);
-    return new RedriveStep(resumed, result.result(more), lastDue, more);
+            && read(
+                "look for more of the group",
+                s -> !dialect.failureGroups().oldest(s, group, last, 1).isEmpty());
+    return new RedriveStep(resumed, result.result(more), pacer.lastDue, more);
+  }
+
+  /** Gives a group's held rows paced due times, following the group's last. */
+  private final class Pacer {
+    private final String group;
+    private final int perSecond;
+    private final AuditInfo audit;
+    private boolean lastDueRead;
+    Instant lastDue;
+
+    Pacer(String group, int perSecond, AuditInfo audit) {
+      this.group = group;
+      this.perSecond = perSecond;
+      this.audit = audit;
+    }
+
+    /**
+     * Up to {@code limit} held rows, in batches, each batch one short transaction that paces its
+     * rows from the database's time at its start; {@code audited}: each an audit row ({@link
+     * AuditEntry#REDRIVE_RESUME}), as for rows a stop held (rows just replayed have theirs).
+     */
+    int paceHeld(int limit, boolean audited) {
+      PortableFailureGroups groups = dialect.failureGroups();
+      int paced = 0;
+      while (paced < limit) {
+        int size = Math.min(batchSize, limit - paced);
+        DatabaseClock.sync(clock);
+        int n =
+            executor.inTransaction(
+                "pace the held rows of a re-drive in " + tables.messages(),
+                s -> {
+                  Instant now = now();
+                  if (!lastDueRead) {
+                    lastDue = groups.lastDue(s, group, now);
+                    lastDueRead = true;
+                  }
+                  PacedDueTimes pace = PacedDueTimes.following(lastDue, now, perSecond);
+                  List<UUID> ids = groups.held(s, group, size);
+                  groups.setDue(s, ids, pace::due);
+                  if (audited) {
+                    dialect.recordRedriveAudit(
+                        s, AuditEntry.REDRIVE_RESUME, ids, group, pace::due, audit, now);
+                  }
+                  if (!ids.isEmpty()) {
+                    lastDue = pace.due(ids.size() - 1L);
+                  }
+                  return ids.size();
+                });
+        if (n == 0) {
+          break;
+        }
+        paced += n;
+      }
+      return paced;
+    }
   }
 
   @Override
