@@ -2,6 +2,7 @@ package dev.lambdaoutbox.reprocessor;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.reprocessor.internal.action.DeadLetterActions;
 import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
 import dev.lambdaoutbox.reprocessor.internal.action.Requester;
@@ -49,6 +50,9 @@ import software.amazon.awssdk.services.sqs.SqsClientBuilder;
  * that JSON as {@code errorMessage}. A refused request changes nothing.
  */
 public final class DeadLetterReprocessorHandler implements RequestStreamHandler {
+  /** The time an invocation has left when its context does not say (a test without one). */
+  private static final Duration DEFAULT_TIME_LEFT = Duration.ofMinutes(1);
+
   /** The longest one SNS or SQS call of a destination check may take. */
   private static final Duration CHECK_CALL_TIMEOUT = Duration.ofSeconds(10);
 
@@ -174,7 +178,11 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       throw e;
     }
     Requester.Attribution attribution = Requester.of(request.requestedBy(), context, requestId);
-    DeadLetterActions.Outcome outcome = actions.run(request, requestId, attribution);
+    Duration timeLeft =
+        context != null && context.getRemainingTimeInMillis() > 0
+            ? Duration.ofMillis(context.getRemainingTimeInMillis())
+            : DEFAULT_TIME_LEFT;
+    DeadLetterActions.Outcome outcome = actions.run(request, requestId, attribution, timeLeft);
     emitMetrics(request, requestId, outcome);
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("requestId", requestId);
@@ -193,6 +201,10 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       fields.put("waitingRows", outcome.report().path("waiting").path("rows").asLong());
       fields.put(
           "waitingForTimeRows", outcome.report().path("waitingForTime").path("rows").asLong());
+    } else if (request instanceof ReprocessorRequest.GroupListRequest) {
+      // A page of groups can run past one CloudWatch log event (256 KB): counts only.
+      fields.put("count", outcome.report().path("count").asInt());
+      fields.put("unfingerprinted", outcome.report().path("unfingerprinted").asLong());
     } else if (request instanceof ReprocessorRequest.AuditRequest) {
       fields.put("count", outcome.report().path("count").asInt()); // as for list: no page
     } else {
@@ -240,6 +252,20 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
           .property("rewindId", outcome.report().path("rewindId").asText(null))
           .property("rewoundInAll", outcome.report().path("scheduledInAll").asLong())
           .property("rewindDone", outcome.report().path("done").asBoolean(false));
+    }
+    JsonNode progress = outcome.report().path("progress");
+    if (progress.isObject()) {
+      // A re-drive's progress: the group's dead letters left, its rows scheduled at the pace and
+      // held by a stop, each counted up to DeadLetterStore.COUNT_CAP + 1.
+      batch
+          .property("failureGroup", outcome.report().path("group").asText())
+          .count("RedriveRemaining", progress.path("remaining").asLong())
+          .count("RedriveScheduled", progress.path("scheduled").asLong())
+          .count("RedriveHeld", progress.path("held").asLong());
+      JsonNode canary = outcome.report().path("canary");
+      if (canary.isObject()) {
+        batch.property("canaryState", canary.path("state").asText());
+      }
     }
     try {
       long backlog = store.count();

@@ -47,6 +47,7 @@ public final class OutboxSchema {
           "V10__pending_key_index.sql",
           "V11__database_clock_defaults.sql",
           "V12__due_times.sql",
+          "V13__failure_groups.sql",
           "V14__rewind_copies.sql");
 
   private final OutboxTables tables;

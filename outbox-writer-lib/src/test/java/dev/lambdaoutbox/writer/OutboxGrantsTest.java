@@ -107,7 +107,7 @@ class OutboxGrantsTest {
         .isEqualTo(
             Map.of(
                 "outbox_messages", "SELECT, INSERT, UPDATE, DELETE",
-                "outbox_dead_letters", "SELECT, INSERT, DELETE",
+                "outbox_dead_letters", "SELECT, INSERT, UPDATE, DELETE",
                 "outbox_dead_letter_audit", "SELECT, INSERT",
                 "outbox_destination_health", "SELECT",
                 "outbox_parked_keys", "SELECT, INSERT, DELETE"));

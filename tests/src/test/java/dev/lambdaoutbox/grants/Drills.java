@@ -276,9 +276,10 @@ final class Drills {
   // ---- the reprocessor
 
   /**
-   * Lists, summarises and counts the dead letters and the parked aggregates; replays a parked head
-   * by id (a dry run first), releasing its aggregate; replays by filter to another destination;
-   * discards; reads the audit trail and the audit.
+   * Lists, summarises and counts the dead letters, their failure groups (backfilling fingerprints)
+   * and the parked aggregates; replays a parked head by id (a dry run first), releasing its
+   * aggregate; replays by filter to another destination; discards; reads the audit trail and the
+   * audit.
    */
   void reprocessor(SqlExecutor asReprocessor) {
     try (OwnerStore asOwner = new OwnerStore()) {
@@ -290,6 +291,9 @@ final class Drills {
     assertThat(store.list(DeadLetterFilter.all(), null, 50, 100).entries()).hasSize(3);
     assertThat(store.summarize(DeadLetterFilter.all()).total()).isEqualTo(3);
     assertThat(store.count()).isEqualTo(3);
+    // Failure groups, with the backfill of fingerprints rows from before them lack.
+    sql("UPDATE " + tables.deadLetters() + " SET failure_fingerprint = NULL");
+    assertThat(store.failureGroups(null, 10, 1, 100).backfilled()).isEqualTo(3);
     DeadLetterStore.ParkedKeys parked = store.parkedKeys(10);
     assertThat(parked.total()).isEqualTo(1);
     UUID head = parked.keys().get(0).deadLetterId();

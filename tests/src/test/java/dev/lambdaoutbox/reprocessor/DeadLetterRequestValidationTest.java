@@ -61,6 +61,9 @@ class DeadLetterRequestValidationTest {
     db.dropTables(reprocessor.tables);
   }
 
+  /** A failure group's fingerprint, as a listing by group gives it. */
+  static final String GROUP = "3f1c2a9e7b604d5e8a1b2c3d4e5f6a7b";
+
   static Stream<Arguments> malformedRequests() {
     String ids1001 =
         IntStream.range(0, 1001)
@@ -260,7 +263,52 @@ class DeadLetterRequestValidationTest {
         arguments(
             "requestedBy not a string",
             "{\"action\":\"list\",\"requestedBy\":{\"name\":\"al\"}}",
-            "requestedBy"));
+            "requestedBy"),
+        arguments("grouping unknown", "{\"action\":\"list\",\"groupBy\":\"cause\"}", "groupBy"),
+        arguments(
+            "grouping with a filter",
+            "{\"action\":\"list\",\"groupBy\":\"failure\",\"filter\":{\"eventType\":\"X\"}}",
+            "filter"),
+        arguments(
+            "groups past their limit",
+            "{\"action\":\"list\",\"groupBy\":\"failure\",\"limit\":101}",
+            "limit"),
+        arguments(
+            "redrive without a group", "{\"action\":\"redrive\",\"ratePerSecond\":5}", "group"),
+        arguments(
+            "redrive of a group that is no fingerprint",
+            "{\"action\":\"redrive\",\"group\":\"NO_DESTINATION\",\"ratePerSecond\":5}",
+            "group"),
+        arguments(
+            "redrive without a rate",
+            "{\"action\":\"redrive\",\"group\":\"" + GROUP + "\"}",
+            "ratePerSecond"),
+        arguments(
+            "redrive at no rate",
+            "{\"action\":\"redrive\",\"group\":\"" + GROUP + "\",\"ratePerSecond\":0}",
+            "ratePerSecond"),
+        arguments(
+            "redrive with a canary that is no id",
+            "{\"action\":\"redrive\",\"group\":\""
+                + GROUP
+                + "\",\"ratePerSecond\":5,\"canary\":\"first\"}",
+            "canary"),
+        arguments(
+            "redrive waiting too long for its canary",
+            "{\"action\":\"redrive\",\"group\":\""
+                + GROUP
+                + "\",\"ratePerSecond\":5,\"canaryTimeoutSeconds\":601}",
+            "canaryTimeoutSeconds"),
+        arguments(
+            "stop with a rate",
+            "{\"action\":\"stopRedrive\",\"group\":\"" + GROUP + "\",\"ratePerSecond\":5}",
+            "ratePerSecond"),
+        arguments(
+            "resume past its limit",
+            "{\"action\":\"resumeRedrive\",\"group\":\""
+                + GROUP
+                + "\",\"ratePerSecond\":5,\"limit\":1001}",
+            "limit"));
   }
 
   @ParameterizedTest(name = "{0}")

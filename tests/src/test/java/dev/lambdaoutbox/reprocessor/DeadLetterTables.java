@@ -236,6 +236,81 @@ final class DeadLetterTables {
     }
   }
 
+  /** A pending outbox row of this event type and destination (null: routed), due {@code at}. */
+  void seedOutbox(UUID id, String eventType, String destination, Instant at) {
+    String sql =
+        "INSERT INTO "
+            + tables.messages()
+            + " (id, aggregate_type, aggregate_id, event_type, payload, destination,"
+            + " occurred_at, created_at, next_attempt_at)"
+            + " VALUES (?, 'Order', ?, ?, '{}', ?, ?, ?, ?)";
+    try (Connection c = db.open();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      JdbcValues.setUuid(ps, 1, id, dialect);
+      ps.setString(2, "order-" + id);
+      ps.setString(3, eventType);
+      ps.setString(4, destination);
+      JdbcValues.setInstant(ps, 5, at, dialect);
+      JdbcValues.setInstant(ps, 6, at, dialect);
+      JdbcValues.setInstant(ps, 7, at, dialect);
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not seed an outbox row", e);
+    }
+  }
+
+  /** Each dead letter's failure fingerprint and masked reason (nulls: none yet). */
+  Map<UUID, List<String>> fingerprints() {
+    Map<UUID, List<String>> found = new HashMap<>();
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT id, failure_fingerprint, failure_reason_masked FROM "
+                    + tables.deadLetters())) {
+      while (rs.next()) {
+        found.put(
+            JdbcValues.getUuid(rs, "id", dialect),
+            java.util.Arrays.asList(
+                rs.getString("failure_fingerprint"), rs.getString("failure_reason_masked")));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read fingerprints", e);
+    }
+    return found;
+  }
+
+  /** Each outbox row's re-drive group (null: none). */
+  Map<UUID, String> redriveGroups() {
+    Map<UUID, String> found = new HashMap<>();
+    try (Connection c = db.open();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT id, redrive_group FROM " + tables.messages())) {
+      while (rs.next()) {
+        found.put(JdbcValues.getUuid(rs, "id", dialect), rs.getString("redrive_group"));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read re-drive groups", e);
+    }
+    return found;
+  }
+
+  /** The audit rows of {@code action}, counted. */
+  long auditCount(String action) {
+    try (Connection c = db.open();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM " + tables.deadLetterAudit() + " WHERE action = ?")) {
+      ps.setString(1, action);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not count audit rows", e);
+    }
+  }
+
   private List<UUID> ids(String sql) {
     List<UUID> ids = new ArrayList<>();
     try (Connection c = db.open();

@@ -61,4 +61,22 @@ public record AuditEntry(
    * dead letter whole, and the newer one took its place.
    */
   public static final String SUPERSEDED = "SUPERSEDED";
+
+  /**
+   * The first row of a failure group's re-drive, replayed alone (due now) so that its fate decides
+   * whether the rest follows: the snapshot is the dead letter as it was.
+   */
+  public static final String REDRIVE_CANARY = "REDRIVE_CANARY";
+
+  /**
+   * A row of a failure group's re-drive, replayed with a paced due time: the snapshot is the dead
+   * letter as it was; {@code details} also holds the due time.
+   */
+  public static final String REDRIVE = "REDRIVE";
+
+  /** A re-drive's row held by a stop (due never until resumed): {@code details} holds the group. */
+  public static final String REDRIVE_HOLD = "REDRIVE_HOLD";
+
+  /** A held re-drive's row given a paced due time again: {@code details} holds group and time. */
+  public static final String REDRIVE_RESUME = "REDRIVE_RESUME";
 }

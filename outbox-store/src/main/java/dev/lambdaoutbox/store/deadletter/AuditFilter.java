@@ -30,7 +30,11 @@ public record AuditFilter(
           AuditEntry.DISCARD,
           AuditEntry.RETARGET,
           AuditEntry.DEAD_LETTER,
-          AuditEntry.REWIND);
+          AuditEntry.REWIND,
+          AuditEntry.REDRIVE_CANARY,
+          AuditEntry.REDRIVE,
+          AuditEntry.REDRIVE_HOLD,
+          AuditEntry.REDRIVE_RESUME);
 
   private static final AuditFilter ALL = new AuditFilter(null, null, null, null, null, null);
 

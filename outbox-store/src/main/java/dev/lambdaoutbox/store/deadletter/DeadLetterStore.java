@@ -99,6 +99,46 @@ public interface DeadLetterStore {
   /** What operators did to one dead letter, oldest first. */
   List<AuditEntry> auditTrail(UUID deadLetterId);
 
+  /** Most failure groups one listing returns. */
+  int MAX_GROUPS_PER_PAGE = 100;
+
+  /** Most sample ids a failure group shows. */
+  int MAX_GROUP_SAMPLES = 10;
+
+  /**
+   * Up to {@code limit} failure groups ({@link FailureGroup}) after the fingerprint {@code after}
+   * (null: from the first), each with up to {@code samples} ids. First gives up to {@code backfill}
+   * dead letters from before fingerprints theirs (0: none), in batches.
+   */
+  FailureGroupPage failureGroups(String after, int limit, int samples, int backfill);
+
+  /**
+   * Replays the oldest dead letter of the failure group {@code group} alone, due now, as the
+   * re-drive's canary ({@link AuditEntry#REDRIVE_CANARY}); a row that cannot go back (its id or
+   * idempotency key taken) is skipped and the next one tried, within one batch.
+   */
+  DeadLetterActionResult replayCanary(String group, AuditInfo audit);
+
+  /** What became of the re-drive's canary {@code id}. */
+  CanaryCheck canary(UUID id);
+
+  /**
+   * One step of the group's re-drive, at most {@code limit} rows: its held rows get due times
+   * again, then its dead letters are replayed ({@link AuditEntry#REDRIVE}), each due at the pace of
+   * {@code perSecond} ({@link dev.lambdaoutbox.store.PacedDueTimes}), following the rows of the
+   * group already scheduled. Each batch is one transaction.
+   */
+  RedriveStep redrive(String group, int limit, int perSecond, AuditInfo audit);
+
+  /**
+   * Holds up to {@code limit} of the group's re-driven rows not yet published (due never, {@link
+   * AuditEntry#REDRIVE_HOLD}); a row a poller holds is left to finish. Returns the ids held.
+   */
+  List<UUID> stopRedrive(String group, int limit, AuditInfo audit);
+
+  /** The group's dead letters left, and its re-driven rows scheduled and held. */
+  RedriveRows redriveRows(String group);
+
   /**
    * One page of the audit entries {@code filter} matches, newest first, starting after {@code
    * after} (null for the first page). The payload of each snapshot is cut to {@code

@@ -3,9 +3,12 @@ package dev.lambdaoutbox.store.deadletter;
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.store.DatabaseClock;
+import dev.lambdaoutbox.store.PacedDueTimes;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
 import dev.lambdaoutbox.store.dialect.DeadLetterSql;
 import dev.lambdaoutbox.store.dialect.StoreSql;
+import dev.lambdaoutbox.store.dialect.portable.PortableFailureGroups;
+import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
@@ -13,11 +16,14 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.IntFunction;
 
 /**
  * The {@link DeadLetterStore}: arguments checked and batches cut here, each batch and each read one
@@ -198,6 +204,249 @@ final class SqlDeadLetterStore implements DeadLetterStore {
         });
   }
 
+  @Override
+  public FailureGroupPage failureGroups(String after, int limit, int samples, int backfill) {
+    if (limit < 1 || limit > MAX_GROUPS_PER_PAGE) {
+      throw new IllegalArgumentException(
+          "limit must be 1 to " + MAX_GROUPS_PER_PAGE + ", not " + limit);
+    }
+    if (samples < 1 || samples > MAX_GROUP_SAMPLES) {
+      throw new IllegalArgumentException(
+          "samples must be 1 to " + MAX_GROUP_SAMPLES + ", not " + samples);
+    }
+    if (backfill < 0 || backfill > MAX_ROWS_PER_REQUEST) {
+      throw new IllegalArgumentException(
+          "backfill must be 0 to " + MAX_ROWS_PER_REQUEST + ", not " + backfill);
+    }
+    PortableFailureGroups groups = dialect.failureGroups();
+    int backfilled = 0;
+    while (backfilled < backfill) {
+      int want = backfill - backfilled;
+      int stamped =
+          executor.inTransaction(
+              "give dead letters their fingerprints in " + tables.deadLetters(),
+              s -> groups.backfill(s, want));
+      backfilled += stamped;
+      if (stamped == 0) {
+        break;
+      }
+    }
+    int done = backfilled;
+    return read(
+        "list failure groups",
+        s -> {
+          List<FailureGroup> page =
+              groups.groups(s, after == null ? "" : after, limit + 1, samples);
+          String next = null;
+          if (page.size() > limit) {
+            page = page.subList(0, limit);
+            next = page.get(limit - 1).fingerprint();
+          }
+          return new FailureGroupPage(page, next, done, groups.countUnfingerprinted(s));
+        });
+  }
+
+  @Override
+  public DeadLetterActionResult replayCanary(String group, AuditInfo audit) {
+    requireGroup(group);
+    ResultCollector result = new ResultCollector(false);
+    runBatch(
+        "replay the canary of",
+        result,
+        s -> {
+          ResultCollector.Batch batch = new ResultCollector.Batch();
+          List<DeadLetterCursor> oldest = dialect.failureGroups().oldest(s, group, null, batchSize);
+          for (DeadLetterCursor position : oldest) {
+            List<DeadLetter> rows = dialect.deadLettersByIds(s, List.of(position.id()), false);
+            ResultCollector.Batch one = new ResultCollector.Batch();
+            moveToOutbox(s, rows, null, audit, one, AuditEntry.REDRIVE_CANARY, i -> null, group);
+            batch.merge(one);
+            if (one.appliedCount() > 0) {
+              break;
+            }
+          }
+          return batch;
+        });
+    return result.result(false);
+  }
+
+  @Override
+  public CanaryCheck canary(UUID id) {
+    Objects.requireNonNull(id, "id");
+    PortableFailureGroups groups = dialect.failureGroups();
+    return read(
+        "check the canary " + id,
+        s -> {
+          Row dead = groups.deadRow(s, id);
+          if (dead != null) {
+            return new CanaryCheck(
+                id,
+                CanaryCheck.State.FAILED_AGAIN,
+                dead.text("error_code"),
+                dead.text("error_reason"));
+          }
+          Row row = groups.outboxRow(s, id);
+          if (row != null && "PENDING".equals(row.text("status"))) {
+            return new CanaryCheck(
+                id,
+                CanaryCheck.State.PENDING,
+                row.text("last_error_code"),
+                row.text("last_error_reason"));
+          }
+          return new CanaryCheck(id, CanaryCheck.State.DELIVERED, null, null);
+        });
+  }
+
+  /**
+   * First the rows a stop held get their paced due times; then the group's dead letters go back
+   * held (due never), batch by batch, and are given theirs the same way. A row's due time is set in
+   * a short transaction of its own, from the database's time at its start: were it set while the
+   * rows were moved, the moving itself (seconds for a batch over the Data API) would put the first
+   * rows' times in the past at commit, and they would go out together. Rows an invocation left held
+   * (it ended between the two) are resumed by the next step.
+   */
+  @Override
+  public RedriveStep redrive(String group, int limit, int perSecond, AuditInfo audit) {
+    requireGroup(group);
+    requireLimit(limit);
+    Pacer pacer = new Pacer(group, perSecond, audit);
+    int resumed = pacer.paceHeld(limit, true);
+    ResultCollector result = new ResultCollector(false);
+    DeadLetterCursor after = null;
+    int remaining = limit - resumed;
+    while (remaining > 0) {
+      int size = Math.min(batchSize, remaining);
+      DeadLetterCursor position = after;
+      List<DeadLetterCursor> examined = new ArrayList<>();
+      PortableFailureGroups groups = dialect.failureGroups();
+      ResultCollector.Batch batch =
+          runBatch(
+              "re-drive",
+              result,
+              s -> {
+                examined.clear();
+                ResultCollector.Batch b = new ResultCollector.Batch();
+                examined.addAll(groups.oldest(s, group, position, size));
+                List<UUID> ids = examined.stream().map(DeadLetterCursor::id).toList();
+                Map<UUID, DeadLetter> byId = new HashMap<>();
+                dialect.deadLettersByIds(s, ids, false).forEach(d -> byId.put(d.id(), d));
+                List<DeadLetter> rows =
+                    ids.stream().map(byId::get).filter(Objects::nonNull).toList();
+                moveToOutbox(
+                    s,
+                    rows,
+                    null,
+                    audit,
+                    b,
+                    AuditEntry.REDRIVE,
+                    i -> PortableFailureGroups.HELD_UNTIL,
+                    group);
+                return b;
+              });
+      if (examined.isEmpty()) {
+        break;
+      }
+      pacer.paceHeld(batch.appliedCount(), false);
+      remaining -= examined.size();
+      after = examined.get(examined.size() - 1);
+    }
+    DeadLetterCursor last = after;
+    boolean more =
+        remaining <= 0
+            && read(
+                "look for more of the group",
+                s -> !dialect.failureGroups().oldest(s, group, last, 1).isEmpty());
+    return new RedriveStep(resumed, result.result(more), pacer.lastDue, more);
+  }
+
+  /** Gives a group's held rows paced due times, following the group's last. */
+  private final class Pacer {
+    private final String group;
+    private final int perSecond;
+    private final AuditInfo audit;
+    private boolean lastDueRead;
+    Instant lastDue;
+
+    Pacer(String group, int perSecond, AuditInfo audit) {
+      this.group = group;
+      this.perSecond = perSecond;
+      this.audit = audit;
+    }
+
+    /**
+     * Up to {@code limit} held rows, in batches, each batch one short transaction that paces its
+     * rows from the database's time at its start; {@code audited}: each an audit row ({@link
+     * AuditEntry#REDRIVE_RESUME}), as for rows a stop held (rows just replayed have theirs).
+     */
+    int paceHeld(int limit, boolean audited) {
+      PortableFailureGroups groups = dialect.failureGroups();
+      int paced = 0;
+      while (paced < limit) {
+        int size = Math.min(batchSize, limit - paced);
+        DatabaseClock.sync(clock);
+        int n =
+            executor.inTransaction(
+                "pace the held rows of a re-drive in " + tables.messages(),
+                s -> {
+                  Instant now = now();
+                  if (!lastDueRead) {
+                    lastDue = groups.lastDue(s, group, now);
+                    lastDueRead = true;
+                  }
+                  PacedDueTimes pace = PacedDueTimes.following(lastDue, now, perSecond);
+                  List<UUID> ids = groups.held(s, group, size);
+                  groups.setDue(s, ids, pace::due);
+                  if (audited) {
+                    dialect.recordRedriveAudit(
+                        s, AuditEntry.REDRIVE_RESUME, ids, group, pace::due, audit, now);
+                  }
+                  if (!ids.isEmpty()) {
+                    lastDue = pace.due(ids.size() - 1L);
+                  }
+                  return ids.size();
+                });
+        if (n == 0) {
+          break;
+        }
+        paced += n;
+      }
+      return paced;
+    }
+  }
+
+  @Override
+  public List<UUID> stopRedrive(String group, int limit, AuditInfo audit) {
+    requireGroup(group);
+    requireLimit(limit);
+    PortableFailureGroups groups = dialect.failureGroups();
+    List<UUID> held = new ArrayList<>();
+    while (held.size() < limit) {
+      int size = Math.min(batchSize, limit - held.size());
+      DatabaseClock.sync(clock);
+      List<UUID> ids =
+          executor.inTransaction(
+              "hold the rows of a re-drive in " + tables.messages(),
+              s -> {
+                Instant now = now();
+                List<UUID> h = groups.hold(s, group, now, size);
+                dialect.recordRedriveAudit(
+                    s, AuditEntry.REDRIVE_HOLD, h, group, i -> null, audit, now);
+                return h;
+              });
+      held.addAll(ids);
+      if (ids.size() < size) {
+        break;
+      }
+    }
+    return held;
+  }
+
+  @Override
+  public RedriveRows redriveRows(String group) {
+    requireGroup(group);
+    return read("count a re-drive's rows", s -> dialect.failureGroups().redriveRows(s, group));
+  }
+
   /** Puts locked dead rows back into the outbox, audits and deletes the ones that went in. */
   private void moveToOutbox(
       SqlSession s,
@@ -205,10 +454,29 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       String destinationOverride,
       AuditInfo audit,
       ResultCollector.Batch batch) {
+    moveToOutbox(s, rows, destinationOverride, audit, batch, AuditEntry.REPLAY, i -> null, null);
+  }
+
+  /**
+   * Puts locked dead rows back into the outbox, audits ({@code action}) and deletes the ones that
+   * went in; the i-th that goes in is due {@code due(i)} (null: now), in the re-drive's group
+   * {@code redriveGroup} (null: none).
+   */
+  private void moveToOutbox(
+      SqlSession s,
+      List<DeadLetter> rows,
+      String destinationOverride,
+      AuditInfo audit,
+      ResultCollector.Batch batch,
+      String action,
+      IntFunction<Instant> due,
+      String redriveGroup) {
     Instant now = now();
     List<DeadLetter> moved = new ArrayList<>();
     for (DeadLetter row : rows) {
-      SkipReason skip = dialect.reinsert(s, row, destinationOverride, now);
+      Instant at = due.apply(moved.size());
+      SkipReason skip =
+          dialect.reinsert(s, row, destinationOverride, now, at == null ? now : at, redriveGroup);
       if (skip == null) {
         moved.add(row);
         batch.applied(row.id());
@@ -217,7 +485,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
         batch.skipped(row.id(), skip);
       }
     }
-    dialect.recordAudit(s, AuditEntry.REPLAY, moved, destinationOverride, audit, now);
+    dialect.recordAudit(s, action, moved, destinationOverride, audit, now);
     delete(s, moved);
   }
 
@@ -337,6 +605,12 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     if (limit < 1 || limit > MAX_ROWS_PER_REQUEST) {
       throw new IllegalArgumentException(
           "limit must be 1 to " + MAX_ROWS_PER_REQUEST + ", not " + limit);
+    }
+  }
+
+  private static void requireGroup(String group) {
+    if (group == null || !group.matches("[0-9a-f]{32}")) {
+      throw new IllegalArgumentException("group must be a failure fingerprint (32 hex digits)");
     }
   }
 

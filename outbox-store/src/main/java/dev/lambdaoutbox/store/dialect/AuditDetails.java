@@ -48,6 +48,16 @@ public final class AuditDetails {
    * The details of a retarget: {@code {"waitingFor": from, "destinationOverride": to, "row":
    * {...}}}, the row as it was without its payload and headers (they go on with the row).
    */
+  /** The details of a re-drive's hold or resume: the failure group, the due time (or none). */
+  public static String writeRedrive(String group, Instant due) {
+    ObjectNode root = JsonSupport.mapper().createObjectNode();
+    root.put("failureGroup", group);
+    if (due != null) {
+      root.put("due", due.toString());
+    }
+    return root.toString();
+  }
+
   public static String writeRetarget(WaitingRow row, String from, String to) {
     ObjectNode root = JsonSupport.mapper().createObjectNode();
     root.put("waitingFor", from);

@@ -12,6 +12,7 @@ import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.dialect.portable.PortableFailureGroups;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
 import java.util.Collection;
@@ -53,13 +54,23 @@ public interface DeadLetterSql {
 
   /**
    * Puts a dead letter back into the outbox as a fresh PENDING row with the same event id: retry
-   * count 0, due {@code now}, no lease, no last error, replay count one higher, created {@code now}
-   * (so the backlog age does not count the days it lay dead). The insert itself decides clashes, so
-   * a concurrent writer or replay can never make a duplicate.
+   * count 0, due {@code due} (now, or a re-drive's paced time), in the re-drive's group {@code
+   * redriveGroup} (null: none), no lease, no last error, replay count one higher, created {@code
+   * now} (so the backlog age does not count the days it lay dead). The insert itself decides
+   * clashes, so a concurrent writer or replay can never make a duplicate.
    *
    * @return null when the row went in; otherwise why it did not
    */
-  SkipReason reinsert(SqlSession s, DeadLetter row, String destinationOverride, Instant now);
+  SkipReason reinsert(
+      SqlSession s,
+      DeadLetter row,
+      String destinationOverride,
+      Instant now,
+      Instant due,
+      String redriveGroup);
+
+  /** The failure groups' statements, the same in every dialect. */
+  PortableFailureGroups failureGroups();
 
   /** Deletes these dead letters; returns how many went. */
   int deleteDeadLetters(SqlSession s, Collection<UUID> ids);
@@ -76,6 +87,19 @@ public interface DeadLetterSql {
       String action,
       List<DeadLetter> rows,
       String destinationOverride,
+      AuditInfo audit,
+      Instant now);
+
+  /**
+   * One audit row per outbox row a re-drive held or resumed, with the group and the row's due time
+   * ({@code due(i)} for the i-th id; null when held).
+   */
+  void recordRedriveAudit(
+      SqlSession s,
+      String action,
+      List<UUID> ids,
+      String group,
+      java.util.function.IntFunction<Instant> due,
       AuditInfo audit,
       Instant now);
 

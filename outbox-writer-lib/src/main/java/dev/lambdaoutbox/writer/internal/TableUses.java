@@ -130,7 +130,8 @@ public final class TableUses {
               OutboxTables::messages,
               "check ids and idempotency keys, then put replayed dead letters back; restore a"
                   + " parked head and release the events behind it; list, retarget (locking them)"
-                  + " and dead-letter the rows waiting for a destination that is down",
+                  + " and dead-letter the rows waiting for a destination that is down; hold and"
+                  + " pace a failure group's re-driven rows",
               READ,
               INSERT,
               UPDATE,
@@ -140,9 +141,11 @@ public final class TableUses {
               REPROCESSOR,
               OutboxTables::deadLetters,
               "list, replay and discard dead letters, locking them first; dead-letter rows waiting"
-                  + " for a destination that is down",
+                  + " for a destination that is down; give older dead letters their failure"
+                  + " fingerprint",
               READ,
               INSERT,
+              UPDATE,
               DELETE,
               LOCK),
           use(

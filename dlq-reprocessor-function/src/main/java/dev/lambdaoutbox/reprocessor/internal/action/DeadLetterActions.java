@@ -5,16 +5,21 @@ import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.reprocessor.internal.report.ActionReport;
 import dev.lambdaoutbox.reprocessor.internal.report.AuditReport;
 import dev.lambdaoutbox.reprocessor.internal.report.ListReport;
+import dev.lambdaoutbox.reprocessor.internal.report.RedriveReport;
 import dev.lambdaoutbox.reprocessor.internal.report.RewindReport;
 import dev.lambdaoutbox.reprocessor.internal.report.WaitingActionReport;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DeadLetterWaitingRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DiscardRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.GroupListRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ListRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RedriveRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ReplayRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ResumeRedriveRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RetargetRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RewindRequest;
+import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.StopRedriveRequest;
 import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.AuditPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
@@ -27,6 +32,7 @@ import dev.lambdaoutbox.store.waiting.WaitingActionException;
 import dev.lambdaoutbox.store.waiting.WaitingActionResult;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -54,6 +60,16 @@ public final class DeadLetterActions {
   private final Clock clock;
   private final RewindStore rewinds;
   private final boolean ordered;
+  private final Redrives redrives;
+
+  /** Rows one listing by failure group gives a fingerprint, when older rows have none. */
+  public static final int FINGERPRINTS_BACKFILLED_PER_LISTING = 1_000;
+
+  /** Sample ids a listing by failure group shows per group. */
+  public static final int GROUP_SAMPLES = 3;
+
+  /** The time an action may take when the invocation does not say (a test's, say). */
+  static final Duration DEFAULT_TIME_LEFT = Duration.ofMinutes(1);
 
   /**
    * @param ordered whether the poller orders by aggregate, which is what keeps a rewind's copies of
@@ -70,6 +86,7 @@ public final class DeadLetterActions {
     this.rewinds = Objects.requireNonNull(rewinds, "rewinds");
     this.ordered = ordered;
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.redrives = new Redrives(store);
   }
 
   /**
@@ -90,8 +107,55 @@ public final class DeadLetterActions {
 
   public Outcome run(
       ReprocessorRequest request, String requestId, Requester.Attribution attribution) {
+    return run(request, requestId, attribution, DEFAULT_TIME_LEFT);
+  }
+
+  /**
+   * Runs {@code request}; {@code timeLeft} is what the invocation has left, which bounds the wait
+   * for a re-drive's canary.
+   */
+  public Outcome run(
+      ReprocessorRequest request,
+      String requestId,
+      Requester.Attribution attribution,
+      Duration timeLeft) {
     String requestedBy = attribution.requestedBy();
     return switch (request) {
+      case GroupListRequest list ->
+          new Outcome(
+              RedriveReport.groups(
+                  requestId,
+                  store.failureGroups(
+                      list.cursor(),
+                      list.limit(),
+                      GROUP_SAMPLES,
+                      FINGERPRINTS_BACKFILLED_PER_LISTING)),
+              0,
+              0,
+              null);
+      case RedriveRequest redrive -> {
+        ObjectNode report =
+            redrives.redrive(
+                redrive,
+                requestId,
+                requestedBy,
+                attribution.audit(requestId, redrive.reason()),
+                timeLeft);
+        yield new Outcome(report, report.path("replayed").size(), 0, null);
+      }
+      case ResumeRedriveRequest resume -> {
+        ObjectNode report =
+            redrives.resume(
+                resume, requestId, requestedBy, attribution.audit(requestId, resume.reason()));
+        yield new Outcome(report, report.path("replayed").size(), 0, null);
+      }
+      case StopRedriveRequest stop ->
+          new Outcome(
+              redrives.stop(
+                  stop, requestId, requestedBy, attribution.audit(requestId, stop.reason())),
+              0,
+              0,
+              null);
       case ListRequest list -> {
         DeadLetterPage page =
             store.list(list.filter(), list.cursor(), list.limit(), PAYLOAD_PREVIEW_CHARS);

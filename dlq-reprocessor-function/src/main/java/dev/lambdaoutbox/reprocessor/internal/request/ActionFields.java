@@ -17,7 +17,8 @@ final class ActionFields {
 
   /** The actions' names, as a refusal lists them. */
   static final String ACTION_NAMES =
-      "\"list\", \"replay\", \"discard\", \"audit\", \"retarget\", \"deadLetter\" or \"rewind\"";
+      "\"list\", \"replay\", \"discard\", \"audit\", \"retarget\", \"deadLetter\", \"rewind\","
+          + " \"redrive\", \"stopRedrive\" or \"resumeRedrive\"";
 
   static final Set<String> FILTER_FIELDS =
       Set.of("eventType", "aggregateType", "aggregateId", "errorCode", "deadAtFrom", "deadAtTo");
@@ -32,7 +33,7 @@ final class ActionFields {
 
   private static Map<String, Set<String>> byAction() {
     Map<String, Set<String>> fields = new LinkedHashMap<>();
-    fields.put("list", Set.of("action", "requestedBy", "filter", "limit", "cursor"));
+    fields.put("list", Set.of("action", "requestedBy", "filter", "limit", "cursor", "groupBy"));
     fields.put(
         "replay",
         Set.of(
@@ -64,6 +65,21 @@ final class ActionFields {
             "dryRun",
             "cursor",
             "reason"));
+    fields.put(
+        "redrive",
+        Set.of(
+            "action",
+            "requestedBy",
+            "group",
+            "ratePerSecond",
+            "limit",
+            "canary",
+            "canaryTimeoutSeconds",
+            "reason"));
+    fields.put("stopRedrive", Set.of("action", "requestedBy", "group", "limit", "reason"));
+    fields.put(
+        "resumeRedrive",
+        Set.of("action", "requestedBy", "group", "ratePerSecond", "limit", "reason"));
     return Map.copyOf(fields);
   }
 
@@ -76,7 +92,17 @@ final class ActionFields {
     }
     List<String> owners = new ArrayList<>();
     for (String other :
-        List.of("list", "replay", "discard", "audit", "retarget", "deadLetter", "rewind")) {
+        List.of(
+            "list",
+            "replay",
+            "discard",
+            "audit",
+            "retarget",
+            "deadLetter",
+            "rewind",
+            "redrive",
+            "stopRedrive",
+            "resumeRedrive")) {
       if (BY_ACTION.get(other).contains(unknown)) {
         owners.add(other);
       }

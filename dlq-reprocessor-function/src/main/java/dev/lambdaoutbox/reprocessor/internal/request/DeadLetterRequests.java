@@ -27,7 +27,10 @@ import java.util.function.Function;
 final class DeadLetterRequests {
   private DeadLetterRequests() {}
 
-  static ListRequest list(RequestFields root, String requestedBy) {
+  static ReprocessorRequest list(RequestFields root, String requestedBy) {
+    if (root.has("groupBy")) {
+      return RedriveRequests.groups(root, requestedBy);
+    }
     DeadLetterFilter filter = Filters.filter(root);
     int limit = root.integer("limit", RequestParser.DEFAULT_LIST_LIMIT, 1, RequestParser.MAX_IDS);
     DeadLetterCursor cursor = cursor(root, DeadLetterCursor::decode, "list");

@@ -10,7 +10,7 @@ import dev.lambdaoutbox.store.rewind.RewindRange;
 import java.util.List;
 import java.util.UUID;
 
-/** A validated operator request: one of the seven actions. */
+/** A validated operator request: one of the actions. */
 public sealed interface ReprocessorRequest {
   /** Who asked, as the request says; null when it does not. */
   String requestedBy();
@@ -107,6 +107,70 @@ public sealed interface ReprocessorRequest {
     @Override
     public String action() {
       return "deadLetter";
+    }
+  }
+
+  /**
+   * {@code list} with {@code "groupBy": "failure"}: a page of failure groups.
+   *
+   * @param cursor the fingerprint the page starts after; null for the first
+   */
+  record GroupListRequest(int limit, String cursor, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "list";
+    }
+  }
+
+  /**
+   * {@code redrive}: a failure group's canary (or the check of one an earlier invocation replayed),
+   * then, once it is delivered, up to {@code limit} of the group's rows at {@code perSecond}.
+   *
+   * @param canary the canary an earlier invocation replayed; null to replay one now
+   * @param canaryTimeoutSeconds how long to wait for the canary's fate
+   * @param reason null when none was given
+   */
+  record RedriveRequest(
+      String group,
+      int perSecond,
+      int limit,
+      UUID canary,
+      int canaryTimeoutSeconds,
+      String reason,
+      String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "redrive";
+    }
+  }
+
+  /**
+   * {@code stopRedrive}: holds up to {@code limit} of the group's re-driven rows not yet published.
+   *
+   * @param reason null when none was given
+   */
+  record StopRedriveRequest(String group, int limit, String reason, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "stopRedrive";
+    }
+  }
+
+  /**
+   * {@code resumeRedrive}: the held rows, then the group's dead letters left, up to {@code limit},
+   * at {@code perSecond}; no canary.
+   *
+   * @param reason null when none was given
+   */
+  record ResumeRedriveRequest(
+      String group, int perSecond, int limit, String reason, String requestedBy)
+      implements ReprocessorRequest {
+    @Override
+    public String action() {
+      return "resumeRedrive";
     }
   }
 

@@ -74,6 +74,9 @@ public final class RequestParser {
       case "retarget" -> WaitingRequests.retarget(root, requestedBy);
       case "deadLetter" -> WaitingRequests.deadLetterWaiting(root, requestedBy);
       case "rewind" -> RewindRequests.rewind(root, requestedBy);
+      case "redrive" -> RedriveRequests.redrive(root, requestedBy);
+      case "stopRedrive" -> RedriveRequests.stop(root, requestedBy);
+      case "resumeRedrive" -> RedriveRequests.resume(root, requestedBy);
       default -> DeadLetterRequests.discard(root, requestedBy);
     };
   }

@@ -71,7 +71,7 @@ class RequestParserAuditTest {
             InvalidRequestException.class,
             e -> {
               assertThat(e.field()).isEqualTo("filter.action");
-              assertThat(e.problem()).contains("did you mean 'DISCARD'?", "DISCARD, REPLAY");
+              assertThat(e.problem()).contains("did you mean 'DISCARD'?", "DISCARD, REDRIVE");
             });
   }
 

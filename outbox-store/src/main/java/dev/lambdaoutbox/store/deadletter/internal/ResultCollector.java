@@ -90,6 +90,20 @@ public final class ResultCollector {
       return this;
     }
 
+    /** Rows this batch put back (or would). */
+    public int appliedCount() {
+      return applied.size();
+    }
+
+    /** Adds what {@code other}, part of the same transaction, did. */
+    public void merge(Batch other) {
+      applied.addAll(other.applied);
+      skipped.addAll(other.skipped);
+      claimedKeys.addAll(other.claimedKeys);
+      released.addAll(other.released);
+      examined += other.examined;
+    }
+
     /** Rows this batch looked at. */
     public int examined() {
       return examined;

@@ -55,9 +55,8 @@ final class MysqlDeadLetters {
     this.audit = audit;
     String values =
         DeadLetterRows.movedValues(
-            ":deadId", ":tries", ":code", ":reason", ":now", MysqlSyntax::readable);
-    this.move =
-        sql.fill(MOVE, "columns", String.join(", ", DeadLetterRows.COLUMNS), "values", values);
+            ":deadId", ":tries", ":code", ":reason", ":masked", ":now", MysqlSyntax::readable);
+    this.move = sql.fill(MOVE, "columns", DeadLetterRows.MOVED_COLUMNS, "values", values);
     // A replay (DeadLetterRows.REINSERT): a duplicate-key error says the id or the idempotency
     // key is taken.
     this.reinsert = sql.fill(DeadLetterRows.REINSERT, "destination", "destination");
@@ -108,6 +107,7 @@ final class MysqlDeadLetters {
               .integer("tries", m.tries())
               .text("code", m.code())
               .text("reason", m.reason())
+              .text("masked", m.maskedReason())
               .timestamp("now", now)
               .text("id", m.rowId()));
     }
@@ -123,11 +123,17 @@ final class MysqlDeadLetters {
    * MySQL refuses the one INSERT with a duplicate-key error, which leaves the transaction usable;
    * the key it names says whether the id or the idempotency key was taken.
    */
-  SkipReason reinsert(SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
+  SkipReason reinsert(
+      SqlSession s,
+      DeadLetter row,
+      String destinationOverride,
+      Instant now,
+      Instant due,
+      String redriveGroup) {
     try {
       s.update(
           destinationOverride == null ? reinsert : reinsertTo,
-          DeadLetterRows.reinsertParams(row, destinationOverride, now));
+          DeadLetterRows.reinsertParams(row, destinationOverride, now, due, redriveGroup));
       return null;
     } catch (DuplicateKeyException e) {
       return String.valueOf(e.getMessage()).contains(tables.messages() + "_idem_uq")

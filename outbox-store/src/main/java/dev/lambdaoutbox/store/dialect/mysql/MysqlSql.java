@@ -221,8 +221,13 @@ public final class MysqlSql extends PortableSql {
 
   @Override
   public SkipReason reinsert(
-      SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
-    return deadLetters.reinsert(s, row, destinationOverride, now);
+      SqlSession s,
+      DeadLetter row,
+      String destinationOverride,
+      Instant now,
+      Instant due,
+      String redriveGroup) {
+    return deadLetters.reinsert(s, row, destinationOverride, now, due, redriveGroup);
   }
 
   @Override

@@ -138,6 +138,20 @@ public final class PortableAudit {
     s.update(insert, AuditRows.rewindParameters(rewindId, details, audit, now));
   }
 
+  /** One audit row per row a re-drive held or resumed ({@link AuditRows#redriveParameters}). */
+  public void recordRedrive(
+      SqlSession s,
+      String action,
+      List<UUID> ids,
+      String group,
+      java.util.function.IntFunction<Instant> due,
+      AuditInfo audit,
+      Instant now) {
+    if (!ids.isEmpty()) {
+      s.batch(insert, AuditRows.redriveParameters(action, ids, group, due, audit, now));
+    }
+  }
+
   /** What operators did to one dead letter, oldest first. */
   public List<AuditEntry> trail(SqlSession s, UUID deadLetterId) {
     Params params = Params.of().uuid("id", deadLetterId);

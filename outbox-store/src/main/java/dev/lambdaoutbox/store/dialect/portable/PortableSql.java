@@ -37,6 +37,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -70,6 +71,7 @@ public abstract class PortableSql
   private final PortableClaimCursors cursors;
   private final PortableClock clock;
   private final PortableRewind rewind;
+  private final PortableFailureGroups failureGroups;
 
   protected PortableSql(
       SqlTemplate sql,
@@ -89,11 +91,17 @@ public abstract class PortableSql
     this.cursors = new PortableClaimCursors(sql);
     this.clock = new PortableClock(sql);
     this.rewind = new PortableRewind(sql);
+    this.failureGroups = new PortableFailureGroups(sql);
   }
 
   /** A rewind's statements ({@link PortableRewind}), the same in every dialect. */
   public final PortableRewind rewind() {
     return rewind;
+  }
+
+  @Override
+  public final PortableFailureGroups failureGroups() {
+    return failureGroups;
   }
 
   /** The reprocessor's reads, which the dialect's moves use too. */
@@ -387,6 +395,18 @@ public abstract class PortableSql
       AuditInfo info,
       Instant now) {
     audit.record(s, action, rows, destinationOverride, info, now);
+  }
+
+  @Override
+  public final void recordRedriveAudit(
+      SqlSession s,
+      String action,
+      List<UUID> ids,
+      String group,
+      IntFunction<Instant> due,
+      AuditInfo info,
+      Instant now) {
+    audit.recordRedrive(s, action, ids, group, due, info, now);
   }
 
   @Override

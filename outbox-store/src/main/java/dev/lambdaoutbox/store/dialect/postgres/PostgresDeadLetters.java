@@ -38,11 +38,11 @@ final class PostgresDeadLetters {
       """
       WITH d AS (
         SELECT * FROM json_to_recordset(CAST(:deadLetters AS json))
-          AS d(id uuid, dead_id uuid, tries int, code text, reason text)),
+          AS d(id uuid, dead_id uuid, tries int, code text, reason text, masked text)),
       gone AS (
         DELETE FROM {messages} m USING d
         WHERE m.id = d.id AND m.locked_by = :owner AND m.status = 'PENDING'
-        RETURNING m.*, d.dead_id, d.tries, d.code, d.reason)
+        RETURNING m.*, d.dead_id, d.tries, d.code, d.reason, d.masked)
       INSERT INTO {deadLetters} ({columns}) SELECT {values} FROM gone RETURNING id
       """;
 
@@ -78,10 +78,10 @@ final class PostgresDeadLetters {
             "tries",
             "code",
             "reason",
+            "masked",
             PostgresSyntax.at("now"),
             PostgresSyntax::readable);
-    this.move =
-        sql.fill(MOVE, "columns", String.join(", ", DeadLetterRows.COLUMNS), "values", values);
+    this.move = sql.fill(MOVE, "columns", DeadLetterRows.MOVED_COLUMNS, "values", values);
     this.reads = reads;
     this.owned = sql.fill(OWNED, "columns", reads.columns("d"), "idArray", PostgresSyntax.ID_ARRAY);
     // Under a result budget each row within the Data API's row limit, its large headers in pieces.
@@ -146,7 +146,8 @@ final class PostgresDeadLetters {
                     .put("dead_id", m.deadLetterId().toString())
                     .put("tries", m.tries())
                     .put("code", m.code())
-                    .put("reason", m.reason()));
+                    .put("reason", m.reason())
+                    .put("masked", m.maskedReason()));
     Set<UUID> moved =
         PostgresCompletions.idsOf(
             s.query(
@@ -159,9 +160,17 @@ final class PostgresDeadLetters {
    * {@code ON CONFLICT DO NOTHING} skips a row whose id or idempotency key is taken and keeps the
    * transaction usable; a look-up then says which.
    */
-  SkipReason reinsert(SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
+  SkipReason reinsert(
+      SqlSession s,
+      DeadLetter row,
+      String destinationOverride,
+      Instant now,
+      Instant due,
+      String redriveGroup) {
     String insert = destinationOverride == null ? reinsert : reinsertTo;
-    if (s.update(insert, DeadLetterRows.reinsertParams(row, destinationOverride, now)) == 1) {
+    if (s.update(
+            insert, DeadLetterRows.reinsertParams(row, destinationOverride, now, due, redriveGroup))
+        == 1) {
       return null;
     }
     return idsInOutbox(s, List.of(row.id())).isEmpty()

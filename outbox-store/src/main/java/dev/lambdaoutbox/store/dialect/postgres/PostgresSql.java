@@ -183,8 +183,13 @@ public final class PostgresSql extends PortableSql {
 
   @Override
   public SkipReason reinsert(
-      SqlSession s, DeadLetter row, String destinationOverride, Instant now) {
-    return deadLetters.reinsert(s, row, destinationOverride, now);
+      SqlSession s,
+      DeadLetter row,
+      String destinationOverride,
+      Instant now,
+      Instant due,
+      String redriveGroup) {
+    return deadLetters.reinsert(s, row, destinationOverride, now, due, redriveGroup);
   }
 
   @Override

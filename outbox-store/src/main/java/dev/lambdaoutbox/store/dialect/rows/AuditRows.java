@@ -84,6 +84,27 @@ public final class AuditRows {
     return entry(AuditEntry.REWIND, rewindId, audit, now).json(DETAILS, details);
   }
 
+  /**
+   * One parameter set per row a re-drive held or resumed ({@link AuditEntry#REDRIVE_HOLD}, {@link
+   * AuditEntry#REDRIVE_RESUME}): the group, and the row's due time ({@code due(i)}; null when
+   * held).
+   */
+  public static List<Params> redriveParameters(
+      String action,
+      List<UUID> ids,
+      String group,
+      java.util.function.IntFunction<Instant> due,
+      AuditInfo audit,
+      Instant now) {
+    List<Params> sets = new ArrayList<>(ids.size());
+    for (int i = 0; i < ids.size(); i++) {
+      sets.add(
+          entry(action, ids.get(i), audit, now)
+              .json(DETAILS, AuditDetails.writeRedrive(group, due.apply(i))));
+    }
+    return sets;
+  }
+
   /** Every column of an audit INSERT but {@link #DETAILS}: what was done, by whom, when. */
   private static Params entry(String action, UUID id, AuditInfo audit, Instant now) {
     return Params.of()

@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.dialect.rows;
 
 import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.UnreadableRow;
+import dev.lambdaoutbox.store.deadletter.FailureFingerprint;
 import java.util.UUID;
 
 /**
@@ -15,6 +16,11 @@ import java.util.UUID;
  */
 public record DeadLetterMove(
     String rowId, UUID deadLetterId, boolean attempted, String code, String reason) {
+
+  /** The reason as its failure group knows it ({@link FailureFingerprint#mask}). */
+  public String maskedReason() {
+    return FailureFingerprint.mask(reason);
+  }
 
   public static DeadLetterMove of(DeliveryOutcome.DeadLetter d) {
     return new DeadLetterMove(

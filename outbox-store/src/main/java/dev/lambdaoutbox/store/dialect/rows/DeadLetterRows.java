@@ -32,13 +32,28 @@ public final class DeadLetterRows {
           "last_failed_at",
           "dead_at");
 
+  /**
+   * The failure group's columns, which only the poller's move and the backfill write (a reprocessor
+   * reads them by name): the fingerprint and the masked reason.
+   */
+  public static final List<String> FAILURE_GROUP_COLUMNS =
+      List.of("failure_fingerprint", "failure_reason_masked");
+
+  /** The columns a move from the outbox writes: {@link #COLUMNS}, then the failure group's. */
+  public static final String MOVED_COLUMNS =
+      String.join(", ", COLUMNS) + ", " + String.join(", ", FAILURE_GROUP_COLUMNS);
+
   /** The columns a dead letter carries over unchanged from its outbox row. */
   public static final List<String> CARRIED = COLUMNS.subList(0, COLUMNS.indexOf("attempts"));
 
   /**
    * The dead-letter table's values for rows moved from the outbox: the carried columns of the row
    * (a time the stores could not read back replaced by {@code now}: an unreadable row's text is in
-   * its reason), then attempts, replay count, error, first and last failure, death.
+   * its reason), then attempts, replay count, error, first and last failure, death; then the
+   * failure group ({@link #MOVED_COLUMNS}): the reason masked in Java ({@code masked}), hashed in
+   * the move's own statement with the row's event type and destination, as {@link
+   * dev.lambdaoutbox.store.deadletter.FailureFingerprint#of} does (md5 of the parts joined by
+   * {@code |}, the same bytes in both dialects).
    *
    * @param deadId the expression of the dead letter's id
    * @param tries the expression added to the row's retry count to give its attempts
@@ -49,6 +64,7 @@ public final class DeadLetterRows {
       String tries,
       String code,
       String reason,
+      String masked,
       String now,
       UnaryOperator<String> readableTime) {
     List<String> values = new ArrayList<>();
@@ -63,6 +79,13 @@ public final class DeadLetterRows {
     values.add(readableTime.apply("first_failed_at"));
     values.add(now);
     values.add(now);
+    values.add(
+        "md5(concat("
+            + code
+            + ", '|', "
+            + masked
+            + ", '|', event_type, '|', coalesce(destination, '')))");
+    values.add(masked);
     return String.join(", ", values);
   }
 
@@ -106,8 +129,9 @@ public final class DeadLetterRows {
   /**
    * A replay's INSERT, copied in SQL from the dead letter {@code :id} (its payload, of any size,
    * never read by the function): the same event, {@code {destination}} (the column, or the override
-   * {@code :destination}), retry count 0, replay count one higher, created and due {@code :now}
-   * ({@link DueTimes}). Each dialect says how a clash is told.
+   * {@code :destination}), retry count 0, replay count one higher, created {@code :now}, due {@code
+   * :due} (now, or a re-drive's paced time; {@link DueTimes}), in the re-drive's group {@code
+   * :redriveGroup} or none. Each dialect says how a clash is told.
    */
   public static final String REINSERT =
       """
@@ -115,16 +139,25 @@ public final class DeadLetterRows {
         (id, aggregate_type, aggregate_id, event_type, payload, headers, destination,
          idempotency_key, occurred_at, created_at, status, retry_count, replay_count,
          next_attempt_at, locked_by, locked_until, last_error_code, last_error_reason,
-         first_failed_at, sent_at, not_before)
+         first_failed_at, sent_at, not_before, redrive_group)
       SELECT id, aggregate_type, aggregate_id, event_type, payload, headers, {destination},
-        idempotency_key, occurred_at, {at:now}, 'PENDING', 0, replay_count + 1, {at:now},
-        NULL, NULL, NULL, NULL, NULL, NULL, {at:now}
+        idempotency_key, occurred_at, {at:now}, 'PENDING', 0, replay_count + 1, {at:due},
+        NULL, NULL, NULL, NULL, NULL, NULL, {at:due}, :redriveGroup
       FROM {deadLetters} WHERE id = :id
       """;
 
-  /** The parameters of {@link #REINSERT}: the dead letter's id, {@code now}, the override. */
-  public static Params reinsertParams(DeadLetter row, String destinationOverride, Instant now) {
-    Params params = Params.of().uuid("id", row.id()).timestamp("now", now);
+  /**
+   * The parameters of {@link #REINSERT}: the dead letter's id, {@code now}, when it is due, the
+   * re-drive's group (or null), the override.
+   */
+  public static Params reinsertParams(
+      DeadLetter row, String destinationOverride, Instant now, Instant due, String redriveGroup) {
+    Params params =
+        Params.of()
+            .uuid("id", row.id())
+            .timestamp("now", now)
+            .timestamp("due", due)
+            .text("redriveGroup", redriveGroup);
     return destinationOverride == null ? params : params.text("destination", destinationOverride);
   }
 
