@@ -87,7 +87,7 @@ class IdleRunDataApiCallsTest {
     }
     assertThat(calls.get(1)).as("the claim").contains("SKIP LOCKED");
     assertThat(calls.get(4)).as("the retention pass").contains("DELETE FROM", "idempotency_keys");
-    assertThat(calls.get(7)).as("the backlog").contains("MIN(created_at)");
+    assertThat(calls.get(7)).as("the backlog").contains("MIN(not_before)");
     Matcher stated =
         Pattern.compile("an idle run \\([^)]*\\)\\s+makes\\s+(\\d+)\\s+Data\\s+API\\s+requests")
             .matcher(Files.readString(DocPages.ROOT.resolve("docs/deploying.md")));

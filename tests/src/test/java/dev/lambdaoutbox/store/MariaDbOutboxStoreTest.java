@@ -67,7 +67,7 @@ class MariaDbOutboxStoreTest extends JdbcOutboxStoreContract {
       assertThat(plan).contains(tables.messages() + "_due_ix");
       assertThat(plan).doesNotContain("\"access_type\": \"ALL\"");
 
-      // The metrics' query: MIN(created_at) of the PENDING rows is read off the unpublished index
+      // The metrics' query: MIN(not_before) of the PENDING rows is read off the unpublished index
       // without touching the table; the rows waiting for a misconfigured destination are looked
       // up along the waiting index from that destination, however many rows wait.
       String backlog = Stores.explainBacklog(database(), tables, T0.plusSeconds(1));
