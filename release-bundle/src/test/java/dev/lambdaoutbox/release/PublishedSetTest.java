@@ -21,6 +21,7 @@ class PublishedSetTest {
             "outbox-core",
             "outbox-writer-lib",
             "outbox-sqs-consumer",
+            "outbox-spring",
             "lambda-telemetry",
             "outbox-bom");
   }
