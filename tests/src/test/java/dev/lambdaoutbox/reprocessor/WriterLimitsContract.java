@@ -18,6 +18,7 @@ import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -208,6 +209,7 @@ abstract class WriterLimitsContract {
             .aggregateId(copy + "-headers")
             .eventType("order.headers")
             .idempotencyKey(copy + "-headers-" + WIDE.repeat(OutboxEvent.MAX_NAME_LENGTH - 10))
+            .occurredAt(Instant.now())
             .payload("{}");
     for (int h = 0; h < OutboxMessageAttributes.MAX_HEADERS; h++) {
       headers.header(headerName(h), "x");
@@ -239,6 +241,8 @@ abstract class WriterLimitsContract {
             .aggregateId(copy + "-" + name)
             .eventType("order." + name)
             .idempotencyKey(prefix + WIDE.repeat(OutboxEvent.MAX_NAME_LENGTH - prefix.length()))
+            // One time for both builds: its attribute takes 20, 24 or 27 characters.
+            .occurredAt(Instant.now())
             .payload("\"\"");
     long room = MessageSize.MAX_BYTES - payload.build().messageSize();
     return payload.payload("\"" + utf8Bytes((int) room, unit) + "\"").build();
