@@ -22,8 +22,9 @@ import java.util.Set;
  * chosen (another claim took them meanwhile, or they are no longer heads), the walk goes on for the
  * rest. A claim stops when it has its limit, when its result budget in bytes is spent (the next one
  * then starts at the first head left out), when it is back where it started (a whole round), or
- * after {@link #MAX_PAGES} statements of {@link OutboxSql#scan} keys each; the next claim, of any
- * poller, carries on from where this one left off ({@link Turn#record}).
+ * after {@link #MAX_PAGES} statements of {@link OutboxSql#scan} keys each (where claims reserve,
+ * the first of as many keys as heads are wanted); the next claim, of any poller, carries on from
+ * where this one left off ({@link Turn#record}).
  *
  * <p>The cursor costs two statements per claim: one primary-key read before the walk, and one
  * single-row write as the claim's last statement (none where the walk came back where it started,
@@ -66,23 +67,26 @@ final class KeyRotation {
   /** Claims up to {@code limit} heads, walking on from the shared cursor. */
   static Turn claim(
       SqlSession s, OutboxSql dialect, String owner, int limit, Instant at, Instant leaseEnd) {
-    return walkOn(s, dialect, dialect.claimCursor(s, CURSOR), Set.of(), owner, limit, at, leaseEnd);
+    return walkOn(
+        s, dialect, dialect.claimCursor(s, CURSOR), Set.of(), false, owner, limit, at, leaseEnd);
   }
 
   /**
    * Claims up to {@code limit} heads, walking on from {@code start}, passing over the heads {@code
-   * skip}.
+   * skip}; {@code reserving}: as a claim that reserves its aggregates walks ({@link
+   * Walk#narrowFirstPage}).
    */
   private static Turn walkOn(
       SqlSession s,
       OutboxSql dialect,
       KeyHead.Key start,
       Set<String> skip,
+      boolean reserving,
       String owner,
       int limit,
       Instant at,
       Instant leaseEnd) {
-    Walk walk = new Walk(start, OutboxSql.scan(limit), skip);
+    Walk walk = new Walk(start, OutboxSql.scan(limit), skip, reserving);
     Claim claim = Claim.of(List.of());
     while (claim.size() < limit && !claim.stoppedAtBudget()) {
       List<String> heads = walk.readyHeads(s, dialect, limit - claim.size(), at);
@@ -117,7 +121,7 @@ final class KeyRotation {
    */
   static Reservation reserve(SqlSession s, OutboxSql dialect, int limit, Instant at) {
     KeyHead.Key start = dialect.lockClaimCursor(s, CURSOR);
-    Walk walk = new Walk(start, OutboxSql.scan(limit), Set.of());
+    Walk walk = new Walk(start, OutboxSql.scan(limit), Set.of(), true);
     List<String> heads = walk.readyHeads(s, dialect, limit, at);
     KeyHead.Key end = walk.last;
     new Turn(Claim.of(List.of()), start, end).record(s, dialect, at);
@@ -161,6 +165,7 @@ final class KeyRotation {
               dialect,
               dialect.lockClaimCursor(s, CURSOR),
               Set.copyOf(reserved.heads()),
+              true,
               owner,
               limit - claim.size(),
               at,
@@ -196,10 +201,19 @@ final class KeyRotation {
     /** Heads passed over as though not ready. */
     private final Set<String> skip;
 
-    Walk(KeyHead.Key start, int page, Set<String> skip) {
+    /**
+     * Whether the first page reads as many keys as heads are wanted: where most heads are ready, as
+     * in a backlog, that is all a claim reads, where a full page of four keys per row leaves three
+     * for the next claim to read again; where heads are not ready, full pages follow. Taken with
+     * reserving ({@link #reserve}): the walk is then what concurrent claims take turns at.
+     */
+    private final boolean narrowFirstPage;
+
+    Walk(KeyHead.Key start, int page, Set<String> skip, boolean narrowFirstPage) {
       this.start = start;
       this.page = page;
       this.skip = skip;
+      this.narrowFirstPage = narrowFirstPage;
       this.from = start;
       this.wrapped = start == null;
       this.last = start;
@@ -212,8 +226,9 @@ final class KeyRotation {
     List<String> readyHeads(SqlSession s, OutboxSql dialect, int wanted, Instant at) {
       List<String> heads = new ArrayList<>();
       while (heads.size() < wanted && !round && pages < MAX_PAGES) {
+        int size = pages == 0 && narrowFirstPage ? Math.min(page, wanted) : page;
         pages++;
-        List<KeyHead> keys = dialect.walkKeys(s, from, upTo, page, at);
+        List<KeyHead> keys = dialect.walkKeys(s, from, upTo, size, at);
         for (KeyHead key : keys) {
           if (heads.size() == wanted) {
             break;
@@ -226,7 +241,7 @@ final class KeyRotation {
         }
         if (heads.size() == wanted) {
           from = last; // the keys past the last one taken come first next time
-        } else if (keys.size() == page) {
+        } else if (keys.size() == size) {
           from = last;
         } else if (wrapped) {
           round = true; // back where this walk started
