@@ -22,14 +22,18 @@ import java.util.Set;
  * chosen (another claim took them meanwhile, or they are no longer heads), the walk goes on for the
  * rest. A claim stops when it has its limit, when its result budget in bytes is spent (the next one
  * then starts at the first head left out), when it is back where it started (a whole round), or
- * after {@link #MAX_PAGES} statements of {@link OutboxSql#scan} keys each; the next claim, of any
- * poller, carries on from where this one left off ({@link Turn#record}).
+ * after {@link #MAX_PAGES} statements of {@link OutboxSql#scan} keys each (where claims reserve,
+ * the first of as many keys as heads are wanted); the next claim, of any poller, carries on from
+ * where this one left off ({@link Turn#record}).
  *
  * <p>The cursor costs two statements per claim: one primary-key read before the walk, and one
  * single-row write as the claim's last statement (none where the walk came back where it started,
  * as on an idle outbox), so the row stays locked only until the commit that follows at once. Claims
  * that read the cursor at the same time walk the same keys; each skips the heads the other locked
- * and walks on past them, and the later write wins.
+ * and walks on past them, and the later write wins. Where claims reserve their aggregates first
+ * ({@link #reserve}, the default on MySQL and MariaDB), the walk and the cursor's move are a short
+ * transaction of their own, holding the cursor's row throughout, and concurrent claims walk one
+ * after the other over disjoint runs of aggregates, then lock and lease their heads side by side.
  */
 final class KeyRotation {
   /** Pages of the key walk per claim, at most. */
@@ -63,8 +67,26 @@ final class KeyRotation {
   /** Claims up to {@code limit} heads, walking on from the shared cursor. */
   static Turn claim(
       SqlSession s, OutboxSql dialect, String owner, int limit, Instant at, Instant leaseEnd) {
-    KeyHead.Key start = dialect.claimCursor(s, CURSOR);
-    Walk walk = new Walk(start, OutboxSql.scan(limit));
+    return walkOn(
+        s, dialect, dialect.claimCursor(s, CURSOR), Set.of(), false, owner, limit, at, leaseEnd);
+  }
+
+  /**
+   * Claims up to {@code limit} heads, walking on from {@code start}, passing over the heads {@code
+   * skip}; {@code reserving}: as a claim that reserves its aggregates walks ({@link
+   * Walk#narrowFirstPage}).
+   */
+  private static Turn walkOn(
+      SqlSession s,
+      OutboxSql dialect,
+      KeyHead.Key start,
+      Set<String> skip,
+      boolean reserving,
+      String owner,
+      int limit,
+      Instant at,
+      Instant leaseEnd) {
+    Walk walk = new Walk(start, OutboxSql.scan(limit), skip, reserving);
     Claim claim = Claim.of(List.of());
     while (claim.size() < limit && !claim.stoppedAtBudget()) {
       List<String> heads = walk.readyHeads(s, dialect, limit - claim.size(), at);
@@ -78,6 +100,80 @@ final class KeyRotation {
       claim = claim.plus(more);
     }
     return new Turn(claim, start, walk.last);
+  }
+
+  /**
+   * The aggregates a claim reserved before locking their heads ({@link #reserve}): the heads its
+   * walk chose, ready when walked, and where the walk stopped, where the shared cursor now stands
+   * unless a later reservation moved it on.
+   */
+  record Reservation(List<String> heads, KeyHead.Key end, Walk walk) {}
+
+  /**
+   * Reserves the next aggregates for a claim of up to {@code limit} heads, in a transaction of its
+   * own: locks the shared cursor's row, walks on from it as {@link #claim} does (reads only), and
+   * moves the cursor to where the walk stopped. The commit that follows releases the row, so
+   * concurrent claims walk one after the other, each from where the one before stopped, and take
+   * disjoint runs of aggregates; they lock and lease their heads side by side, in transactions of
+   * their own ({@link #claimReserved}). Holding the row for the walk makes the walks take turns
+   * rather than the whole claims; reading it without the lock, claims that start together walk the
+   * same aggregates, and all but one find their heads taken and walk on for more.
+   */
+  static Reservation reserve(SqlSession s, OutboxSql dialect, int limit, Instant at) {
+    KeyHead.Key start = dialect.lockClaimCursor(s, CURSOR);
+    Walk walk = new Walk(start, OutboxSql.scan(limit), Set.of(), true);
+    List<String> heads = walk.readyHeads(s, dialect, limit, at);
+    KeyHead.Key end = walk.last;
+    new Turn(Claim.of(List.of()), start, end).record(s, dialect, at);
+    return new Reservation(heads, end, walk);
+  }
+
+  /**
+   * Locks and leases the heads {@code reserved}, checking each again as it is locked ({@link
+   * OutboxSql#claimHeads}). Where heads were taken meanwhile (locked or leased by another
+   * transaction, or published), the claim walks on for the rest from where the cursor stands now,
+   * past the later reservations, holding the cursor's row until its commit (the next reservations
+   * wait for it) and passing over the heads it reserved, which a walk round few aggregates would
+   * come back to. Where the claim stopped at its result budget, the cursor goes back to the first
+   * head left out, so it is not passed over for a round, unless a later reservation has moved the
+   * cursor on since: then that head waits for the next round.
+   */
+  static Claim claimReserved(
+      SqlSession s,
+      OutboxSql dialect,
+      String owner,
+      Reservation reserved,
+      int limit,
+      Instant at,
+      Instant leaseEnd) {
+    if (reserved.heads().isEmpty()) {
+      return Claim.of(List.of());
+    }
+    Claim claim = dialect.claimHeads(s, owner, reserved.heads(), at, leaseEnd);
+    if (claim.stoppedAtBudget()) {
+      if (Objects.equals(dialect.lockClaimCursor(s, CURSOR), reserved.end())) {
+        reserved.walk().backTo(reserved.heads(), claimedIds(claim));
+        KeyHead.Key back = reserved.walk().last;
+        if (!Objects.equals(back, reserved.end())) {
+          dialect.moveClaimCursor(s, CURSOR, back, at);
+        }
+      }
+    } else if (claim.size() < reserved.heads().size() && claim.size() < limit) {
+      Turn more =
+          walkOn(
+              s,
+              dialect,
+              dialect.lockClaimCursor(s, CURSOR),
+              Set.copyOf(reserved.heads()),
+              true,
+              owner,
+              limit - claim.size(),
+              at,
+              leaseEnd);
+      more.record(s, dialect, at);
+      claim = claim.plus(more.claim());
+    }
+    return claim;
   }
 
   /** The ids of the rows {@code claim} took, as the walk reads them. */
@@ -102,9 +198,22 @@ final class KeyRotation {
     /** Per head chosen, by id: the key visited before its own (null: none), where to resume. */
     private final Map<String, KeyHead.Key> before = new HashMap<>();
 
-    Walk(KeyHead.Key start, int page) {
+    /** Heads passed over as though not ready. */
+    private final Set<String> skip;
+
+    /**
+     * Whether the first page reads as many keys as heads are wanted: where most heads are ready, as
+     * in a backlog, that is all a claim reads, where a full page of four keys per row leaves three
+     * for the next claim to read again; where heads are not ready, full pages follow. Taken with
+     * reserving ({@link #reserve}): the walk is then what concurrent claims take turns at.
+     */
+    private final boolean narrowFirstPage;
+
+    Walk(KeyHead.Key start, int page, Set<String> skip, boolean narrowFirstPage) {
       this.start = start;
       this.page = page;
+      this.skip = skip;
+      this.narrowFirstPage = narrowFirstPage;
       this.from = start;
       this.wrapped = start == null;
       this.last = start;
@@ -117,13 +226,14 @@ final class KeyRotation {
     List<String> readyHeads(SqlSession s, OutboxSql dialect, int wanted, Instant at) {
       List<String> heads = new ArrayList<>();
       while (heads.size() < wanted && !round && pages < MAX_PAGES) {
+        int size = pages == 0 && narrowFirstPage ? Math.min(page, wanted) : page;
         pages++;
-        List<KeyHead> keys = dialect.walkKeys(s, from, upTo, page, at);
+        List<KeyHead> keys = dialect.walkKeys(s, from, upTo, size, at);
         for (KeyHead key : keys) {
           if (heads.size() == wanted) {
             break;
           }
-          if (key.ready()) {
+          if (key.ready() && !skip.contains(key.headId())) {
             heads.add(key.headId());
             before.put(key.headId(), last);
           }
@@ -131,7 +241,7 @@ final class KeyRotation {
         }
         if (heads.size() == wanted) {
           from = last; // the keys past the last one taken come first next time
-        } else if (keys.size() == page) {
+        } else if (keys.size() == size) {
           from = last;
         } else if (wrapped) {
           round = true; // back where this walk started

@@ -242,6 +242,7 @@ public interface OutboxStore {
     Ordering ordering = Ordering.NONE;
     Duration idempotencyWindow;
     boolean secondConnection;
+    Boolean reserveAggregates;
     int parkingChunkSize = PARKING_CHUNK_SIZE;
 
     private Builder(SqlExecutor executor) {
@@ -274,6 +275,20 @@ public interface OutboxStore {
      */
     public Builder ordering(Ordering ordering) {
       this.ordering = Objects.requireNonNull(ordering, "ordering");
+      return this;
+    }
+
+    /**
+     * With {@link Ordering#AGGREGATE}, whether a claim first reserves the aggregates it walks, in a
+     * short transaction of its own that moves the shared cursor past them, then locks and leases
+     * their heads in a second one (true); or walks, locks and leases in one transaction that moves
+     * the cursor as its last statement (false). Reserving first makes concurrent claims walk
+     * disjoint runs of aggregates, where claims that start together otherwise walk the same ones
+     * and all but one walk on past the heads the first took. When not given: true on MySQL and
+     * MariaDB, false on PostgreSQL, whose walk is one statement.
+     */
+    public Builder reserveAggregates(boolean reserve) {
+      this.reserveAggregates = reserve;
       return this;
     }
 

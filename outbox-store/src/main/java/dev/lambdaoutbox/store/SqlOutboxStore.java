@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
 import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
 import dev.lambdaoutbox.store.DeliveryOutcome.Published;
@@ -34,6 +35,7 @@ final class SqlOutboxStore implements OutboxStore {
   private final OutboxTables tables;
   private final boolean retain;
   private final Ordering ordering;
+  private final boolean reserveAggregates;
   private final int parkingChunkSize;
   private final RetentionPass retention;
   private final UnmarkPass unmarking;
@@ -48,6 +50,8 @@ final class SqlOutboxStore implements OutboxStore {
     this.dialect = sql.outbox();
     this.retain = b.retention != null;
     this.ordering = b.ordering;
+    this.reserveAggregates =
+        b.reserveAggregates != null ? b.reserveAggregates : executor.dialect() == SqlDialect.MYSQL;
     this.parkingChunkSize = b.parkingChunkSize;
     List<PurgeStep> steps = new ArrayList<>();
     if (b.retention != null) {
@@ -74,8 +78,17 @@ final class SqlOutboxStore implements OutboxStore {
     }
     Instant at = micros(now);
     Instant leaseEnd = micros(at.plus(lease));
+    String what = "claim up to " + limit + " rows from " + tables.messages() + " for " + owner;
+    if (ordering == Ordering.AGGREGATE && reserveAggregates) {
+      KeyRotation.Reservation reserved =
+          executor.inTransaction(
+              "reserve up to " + limit + " aggregates of " + tables.messages() + " for " + owner,
+              s -> KeyRotation.reserve(s, dialect, limit, at));
+      return executor.inTransaction(
+          what, s -> claimReserved(s, owner, reserved, limit, at, leaseEnd));
+    }
     return executor.inTransaction(
-        "claim up to " + limit + " rows from " + tables.messages() + " for " + owner,
+        what,
         ordering == Ordering.AGGREGATE
             ? s -> claimHeads(s, owner, limit, at, leaseEnd)
             : s -> dialect.claim(s, owner, limit, at, leaseEnd));
@@ -95,6 +108,25 @@ final class SqlOutboxStore implements OutboxStore {
     }
     turn.record(s, dialect, at);
     return turn.claim();
+  }
+
+  /**
+   * The ordered claim of the aggregates reserved first ({@link KeyRotation#reserve}): their heads
+   * locked and leased, and, short of the limit, the waiting heads' rows held back as in {@link
+   * #claimHeads}.
+   */
+  private Claim claimReserved(
+      SqlSession s,
+      String owner,
+      KeyRotation.Reservation reserved,
+      int limit,
+      Instant at,
+      Instant leaseEnd) {
+    Claim claim = KeyRotation.claimReserved(s, dialect, owner, reserved, limit, at, leaseEnd);
+    if (claim.size() < limit) {
+      dialect.holdBehindWaitingHeads(s, at, limit);
+    }
+    return claim;
   }
 
   @Override

@@ -14,6 +14,7 @@ import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -40,9 +41,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * PostgreSQL and MariaDB, through {@code OutboxStore} over JDBC with a publisher that only counts:
  *
  * <ul>
- *   <li>throughput, each contender draining for a fixed time from the same rows: unordered with one
- *       poller, ordered ({@code OUTBOX_ORDERING=aggregate}) with 1, 2 and 4; the ratios ordered /
- *       unordered;
+ *   <li>throughput, each contender draining for a fixed time from the same rows: ordered ({@code
+ *       OUTBOX_ORDERING=aggregate}) with 1, 2 and 4 pollers, each with both walks (aggregates
+ *       reserved first, and the cursor moved by the claim's own transaction), against unordered
+ *       with one poller run just before them; the ratios ordered / unordered;
  *   <li>the longest wait of any aggregate's first event, in rounds: the claims until its first
  *       event was claimed, over the claims one round of all aggregates takes (aggregates / claim
  *       size);
@@ -116,8 +118,8 @@ public final class ScaleBenchmark {
       execute(c, "CREATE TABLE " + source + " AS SELECT * FROM " + tables.messages());
 
       System.out.println(" without history:");
-      Contender bareUnordered = run(c, db, tables, source, Ordering.NONE, 1, seconds);
-      Contender bareOrdered = run(c, db, tables, source, Ordering.AGGREGATE, 1, seconds);
+      Contender bareUnordered = run(c, db, tables, source, Ordering.NONE, 1, null, seconds);
+      Contender bareOrdered = run(c, db, tables, source, Ordering.AGGREGATE, 1, null, seconds);
 
       t0 = System.nanoTime();
       Instant before = Instant.now().minus(Duration.ofDays(30));
@@ -134,22 +136,33 @@ public final class ScaleBenchmark {
       System.out.printf(
           " with %,d SENT rows and %,d dead letters (loaded in %.0f s):%n",
           sent, history / 5, (System.nanoTime() - t0) / 1e9);
-      Contender unordered = run(c, db, tables, source, Ordering.NONE, 1, seconds);
+      // Each ordered contender beside the other walk, one after the other, after an unordered
+      // one that is their baseline, as the machine's load moves during a run: the cursor moved by
+      // the claim's own transaction, or aggregates reserved first
+      // (OutboxStore.Builder#reserveAggregates), whichever is not the dialect's default.
+      boolean otherWalk = db.dialect() != SqlDialect.MYSQL;
+      List<Contender> baselines = new ArrayList<>();
       List<Contender> ordered = new ArrayList<>();
+      List<Contender> other = new ArrayList<>();
       for (int pollers : new int[] {1, 2, 4}) {
-        ordered.add(run(c, db, tables, source, Ordering.AGGREGATE, pollers, seconds));
+        baselines.add(run(c, db, tables, source, Ordering.NONE, 1, null, seconds));
+        ordered.add(run(c, db, tables, source, Ordering.AGGREGATE, pollers, null, seconds));
+        other.add(run(c, db, tables, source, Ordering.AGGREGATE, pollers, otherWalk, seconds));
       }
+      Contender unordered = baselines.get(0);
 
       out.append(
           String.format(
-              "%n%s: %,d pending over %,d aggregates (Zipf %.1f), %,d history rows, %d s each%n",
+              "%n%s: %,d pending over %,d aggregates (Zipf %.1f), %,d history rows, %d s each;"
+                  + " each ordered pair against the unordered contender run just before it%n",
               db.name(), pending, KEYS, ZIPF_S, history, seconds));
       out.append(
           "| contender | events/s | / unordered | longest first-event wait (rounds) | claim"
               + " median ms |\n|---|---:|---:|---:|---:|\n");
-      out.append(unordered.row(unordered));
-      for (Contender o : ordered) {
-        out.append(o.row(unordered));
+      for (int i = 0; i < baselines.size(); i++) {
+        out.append(baselines.get(i).row(baselines.get(i)));
+        out.append(ordered.get(i).row(baselines.get(i)));
+        out.append(other.get(i).row(baselines.get(i)));
       }
       out.append(
           String.format(
@@ -182,6 +195,7 @@ public final class ScaleBenchmark {
       String source,
       Ordering ordering,
       int pollers,
+      Boolean reserve,
       int seconds)
       throws Exception {
     execute(c, "DELETE FROM " + tables.messages() + " WHERE status = 'PENDING'");
@@ -191,10 +205,12 @@ public final class ScaleBenchmark {
         c,
         (db.dialect() == SqlDialect.POSTGRESQL ? "VACUUM ANALYZE " : "ANALYZE TABLE ")
             + tables.messages());
-    Contender result = drain(db, tables, ordering, pollers, Duration.ofSeconds(seconds));
+    double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    Contender result = drain(db, tables, ordering, pollers, reserve, Duration.ofSeconds(seconds));
     System.out.printf(
-        "  %-30s %,9d events in %6.1f s = %,8.0f events/s; %,d claims, median %.2f ms, p99 %.2f"
-            + " ms; first events of %,d aggregates, the last after %.2f rounds%n",
+        "  %-52s %,9d events in %6.1f s = %,8.0f events/s; %,d claims, median %.2f ms, p99 %.2f"
+            + " ms; first events of %,d aggregates, the last after %.2f rounds; load average"
+            + " %.2f before, %.2f after%n",
         result.name,
         result.published,
         result.seconds,
@@ -203,13 +219,20 @@ public final class ScaleBenchmark {
         result.claimMedianMs(),
         result.claimP99Ms(),
         result.firstClaim.size(),
-        result.longestFirstWaitRounds());
+        result.longestFirstWaitRounds(),
+        load,
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     return result;
   }
 
   /** Pollers claiming, counting and completing as published, until {@code slice} has passed. */
   private static Contender drain(
-      TestDatabase db, OutboxTables tables, Ordering ordering, int pollers, Duration slice)
+      TestDatabase db,
+      OutboxTables tables,
+      Ordering ordering,
+      int pollers,
+      Boolean reserve,
+      Duration slice)
       throws Exception {
     AtomicLong published = new AtomicLong();
     AtomicInteger claims = new AtomicInteger();
@@ -221,8 +244,12 @@ public final class ScaleBenchmark {
     for (int i = 0; i < pollers; i++) {
       JdbcConnectionProvider p = Stores.connections(db, tables);
       providers.add(p);
-      OutboxStore store =
-          OutboxStore.builder(JdbcExecutor.of(p)).tables(tables).ordering(ordering).build();
+      OutboxStore.Builder builder =
+          OutboxStore.builder(JdbcExecutor.of(p)).tables(tables).ordering(ordering);
+      if (reserve != null) {
+        builder.reserveAggregates(reserve);
+      }
+      OutboxStore store = builder.build();
       store.backlog(Instant.now()); // connected before the clock starts, as a warm Lambda is
       stores.add(store);
     }
@@ -272,7 +299,10 @@ public final class ScaleBenchmark {
     String name =
         (ordering == Ordering.AGGREGATE ? "ordered, " : "unordered, ")
             + pollers
-            + (pollers > 1 ? " pollers" : " poller");
+            + (pollers > 1 ? " pollers" : " poller")
+            + (reserve == null
+                ? ""
+                : reserve ? ", aggregates reserved first" : ", cursor moved by the claim");
     return new Contender(
         name, published.get(), (System.nanoTime() - start) / 1e9, claimMillis, firstClaim);
   }

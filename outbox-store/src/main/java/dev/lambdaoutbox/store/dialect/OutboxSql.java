@@ -66,6 +66,13 @@ public interface OutboxSql {
   KeyHead.Key claimCursor(SqlSession s, String name);
 
   /**
+   * As {@link #claimCursor}, and locks the cursor's row until the transaction ends ({@code SELECT
+   * ... FOR UPDATE} by primary key), so that claims that reserve their aggregates first take turns
+   * at it. A missing row locks nothing.
+   */
+  KeyHead.Key lockClaimCursor(SqlSession s, String name);
+
+  /**
    * Moves the ordered claim's shared cursor {@code name} to {@code key} (null: the first key next):
    * one {@code UPDATE} of its row, or where the row is missing, one {@code INSERT} of it that keeps
    * a row another claim inserted first. The row stays locked until the transaction ends, so it is

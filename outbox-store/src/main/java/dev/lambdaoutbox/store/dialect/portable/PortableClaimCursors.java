@@ -9,12 +9,13 @@ import java.util.List;
 
 /**
  * The ordered claim's shared cursor ({@code outbox_claim_cursors}, migration V9): where the walk of
- * the aggregates stands, one row per cursor, read by its primary key and moved by one {@code
- * UPDATE} of it. A row deleted by hand is inserted again by the dialect ({@link #insert}, kept as
- * it is where another claim inserted it first).
+ * the aggregates stands, one row per cursor, read by its primary key (with or without locking it)
+ * and moved by one {@code UPDATE} of it. A row deleted by hand is inserted again by the dialect
+ * ({@link #insert}, kept as it is where another claim inserted it first).
  */
 public final class PortableClaimCursors {
   private final String read;
+  private final String lock;
   private final String move;
   private final String insert;
 
@@ -24,6 +25,7 @@ public final class PortableClaimCursors {
             """
             SELECT aggregate_type, aggregate_id FROM {claimCursors} WHERE cursor_name = :name
             """);
+    this.lock = read.strip() + " FOR UPDATE";
     this.move =
         sql.fill(
             """
@@ -43,7 +45,17 @@ public final class PortableClaimCursors {
    * row is missing or holds half a key (both columns are needed to walk from it).
    */
   public KeyHead.Key read(SqlSession s, String name) {
-    List<Row> rows = s.query(read, Params.of().text("name", name));
+    return key(s.query(read, Params.of().text("name", name)));
+  }
+
+  /**
+   * As {@link #read}, and locks the row until the transaction ends (a missing row locks nothing).
+   */
+  public KeyHead.Key lock(SqlSession s, String name) {
+    return key(s.query(lock, Params.of().text("name", name)));
+  }
+
+  private static KeyHead.Key key(List<Row> rows) {
     if (rows.isEmpty()) {
       return null;
     }

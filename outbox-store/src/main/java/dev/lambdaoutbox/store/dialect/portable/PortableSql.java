@@ -192,6 +192,11 @@ public abstract class PortableSql
   }
 
   @Override
+  public final KeyHead.Key lockClaimCursor(SqlSession s, String name) {
+    return cursors.lock(s, name);
+  }
+
+  @Override
   public final void moveClaimCursor(SqlSession s, String name, KeyHead.Key key, Instant now) {
     if (!cursors.move(s, name, key, now)) {
       insertClaimCursor(s, cursors.insert(), PortableClaimCursors.params(name, key, now));
