@@ -267,10 +267,12 @@ public final class OutboxPoller implements AutoCloseable {
       List<OutboxMessage> claimed = batch.claim().messages();
       if (!claimed.isEmpty()) {
         totals.countClaimed(claimed.size());
-        long publishing = System.nanoTime();
+        // On the poller's clock, as the send rates wait and the remaining time runs down.
+        Instant publishing = clock.instant();
         pipeline.record(
             round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim(), pacing)));
-        rowsPerSecond = claimed.size() * 1e9 / Math.max(1, System.nanoTime() - publishing);
+        long tookNanos = Duration.between(publishing, clock.instant()).toNanos();
+        rowsPerSecond = claimed.size() * 1e9 / Math.max(1, tookNanos);
       }
       if (linger != null) {
         // After the publish: a slow broker call does not eat the time left for followers.
