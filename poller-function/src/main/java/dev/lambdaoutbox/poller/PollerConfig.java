@@ -26,8 +26,8 @@ import java.util.Optional;
  * ({@link PollerVariables}, and the database's and the shared ones it adds): a missing or unusable
  * variable fails start-up with a {@link ConfigurationException} naming it and the value. Beside
  * each variable's own bounds, the settings must agree with each other: the backoff's cap is at
- * least its base, the longest probe interval at least the shortest, and the lease outlasts two
- * publish calls and the safety margin.
+ * least its base, the largest claim at least the first, the longest probe interval at least the
+ * shortest, and the lease outlasts two publish calls and the safety margin.
  *
  * <p>With {@code OUTBOX_CLAIM_CHECK_BUCKET}, {@link #claimCheck()} says where payloads too large
  * for their destination are stored; without it, its prefix and threshold have no effect.
@@ -50,6 +50,7 @@ public record PollerConfig(
     Duration probeIntervalMax,
     int maxSendRate,
     int batchSize,
+    int maxBatchSize,
     Duration pollInterval,
     Duration publishTimeout,
     Duration lease,
@@ -108,6 +109,17 @@ public record PollerConfig(
         "the longest interval between probes must be at least the shortest");
     int maxSendRate = env.integer(PollerVariables.MAX_SEND_RATE);
     int batchSize = env.integer(PollerVariables.BATCH_SIZE);
+    int maxBatchSize = env.integer(PollerVariables.MAX_BATCH_SIZE);
+    if (maxBatchSize < batchSize) {
+      throw new ConfigurationException(
+          PollerVariables.MAX_BATCH_SIZE.name(),
+          maxBatchSize
+              + " is below "
+              + PollerVariables.BATCH_SIZE.name()
+              + " ("
+              + batchSize
+              + "); the largest claim must be at least the first");
+    }
     Duration pollInterval = env.duration(PollerVariables.POLL_INTERVAL_MS);
     Duration publishTimeout = env.duration(PollerVariables.PUBLISH_TIMEOUT_MS);
     Duration lease = env.duration(PollerVariables.LEASE_SECONDS);
@@ -148,6 +160,7 @@ public record PollerConfig(
         probeMax,
         maxSendRate,
         batchSize,
+        maxBatchSize,
         pollInterval,
         publishTimeout,
         lease,
@@ -240,6 +253,7 @@ public record PollerConfig(
         probeIntervalMax,
         maxSendRate,
         batchSize,
+        maxBatchSize,
         interval,
         publishTimeout,
         lease,

@@ -100,8 +100,18 @@ public final class PollerVariables {
       Setting.number("OUTBOX_BATCH_SIZE", INTEGER, 100, 1, 1_000)
           .parameter("BatchSize")
           .meaning(
-              "rows claimed per database round trip; a full claim is followed at once by another,"
-                  + " so a backlog drains in one run");
+              "rows a run's first claim takes at most, the smallest claim: a full claim is followed"
+                  + " at once by another of twice its size, up to `OUTBOX_MAX_BATCH_SIZE`, so a"
+                  + " backlog drains in one run; a short claim, the outbox nearly empty, brings the"
+                  + " next back to this size");
+
+  public static final Setting MAX_BATCH_SIZE =
+      Setting.number("OUTBOX_MAX_BATCH_SIZE", INTEGER, 1_000, 1, 1_000)
+          .meaning(
+              "the largest claim, at least `BatchSize`; equal to it, every claim is of that size. A"
+                  + " claim grows only while the last round's pace publishes it in half the time its"
+                  + " rows may still be sent, and takes no more rows than fit its result in bytes"
+                  + " ([claim size](PERFORMANCE.md#a-claim-size-that-adapts))");
 
   public static final Setting POLL_INTERVAL_MS =
       Setting.number("OUTBOX_POLL_INTERVAL_MS", MILLISECONDS, 0, 0, 60_000)
@@ -278,6 +288,7 @@ public final class PollerVariables {
             PROBE_INTERVAL_MAX_MS,
             MAX_SEND_RATE,
             BATCH_SIZE,
+            MAX_BATCH_SIZE,
             POLL_INTERVAL_MS,
             PUBLISH_TIMEOUT_MS,
             LEASE_SECONDS,

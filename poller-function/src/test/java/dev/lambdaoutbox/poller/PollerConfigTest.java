@@ -40,6 +40,7 @@ class PollerConfigTest {
     assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(5));
     assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(1));
     assertThat(config.batchSize()).isEqualTo(100);
+    assertThat(config.maxBatchSize()).isEqualTo(1_000);
     assertThat(config.pollInterval()).isZero();
     assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(10));
     assertThat(config.lease()).isEqualTo(Duration.ofSeconds(120));
@@ -199,6 +200,7 @@ class PollerConfigTest {
     env.put("OUTBOX_PROBE_INTERVAL_MIN_MS", "2000");
     env.put("OUTBOX_PROBE_INTERVAL_MAX_MS", "300000");
     env.put("OUTBOX_BATCH_SIZE", "250");
+    env.put("OUTBOX_MAX_BATCH_SIZE", "500");
     env.put("OUTBOX_POLL_INTERVAL_MS", "200");
     env.put("OUTBOX_PUBLISH_TIMEOUT_MS", "4000");
     env.put("OUTBOX_LEASE_SECONDS", "60");
@@ -226,6 +228,7 @@ class PollerConfigTest {
     assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(2));
     assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(5));
     assertThat(config.batchSize()).isEqualTo(250);
+    assertThat(config.maxBatchSize()).isEqualTo(500);
     assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(200));
     assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(4));
     assertThat(config.lease()).isEqualTo(Duration.ofSeconds(60));
@@ -247,6 +250,8 @@ class PollerConfigTest {
   void fromEnvironment_badValues_nameTheVariable() {
     assertRejected("OUTBOX_BATCH_SIZE", "lots", "not a whole number");
     assertRejected("OUTBOX_BATCH_SIZE", "0", "out of range");
+    assertRejected("OUTBOX_MAX_BATCH_SIZE", "1001", "out of range");
+    assertRejected("OUTBOX_MAX_BATCH_SIZE", "99", "below OUTBOX_BATCH_SIZE (100)");
     assertRejected("OUTBOX_MAX_RETRIES", "-1", "out of range");
     assertRejected("OUTBOX_ROUTES", "{\"order.*\":", "not valid JSON");
     assertRejected("OUTBOX_ROUTES", "[\"" + TOPIC + "\"]", "not a JSON object");

@@ -39,13 +39,14 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  *
  * <pre>
  * scripts/run-main dev.lambdaoutbox.bench.BrokerLatencyThroughputBenchmark [ROWS]   default 20000
- * JAVA_OPTS="-Dbench.cases=1x8,1x32,1x8/1000,2x8/1000,1x8/1000@jar -Dbench.delayMs=15-25
+ * JAVA_OPTS="-Dbench.cases=1x8/100,1x8,1x8/1000,2x8/1000,1x8/1000@jar -Dbench.delayMs=15-25
  *            -Dbench.database=postgres|mariadb -Dbench.pollerEnv=OUTBOX_PIPELINE=false
  *            -Dbench.java=$(scripts/lambda-java21) -Dbench.tls=true"
  * </pre>
  *
- * A case {@code PxC/B} is P pollers with {@code OUTBOX_PUBLISH_CONCURRENCY=C} and {@code
- * OUTBOX_BATCH_SIZE=B} (default 100). The poller pipelines by default ({@code OUTBOX_PIPELINE}
+ * A case {@code PxC/B} is P pollers with {@code OUTBOX_PUBLISH_CONCURRENCY=C} and claims of B
+ * ({@code OUTBOX_BATCH_SIZE} and {@code OUTBOX_MAX_BATCH_SIZE} both B); {@code PxC/B..M} claims from
+ * B up to M; {@code PxC} keeps the defaults (from 100 up to 1,000). The poller pipelines by default ({@code OUTBOX_PIPELINE}
  * auto): it claims its next batch while it publishes one. With {@code @jar} the pollers are the
  * packaged jar, each in its own process on the Runtime API emulator with Lambda's JVM options
  * ({@code bench.jvmOptions} replaces them) on {@code bench.java} (by default this JVM); their CPU
@@ -61,13 +62,16 @@ public final class BrokerLatencyThroughputBenchmark {
   private BrokerLatencyThroughputBenchmark() {}
 
   /**
-   * P pollers, C calls in flight each, a batch size (0: the default), whether the pollers are the
-   * packaged jar in their own processes, and what such a process gets in {@code JAVA_TOOL_OPTIONS}
-   * (empty: nothing).
+   * P pollers, C calls in flight each, the first and the largest claim (0: the defaults), whether
+   * the pollers are the packaged jar in their own processes, and what such a process gets in {@code
+   * JAVA_TOOL_OPTIONS} (empty: nothing).
    */
   private record Case(
-      int pollers, int concurrency, int batch, boolean packaged, String toolOptions) {
-    /** {@code PxC} or {@code PxC/B}, then {@code @jar} or {@code @jar:-Dname=value} if packaged. */
+      int pollers, int concurrency, int batch, int maxBatch, boolean packaged, String toolOptions) {
+    /**
+     * {@code PxC}, {@code PxC/B} (claims of B) or {@code PxC/B..M} (from B up to M), then {@code
+     * @jar} or {@code @jar:-Dname=value} if packaged.
+     */
     static Case parse(String spec) {
       String[] where = spec.strip().split("@", 2);
       String toolOptions = "";
@@ -81,16 +85,31 @@ public final class BrokerLatencyThroughputBenchmark {
       }
       String[] sizes = where[0].split("/");
       String[] pc = sizes[0].split("x");
+      String[] claims = sizes.length > 1 ? sizes[1].split("\\.\\.") : new String[] {"0"};
       return new Case(
           Integer.parseInt(pc[0]),
           Integer.parseInt(pc[1]),
-          sizes.length > 1 ? Integer.parseInt(sizes[1]) : 0,
+          Integer.parseInt(claims[0]),
+          Integer.parseInt(claims[claims.length - 1]),
           where.length > 1,
           toolOptions);
     }
 
     String batchName() {
-      return batch == 0 ? "100 (default)" : Integer.toString(batch);
+      if (batch == 0) {
+        return "100 growing to 1,000 (default)";
+      }
+      return batch == maxBatch
+          ? String.format("%,d", batch)
+          : String.format("%,d growing to %,d", batch, maxBatch);
+    }
+
+    /** The claim sizes' settings of this case; none for the defaults. */
+    void claimSettings(Map<String, String> env) {
+      if (batch > 0) {
+        env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(batch));
+        env.put(PollerVariables.MAX_BATCH_SIZE.name(), Integer.toString(maxBatch));
+      }
     }
 
     String pollerName() {
@@ -127,7 +146,7 @@ public final class BrokerLatencyThroughputBenchmark {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
     List<Case> cases = new ArrayList<>();
     for (String c :
-        System.getProperty("bench.cases", "1x8,1x32,1x8/1000,1x32/1000,2x8/1000,4x8/1000")
+        System.getProperty("bench.cases", "1x8/100,1x8,1x8/1000,1x32,1x32/1000,2x8/1000,4x8/1000")
             .split(",")) {
       cases.add(Case.parse(c));
     }
@@ -192,12 +211,13 @@ public final class BrokerLatencyThroughputBenchmark {
     }
     System.out.printf(
         "%n| pollers | poller | calls in flight | batch | events/s | ceiling events/s | share of"
-            + " ceiling | call ms | entries a call | poller CPU ms / 1,000 events | claims |"
-            + " completions | connections opened |%n"
-            + "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|%n");
+            + " ceiling | against the first case | call ms | entries a call | rows a claim |"
+            + " poller CPU ms / 1,000 events | claims | completions | connections opened |%n"
+            + "|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|%n");
     for (Result r : results) {
       System.out.printf(
-          "| %d | %s | %d | %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.0f | %s | %s | %,d |%n",
+          "| %d | %s | %d | %s | %,.0f | %,.0f | %.2f | %.2fx | %.1f | %.1f | %.0f | %.0f | %s | %s"
+              + " | %,d |%n",
           r.c().pollers(),
           r.c().pollerName(),
           r.c().concurrency(),
@@ -205,8 +225,10 @@ public final class BrokerLatencyThroughputBenchmark {
           r.perSecond(),
           r.ceiling(),
           r.perSecond() / r.ceiling(),
+          r.perSecond() / results.get(0).perSecond(),
           r.meanCallMs(),
           r.entriesPerCall(),
+          r.rowsPerClaim(),
           r.cpuMsPer1000(),
           percent(r.claimShare()),
           percent(r.completeShare()),
@@ -250,9 +272,7 @@ public final class BrokerLatencyThroughputBenchmark {
     env.put(PollerVariables.PUBLISH_CONCURRENCY.name(), Integer.toString(c.concurrency()));
     env.put("OUTBOX_LOG_LEVEL", "WARN");
     env.putAll(settings);
-    if (c.batch() > 0) {
-      env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(c.batch()));
-    }
+    c.claimSettings(env);
     String toolOptions = (broker.clientToolOptions() + " " + c.toolOptions()).strip();
     if (!toolOptions.isEmpty()) {
       env.put("JAVA_TOOL_OPTIONS", toolOptions);
@@ -330,9 +350,7 @@ public final class BrokerLatencyThroughputBenchmark {
       env.put(PollerVariables.DEFAULT_DESTINATION.name(), broker.newDestination());
       env.put(PollerVariables.PUBLISH_CONCURRENCY.name(), Integer.toString(c.concurrency()));
       env.putAll(settings);
-      if (c.batch() > 0) {
-        env.put(PollerVariables.BATCH_SIZE.name(), Integer.toString(c.batch()));
-      }
+      c.claimSettings(env);
       PollerConfig config = PollerConfig.fromEnvironment(env);
       Clock clock = Clock.systemUTC();
       for (int i = 0; i < c.pollers(); i++) {

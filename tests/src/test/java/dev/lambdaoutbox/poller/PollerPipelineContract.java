@@ -91,7 +91,10 @@ abstract class PollerPipelineContract {
     String queue = bed.queue("once");
     List<UUID> ids = append(1_000);
     PollerConfig config =
-        bed.config("OUTBOX_DEFAULT_DESTINATION", queue, "OUTBOX_BATCH_SIZE", "100");
+        bed.config(
+            "OUTBOX_DEFAULT_DESTINATION", queue,
+            "OUTBOX_BATCH_SIZE", "100",
+            "OUTBOX_MAX_BATCH_SIZE", "100");
     assertThat(config.pipeline()).as("pipelining is the default").isTrue();
 
     PollSummary summary = bed.invoke(bed.handler(config));
@@ -347,6 +350,8 @@ abstract class PollerPipelineContract {
         "OUTBOX_DEFAULT_DESTINATION",
         "https://sqs.us-east-1.amazonaws.com/123456789012/counted",
         "OUTBOX_BATCH_SIZE",
+        Integer.toString(BATCH),
+        "OUTBOX_MAX_BATCH_SIZE",
         Integer.toString(BATCH));
   }
 

@@ -33,11 +33,13 @@ import java.util.function.LongSupplier;
  * each, and repeat.
  *
  * <ul>
- *   <li>A full batch is followed at once by another claim, so a backlog drains in one invocation.
- *       With ordering, so is any claim that found rows: publishing an aggregate's head makes its
- *       next event due, so a short claim does not mean the backlog is drained. Once a claim comes
- *       back short (with ordering: empty), the poller stops, or, with a poll interval, waits that
- *       long and claims again, until the remaining time runs low.
+ *   <li>A full batch is followed at once by another claim, so a backlog drains in one invocation,
+ *       in claims that grow while they come back full ({@link ClaimSize}) and fall back to {@code
+ *       OUTBOX_BATCH_SIZE} after a short one. With ordering, so is any claim that found rows:
+ *       publishing an aggregate's head makes its next event due, so a short claim does not mean the
+ *       backlog is drained. Once a claim comes back short (with ordering: empty), the poller stops,
+ *       or, with a poll interval, waits that long and claims again, until the remaining time runs
+ *       low.
  *   <li>Nothing is claimed, and no batch call started, that could not finish before the safety
  *       margin ({@link InvocationBudget}); rows claimed but not sent for lack of time are released
  *       at once, their retry count untouched.
@@ -222,6 +224,9 @@ public final class OutboxPoller implements AutoCloseable {
       Pipeline pipeline,
       Linger linger,
       LingerLease lease) {
+    ClaimSize sizes = new ClaimSize(config.batchSize(), config.maxBatchSize());
+    int ask = sizes.first();
+    double rowsPerSecond = Double.NaN; // the last round's publishing pace
     while (true) {
       pipeline.throwIfFailed();
       Pipeline.Batch batch = pipeline.takeAhead();
@@ -241,23 +246,33 @@ public final class OutboxPoller implements AutoCloseable {
           }
           return "time";
         }
-        batch = claim(owner, budget, pipeline.recording());
+        batch = claim(owner, budget, ask, pipeline.recording());
       }
       totals.countRound();
       totals.unreadable(deadLetterReports.unreadable(batch.claim()));
       // Another claim may find rows: the batch was full (in rows, or in bytes: it stopped at its
       // result budget), or, ordered, the claim found any (it takes one event per aggregate; their
       // successors are due once these are recorded).
-      boolean full = batch.claim().size() >= config.batchSize() || batch.claim().stoppedAtBudget();
+      boolean full = batch.claim().size() >= batch.asked() || batch.claim().stoppedAtBudget();
       boolean more = full || (ordered && !batch.claim().isEmpty());
+      ask =
+          sizes.withinPace(
+              sizes.next(batch.asked(), batch.claim().size(), batch.claim().stoppedAtBudget()),
+              rowsPerSecond,
+              budget.waitAllowanceMillis(budget.remainingMillis()));
       if (full && pipeline.claimsAhead() && budget.mayClaimAhead() && !pacing.ranOut()) {
-        pipeline.claimAhead(() -> claim(owner, budget, true));
+        int ahead = ask;
+        pipeline.claimAhead(() -> claim(owner, budget, ahead, true));
       }
       List<OutboxMessage> claimed = batch.claim().messages();
       if (!claimed.isEmpty()) {
         totals.countClaimed(claimed.size());
+        // On the poller's clock, as the send rates wait and the remaining time runs down.
+        Instant publishing = clock.instant();
         pipeline.record(
             round.publish(claimed, new RoundGate(budget, batch.remainingAtClaim(), pacing)));
+        long tookNanos = Duration.between(publishing, clock.instant()).toNanos();
+        rowsPerSecond = claimed.size() * 1e9 / Math.max(1, tookNanos);
       }
       if (linger != null) {
         // After the publish: a slow broker call does not eat the time left for followers.
@@ -283,14 +298,16 @@ public final class OutboxPoller implements AutoCloseable {
     }
   }
 
-  private Pipeline.Batch claim(String owner, InvocationBudget budget, boolean besideRecording) {
+  private Pipeline.Batch claim(
+      String owner, InvocationBudget budget, int limit, boolean besideRecording) {
     // Before the first claim of a run (its first statement), and again in a run that polls for
     // minutes: in the drain, so a database that cannot be reached fails it as a claim would.
     DatabaseClock.sync(clock);
     long remainingAtClaim = budget.remainingMillis();
     Instant claimedAt = clock.instant();
     return new Pipeline.Batch(
-        store.claim(owner, config.batchSize(), claimedAt, config.lease()),
+        store.claim(owner, limit, claimedAt, config.lease()),
+        limit,
         remainingAtClaim,
         claimedAt,
         besideRecording);

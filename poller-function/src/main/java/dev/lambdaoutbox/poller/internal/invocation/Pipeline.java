@@ -61,14 +61,16 @@ final class Pipeline {
   static final int RECORDINGS_IN_FLIGHT = 2;
 
   /**
-   * A claim, the invocation's remaining time and the clock's time when it started, and whether it
-   * may have run beside a recording.
+   * A claim, the rows it asked for, the invocation's remaining time and the clock's time when it
+   * started, and whether it may have run beside a recording.
    *
+   * @param asked the claim's limit: a claim that took as many was full
    * @param besideRecording the claim ran (or may have run) while outcomes were being recorded: a
    *     row that recording held locked was skipped, so a short claim does not prove the due rows
    *     all taken (MariaDB even skips rows the recording merely deletes)
    */
-  record Batch(Claim claim, long remainingAtClaim, Instant claimedAt, boolean besideRecording) {}
+  record Batch(
+      Claim claim, int asked, long remainingAtClaim, Instant claimedAt, boolean besideRecording) {}
 
   private final PipelineThreads threads;
   private final ClaimRound round;
