@@ -107,6 +107,7 @@ public final class PollerVariables {
 
   public static final Setting MAX_BATCH_SIZE =
       Setting.number("OUTBOX_MAX_BATCH_SIZE", INTEGER, 1_000, 1, 1_000)
+          .parameter("MaxBatchSize")
           .meaning(
               "the largest claim, at least `BatchSize`; equal to it, every claim is of that size. A"
                   + " claim grows only while the last round's pace publishes it in half the time its"

@@ -136,7 +136,8 @@ class TemplateParametersTest {
                         checked.add(parameter);
                       }));
     }
-    assertThat(checked).contains("MaxRetries", "BatchSize", "RetentionHours", "PollIntervalMs");
+    assertThat(checked)
+        .contains("MaxRetries", "BatchSize", "MaxBatchSize", "RetentionHours", "PollIntervalMs");
   }
 
   @Test
@@ -588,7 +589,12 @@ class TemplateParametersTest {
       String variable,
       long value,
       String what) {
-    assertThatCode(() -> parser.apply(minimal(mode, variable, Long.toString(value))))
+    // The largest claim must be at least the first, whose default is 100: the pair is set together.
+    String[] more =
+        variable.equals("OUTBOX_MAX_BATCH_SIZE")
+            ? new String[] {variable, Long.toString(value), "OUTBOX_BATCH_SIZE", "1"}
+            : new String[] {variable, Long.toString(value)};
+    assertThatCode(() -> parser.apply(minimal(mode, more)))
         .as("%s = %d is within the template's bounds", what, value)
         .doesNotThrowAnyException();
   }
