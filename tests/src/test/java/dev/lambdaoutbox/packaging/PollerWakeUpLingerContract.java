@@ -323,7 +323,14 @@ abstract class PollerWakeUpLingerContract {
     List<Run> runs = new ArrayList<>();
     for (CompletableFuture<LambdaRuntimeEmulator.Result> f : all.subList(before, all.size())) {
       JsonNode summary = summary(f);
-      runs.add(new Run(summary, endedAt.get(f)));
+      // The watcher notes the end in a callback, which may run just after get() returns here.
+      Long ended = endedAt.get(f);
+      for (int i = 0; ended == null && i < 1_000; i++) {
+        Thread.sleep(2);
+        ended = endedAt.get(f);
+      }
+      assertThat(ended).as("the end of run %s noted", summary).isNotNull();
+      runs.add(new Run(summary, ended));
     }
     return runs;
   }
