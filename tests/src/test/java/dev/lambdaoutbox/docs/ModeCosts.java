@@ -2,6 +2,7 @@ package dev.lambdaoutbox.docs;
 
 import dev.lambdaoutbox.template.TemplateFacts;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,8 +27,10 @@ final class ModeCosts {
    * with other builds, broker stand-in at 15-25 ms, two execution environments), per scheduled run
    * of its 10-second schedule divided by 10 s. The schedule mode at 0 events/s is the wake-up
    * mode's (no commit, no wake-up); the interval mode polls whatever the rate, so its 1 event/s
-   * cell stands for less. The wake-up mode's cells at 1-100 events/s were measured again the same
-   * day with one woken run lingering at a time (the wake-linger lease), load average 8-15.
+   * cell stands for less. The wake-up mode's cells at 1-100 events/s were measured on 2026-11-29
+   * with the defaults a deployment runs (the waker's 5 s quiet period, one woken run lingering at a
+   * time) and the commits dealt in turn to 10 application processes ({@code bench.wakers=10}), 60 s
+   * a cell, load average 1-3: scheduled runs 0.1 a second plus the woken ones.
    */
   static final Map<String, List<Point>> MEASURED =
       Map.of(
@@ -47,9 +50,9 @@ final class ModeCosts {
           "wake",
           List.of(
               new Point(0, 0.1, 0.005),
-              new Point(1, 0.85, 0.606),
-              new Point(10, 7.43, 1.103),
-              new Point(100, 7.03, 1.367)));
+              new Point(1, 1.11, 1.228),
+              new Point(10, 1.93, 1.332),
+              new Point(100, 2.09, 1.421)));
 
   /**
    * Seconds of idle scheduled runs per second at the benchmark's schedule (the 0 events/s cell).
@@ -82,8 +85,10 @@ final class ModeCosts {
                 schedule,
                 scheduledRuns,
                 BENCH_PERIOD_SECONDS))
-        .append("| mode | events a month | invocations | GB-seconds | Lambda a month |\n")
-        .append("|---|---:|---:|---:|---:|\n");
+        .append(
+            "| mode | events a month | invocations | invocations per event | GB-seconds | Lambda"
+                + " a month |\n")
+        .append("|---|---:|---:|---:|---:|---:|\n");
     for (String mode : List.of("schedule", "interval", "wake")) {
       for (long events : List.of(1_000_000L, 100_000_000L)) {
         double rate = events / SECONDS_A_MONTH;
@@ -104,15 +109,21 @@ final class ModeCosts {
         md.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %,d | %,.0f | %,.0f | %s |%n",
+                "| %s | %,d | %,.0f | %s | %,.0f | %s |%n",
                 name(mode),
                 events,
                 invocations,
+                perEvent(invocations / events),
                 gbSeconds,
                 DocSections.money(dollars)));
       }
     }
     return md.toString().strip();
+  }
+
+  /** Two significant digits: 0.044, 0.19, 1.5. */
+  private static String perEvent(double ratio) {
+    return new BigDecimal(ratio).round(new MathContext(2)).stripTrailingZeros().toPlainString();
   }
 
   private static String name(String mode) {
