@@ -5,25 +5,16 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Writes a value as compact JSON text, as Jackson's {@code ObjectMapper} writes it (no spaces;
- * {@code \"}, {@code \\} and the short escapes {@code \b \t \n \f \r}; a backslash-u escape with
- * four upper-case hex digits for the other control characters; every other character as it is), for
- * the values a log line, a metric line or a function's response holds:
+ * Writes a log line's, a metric line's or a function response's values as compact JSON text, as
+ * Jackson's {@code ObjectMapper} writes them: the same escapes (a backslash-u escape with
+ * upper-case hex for control characters without a short one), {@code Double}/{@code Float} by their
+ * {@code toString} (NaN and the infinities as strings), other numbers by {@code toString()}, enums
+ * by name, a {@link Map} as an object (keys by {@code String.valueOf}), a {@link Collection} or
+ * object array as an array, {@link Raw} as it is, and anything else as a string of its {@code
+ * toString()}.
  *
- * <ul>
- *   <li>{@code null}, {@link Boolean}, {@link CharSequence}, {@link Character};
- *   <li>{@link Double} and {@link Float} as {@code Double.toString}/{@code Float.toString} write
- *       them, NaN and the infinities as strings ({@code "NaN"}), since JSON has no such number;
- *   <li>any other {@link Number} by its {@code toString()};
- *   <li>an {@link Enum} by its name;
- *   <li>a {@link Map} as an object (keys by {@code String.valueOf}), a {@link Collection} or an
- *       object array as an array, their elements by these same rules;
- *   <li>{@link Raw} (e.g. a Jackson tree's {@code toString()}) as it is;
- *   <li>anything else as a string, its {@code toString()}.
- * </ul>
- *
- * <p>It exists so that a cold start of a function does not pay for Jackson's data binding (about
- * 500 classes) to write a log line. It uses no lambda, which would spin a class at run time.
+ * <p>It keeps Jackson's data binding off a function's cold start; it uses no lambda, which would
+ * spin a class at run time (docs/PERFORMANCE.md, "Cold start of the packaged functions").
  */
 public final class JsonWriter {
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();

@@ -12,33 +12,33 @@ import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The outbox's Micrometer meters. Spring Boot binds the writer's and the waker's to every registry
- * it configures ({@link OutboxAutoConfiguration}); elsewhere, call {@link #bind} yourself.
- *
- * <table>
- *   <caption>Meters</caption>
- *   <tr><th>name</th><th>type</th><th>what it counts</th></tr>
- *   <tr><td>{@value #APPENDED}</td><td>counter</td><td>events appended (their transactions may
- *       still roll back)</td></tr>
- *   <tr><td>{@value #REFUSED}</td><td>counter</td><td>appends refused: no transaction, an invalid
- *       event, a taken idempotency key</td></tr>
- *   <tr><td>{@value #FAILED}</td><td>counter</td><td>appends the database failed</td></tr>
- *   <tr><td>{@value #WAKE_UPS}</td><td>counter, tag {@code outcome}: {@code requested}, {@code
- *       sent}, {@code failed}</td><td>wake-ups asked for after commits, accepted by Lambda, and
- *       refused or unsent</td></tr>
- *   <tr><td>{@value #CONSUMER_RECORDS}</td><td>counter, tags {@code consumer} and {@code outcome}:
- *       {@code succeeded}, {@code failed}</td><td>SQS records the consumer applied (or skipped as
- *       redeliveries), and those it reported for redelivery</td></tr>
- *   <tr><td>{@value #CONSUMER_BATCHES}</td><td>timer, tag {@code consumer}</td><td>each batch the
- *       consumer handled</td></tr>
- * </table>
+ * The outbox's Micrometer meters (docs/spring.md, "Meters"). Spring Boot binds the writer's and the
+ * waker's to every registry it configures ({@link OutboxAutoConfiguration}); elsewhere, call {@link
+ * #bind} yourself.
  */
 public final class OutboxMeters {
+  /** Counter: events appended (their transactions may still roll back). */
   public static final String APPENDED = "outbox.writer.appended";
+
+  /** Counter: appends refused: no transaction, an invalid event, a taken idempotency key. */
   public static final String REFUSED = "outbox.writer.refused";
+
+  /** Counter: appends the database failed. */
   public static final String FAILED = "outbox.writer.failed";
+
+  /**
+   * Counter, tag {@code outcome}: wake-ups asked for after commits ({@code requested}), accepted by
+   * Lambda ({@code sent}), and refused or unsent ({@code failed}).
+   */
   public static final String WAKE_UPS = "outbox.waker.wake.ups";
+
+  /**
+   * Counter, tags {@code consumer} and {@code outcome}: SQS records the consumer applied or skipped
+   * as redeliveries ({@code succeeded}), and those it reported for redelivery ({@code failed}).
+   */
   public static final String CONSUMER_RECORDS = "outbox.consumer.records";
+
+  /** Timer, tag {@code consumer}: each batch the consumer handled. */
   public static final String CONSUMER_BATCHES = "outbox.consumer.batches";
 
   private OutboxMeters() {}

@@ -9,32 +9,23 @@ import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
- * Appends events in the Spring-managed transaction of the current thread, on the application's
- * {@link DataSource}: the one {@code @Transactional} or a {@code TransactionTemplate} began with a
- * {@code DataSourceTransactionManager}, a {@code JdbcTransactionManager} or a {@code
- * JpaTransactionManager} that exposes its JDBC connection (Hibernate's does), so JdbcTemplate, JPA
- * and jOOQ code write their rows and the outbox's on one connection, in one commit.
+ * Appends events in the current thread's Spring transaction, on the application's {@link
+ * DataSource} (a {@code DataSourceTransactionManager}, {@code JdbcTransactionManager} or a {@code
+ * JpaTransactionManager} exposing its connection), so business rows and the outbox's commit as one.
  *
  * <pre>{@code
  * @Transactional
  * public Reservation reserve(String shopId, int guests) {
  *   Reservation r = reservations.insert(shopId, guests);            // JdbcTemplate, JPA, jOOQ
- *   outbox.append(OutboxEvent.builder()
- *       .aggregateType("reservation").aggregateId(r.id())
+ *   outbox.append(OutboxEvent.builder().aggregateType("reservation").aggregateId(r.id())
  *       .eventType("reservation.created").payload(r).build());   // commits with the reservation
- *   return r;                                                     // the poller is woken after commit
+ *   return r;
  * }
  * }</pre>
  *
- * <p>With a {@link PollerWaker}, each transaction that appended wakes the poller once, after it
- * commits, through a transaction synchronization: a rollback wakes nothing. Spring Boot builds one
- * from {@code lambda-outbox.*} properties ({@link OutboxAutoConfiguration}); build one by hand with
- * {@link #builder()}. Thread-safe; holds no connection.
- *
- * <p>It never begins, commits or rolls back. It refuses, writing nothing, with a {@link
- * TransactionRequiredException} when the thread has no Spring transaction, when that transaction is
- * read-only, or when it holds no connection of this {@code DataSource} (its transaction manager
- * manages another one); every refusal of {@link OutboxWriter} applies as well.
+ * <p>Thread-safe; never begins, commits or rolls back: refuses ({@link
+ * TransactionRequiredException}) without a writable Spring transaction on this {@code DataSource}.
+ * With a {@link PollerWaker}, each transaction that appended wakes the poller once after commit.
  */
 public interface TransactionalOutbox {
   /** An outbox on {@code dataSource} with a default {@link OutboxWriter}, waking no poller. */

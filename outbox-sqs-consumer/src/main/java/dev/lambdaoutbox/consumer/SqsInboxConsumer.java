@@ -14,9 +14,9 @@ import org.jdbi.v3.core.Jdbi;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * Consumes outbox events in an SQS-triggered Lambda, each exactly once per consumer: every record
- * runs through the inbox in a transaction of its own, and the response names only the records that
- * failed, so SQS redelivers those and no others.
+ * Consumes outbox events in an SQS-triggered Lambda, each once per consumer name: each record's
+ * event id is recorded in the inbox and its handler run in one transaction (a redelivery is
+ * skipped), and the response names only the records that failed, so SQS redelivers those alone.
  *
  * <pre>{@code
  * SqsInboxConsumer consumer = SqsInboxConsumer.builder()
@@ -24,35 +24,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  *     .consumerName("shop-service")
  *     .handler((handle, event) -> reservations.apply(handle, event.payload(ReservationCreated.class)))
  *     .build();
- *
- * public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
- *   return consumer.handle(event);
- * }
+ * // in handleRequest(SQSEvent event, Context context):  return consumer.handle(event);
  * }</pre>
  *
- * <p>For each record, in order:
- *
- * <ol>
- *   <li>the event is read from the record: with raw message delivery from its message attributes
- *       and body, otherwise from the SNS notification in its body. A record without an event id (or
- *       another outbox attribute) fails and is logged at ERROR, naming what is missing. A body that
- *       is a claim check (an S3 payload pointer, marked by the {@code ExtendedPayloadSize}
- *       attribute) is replaced by the object it points to, read with the {@linkplain Builder#s3 S3
- *       client} if it is in a {@linkplain Builder#claimCheckLocation location} the consumer was
- *       given (otherwise the record fails at ERROR, unread); when the object cannot be read the
- *       record fails (WARN) and comes back;
- *   <li>a transaction begins; the event id is recorded in the inbox for this consumer name; if it
- *       was recorded before, the record succeeds without running the handler (a redelivery);
- *   <li>otherwise the handler runs; it returns, and the transaction commits; or it throws, the
- *       transaction rolls back, and the record fails (logged at WARN with the event id).
- * </ol>
- *
- * <p>On a FIFO queue (its ARN ends in {@code .fifo}) the first failure ends the batch: the failed
- * record and every later one are reported, so SQS keeps their order.
- *
- * <p>The event source mapping must have {@code FunctionResponseTypes: [ReportBatchItemFailures]},
- * or Lambda ignores the response and redelivers the whole batch whenever the function fails (the
- * inbox still absorbs what succeeded).
+ * <p>A record without the outbox's attributes, or whose claim check is in no {@linkplain
+ * Builder#claimCheckLocation location} given, fails at ERROR; a handler that throws rolls back and
+ * fails its record; on a FIFO queue the first failure fails the rest of the batch. The event source
+ * mapping needs {@code ReportBatchItemFailures}. docs/consuming.md says the whole of it.
  */
 public interface SqsInboxConsumer {
   static Builder builder() {

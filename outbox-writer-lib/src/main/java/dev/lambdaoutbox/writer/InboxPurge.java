@@ -20,18 +20,11 @@ import org.jdbi.v3.core.Jdbi;
  * } while (deleted == purge.maxRows() && timeLeft());
  * }</pre>
  *
- * <p>A row must outlive every redelivery of its message: inside the window a redelivery is skipped,
- * after it the message would be processed again. The default window, 15 days, is SQS's longest
- * message retention (14 days, counted from when the message was first sent, which is before it was
- * processed) plus a day for clocks that disagree and for a purge that runs late. Keep it longer
- * than the retention period of every queue that feeds the consumer, and longer than the age of
- * anything you may still replay (an SQS dead-letter redrive, or an outbox dead letter replayed long
- * after it was first delivered).
- *
- * <p>Each call deletes at most {@link #maxRows()} of the oldest expired rows in one short
- * transaction, at READ COMMITTED, skipping rows another transaction holds ({@code SKIP LOCKED}):
- * consumers recording new messages meanwhile never wait for it, nor do several purges for each
- * other.
+ * <p>A row must outlive every redelivery of its message, or the message is processed again. The
+ * default window is SQS's longest retention (14 days, counted from the first send) plus a day for
+ * clocks and late purges; keep it longer than every feeding queue's retention and than anything you
+ * may still replay. Each call deletes at most {@link #maxRows()} of the oldest expired rows in one
+ * short READ COMMITTED transaction with {@code SKIP LOCKED}: consumers never wait for it.
  */
 public interface InboxPurge {
   /** SQS's longest retention (14 days) plus one day. */

@@ -1,13 +1,12 @@
 package dev.lambdaoutbox.writer;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.EventRules;
 import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.UuidV7;
+import dev.lambdaoutbox.writer.internal.EventFields;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -64,18 +63,18 @@ public final class OutboxEvent {
 
   private OutboxEvent(Builder b) {
     this.id = b.id != null ? b.id : UuidV7.generate();
-    this.aggregateType = requireName("aggregateType", b.aggregateType);
-    this.aggregateId = requireName("aggregateId", b.aggregateId);
-    this.eventType = requireName("eventType", b.eventType);
-    this.payload = requirePayload(b);
-    this.headers = Collections.unmodifiableMap(validHeaders(b.headers));
-    this.destination = validDestination(b.destination);
+    this.aggregateType = EventFields.name("aggregateType", b.aggregateType);
+    this.aggregateId = EventFields.name("aggregateId", b.aggregateId);
+    this.eventType = EventFields.name("eventType", b.eventType);
+    this.payload = EventFields.payload(b.payloadJson);
+    this.headers = Collections.unmodifiableMap(EventFields.headers(b.headers));
+    this.destination = EventFields.destination(b.destination);
     this.idempotencyKey =
-        b.idempotencyKey == null ? null : requireName("idempotencyKey", b.idempotencyKey);
+        b.idempotencyKey == null ? null : EventFields.name("idempotencyKey", b.idempotencyKey);
     this.occurredAt =
         (b.occurredAt != null ? b.occurredAt : Instant.now()).truncatedTo(ChronoUnit.MICROS);
-    this.delay = validDelay(b.delay);
-    this.notBefore = validNotBefore(b.notBefore);
+    this.delay = EventFields.delay(b.delay, MAX_DELAY);
+    this.notBefore = EventFields.notBefore(b.notBefore, MAX_DELAY);
   }
 
   public static Builder builder() {
@@ -217,73 +216,6 @@ public final class OutboxEvent {
         + "}";
   }
 
-  private static String requireName(String field, String value) {
-    String problem = EventRules.problemWithName(value);
-    if (problem != null) {
-      throw new InvalidOutboxEventException(field, problem);
-    }
-    return value;
-  }
-
-  private static String requirePayload(Builder b) {
-    String problem = EventRules.problemWithPayload(b.payloadJson);
-    if (problem != null) {
-      throw new InvalidOutboxEventException("payload", problem);
-    }
-    return b.payloadJson;
-  }
-
-  private static Map<String, String> validHeaders(Map<String, String> headers) {
-    EventRules.FieldProblem problem = EventRules.problemWithHeaders(headers);
-    if (problem != null) {
-      throw new InvalidOutboxEventException(problem.field(), problem.problem());
-    }
-    return new LinkedHashMap<>(headers);
-  }
-
-  /** Null for no delay: a delay of zero or less means now. */
-  private static Duration validDelay(Duration delay) {
-    if (delay == null || delay.isNegative() || delay.isZero()) {
-      return null;
-    }
-    if (delay.compareTo(MAX_DELAY) > 0) {
-      throw new InvalidOutboxEventException(
-          "delay", "is longer than " + MAX_DELAY.toDays() + " days (MAX_DELAY), was " + delay);
-    }
-    return delay.truncatedTo(ChronoUnit.MICROS);
-  }
-
-  /**
-   * The time, when not too far ahead: checked against this host's clock, a bound the database's
-   * clock, seconds away at most, does not change in substance.
-   */
-  private static Instant validNotBefore(Instant notBefore) {
-    if (notBefore == null) {
-      return null;
-    }
-    if (notBefore.isAfter(Instant.now().plus(MAX_DELAY))) {
-      throw new InvalidOutboxEventException(
-          "notBefore",
-          "is more than " + MAX_DELAY.toDays() + " days ahead (MAX_DELAY), was " + notBefore);
-    }
-    return notBefore.truncatedTo(ChronoUnit.MICROS);
-  }
-
-  private static String validDestination(String destination) {
-    if (destination == null) {
-      return null;
-    }
-    if (destination.length() > MAX_DESTINATION_LENGTH) {
-      throw new InvalidOutboxEventException(
-          "destination", "has more than " + MAX_DESTINATION_LENGTH + " characters");
-    }
-    String problem = Destinations.problemWith(destination);
-    if (problem != null) {
-      throw new InvalidOutboxEventException("destination", problem);
-    }
-    return destination;
-  }
-
   /** Builds an {@link OutboxEvent}; not thread-safe. */
   public static final class Builder {
     private UUID id;
@@ -334,16 +266,7 @@ public final class OutboxEvent {
 
     /** The payload as an object, serialized with the given {@link ObjectMapper}. */
     public Builder payload(Object value, ObjectMapper mapper) {
-      Objects.requireNonNull(mapper, "mapper");
-      if (value == null) {
-        throw new InvalidOutboxEventException("payload", "must not be null");
-      }
-      try {
-        this.payloadJson = mapper.writeValueAsString(value);
-      } catch (JsonProcessingException e) {
-        throw new InvalidOutboxEventException(
-            "payload", "could not be serialized to JSON: " + e.getOriginalMessage(), e);
-      }
+      this.payloadJson = EventFields.json(value, mapper);
       return this;
     }
 

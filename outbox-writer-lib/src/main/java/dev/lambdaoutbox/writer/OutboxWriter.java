@@ -21,18 +21,12 @@ import org.jdbi.v3.core.Handle;
  * });
  * }</pre>
  *
- * <p>The writer never begins, commits or rolls back. It refuses a connection in auto-commit with a
- * {@link TransactionRequiredException}, an event too large for SNS/SQS (payload and message
- * attributes, {@link MessageSize}) with an {@link InvalidOutboxEventException}, and a taken
- * idempotency key with a {@link DuplicateIdempotencyKeyException}; in each case it writes nothing
- * and leaves the transaction usable.
- *
- * <p>An event's idempotency key is written to the key table in the same transaction as the event,
- * and stays there for the idempotency window, after the event itself has left the outbox. The
- * table's primary key decides between writers racing for one key: the later one waits for the
- * earlier one's transaction, and is refused if it commits. (In REPEATABLE READ or SERIALIZABLE on
- * PostgreSQL, a key committed after the caller's snapshot was taken fails the append with a
- * serialization error instead, and the caller retries its transaction as it would for any.)
+ * <p>It never begins, commits or rolls back. It refuses, writing nothing and leaving the
+ * transaction usable: auto-commit with a {@link TransactionRequiredException}, an event too large
+ * for SNS/SQS ({@link MessageSize}) with an {@link InvalidOutboxEventException}, a taken
+ * idempotency key with a {@link DuplicateIdempotencyKeyException}. The key table's primary key
+ * decides between writers racing for a key (on PostgreSQL at REPEATABLE READ or above the later one
+ * fails with a serialization error instead, to retry as any).
  */
 public interface OutboxWriter {
   /** SNS and SQS refuse messages over 256 KiB; see {@link MessageSize} for what counts. */

@@ -9,47 +9,22 @@ import org.jdbi.v3.core.Handle;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
 /**
- * Wakes the poller function after the application's transaction commits, so an event is published
- * within a fraction of a second instead of at the next scheduled run. Build one, once, and share
- * it: it is thread-safe.
+ * Wakes the poller's alias {@code live} (an asynchronous {@code Invoke}) after the application's
+ * transaction commits, so an event is published within a fraction of a second, not at the next
+ * scheduled run. Build one, once, and share it: it is thread-safe.
  *
  * <pre>{@code
- * PollerWaker waker = PollerWaker.builder()
- *     .functionName("arn:aws:lambda:eu-west-1:123456789012:function:outbox-poller:live")
- *     .build();
+ * PollerWaker waker = PollerWaker.builder().functionName(wakeUpFunctionArn).build();
  * jdbi.useTransaction(handle -> {
  *   outbox.append(handle, event);
- *   waker.afterCommit(handle);   // wakes the poller once this transaction commits
+ *   waker.afterCommit(handle);   // plain JDBC: waker.afterCommit() after connection.commit()
  * });
  * }</pre>
  *
- * <p>Plain JDBC: call {@link #afterCommit()} after {@code connection.commit()} returns.
- *
- * <p>A wake-up is an asynchronous Lambda {@code Invoke} (invocation type {@code Event}) of the
- * poller's alias {@code live} with the event {@code {"outboxWakeUp":true}}, sent from a thread of
- * the waker's own: {@link #afterCommit()} only marks one as wanted and returns, so it never blocks,
- * slows or fails the commit. Wake-ups are sent in proportion to need: the first commit after a
- * quiet spell wakes the poller at once, and the commits of the {@link Builder#quietPeriod quiet
- * period} that follows send nothing: the event tells the woken run the period, and the run claims
- * every 100 ms until at least a second past it, counted from its own start (which comes after the
- * send), so it publishes those commits. The first commit after the period sends the next wake-up,
- * so a commit made as the run stops is never left for the schedule. However many commits come, at
- * most one wake-up is sent per {@link Builder#interval interval}. A wake-up that cannot be sent (no
- * such function, not allowed, throttled) is counted ({@link #counts()}) and logged at WARNING
- * through {@link System.Logger}, at most once a minute with the number since; its rows wait for the
- * poller's schedule, which still publishes every row.
- *
- * <p>In an application that is itself a Lambda function, {@link #afterCommit()} returns only once
- * its wake-up was sent ({@link Builder#sendBeforeReturning}): Lambda freezes the function as soon
- * as its handler returns, and a wake-up not sent by then would wait for the function's next
- * request.
- *
- * <p>{@link Builder#build()} checks the target with a {@code DryRun} invocation (the function
- * exists and this application may invoke it) and says so in one log line.
- *
- * <p>Needs {@code software.amazon.awssdk:lambda} and an SDK HTTP client (e.g. {@code
- * url-connection-client}) on the classpath; the library declares them optional, so an application
- * that does not wake the poller need not have them.
+ * <p>The waker's own thread sends, so a commit never waits for Lambda nor fails with it. A wake-up
+ * that cannot be sent is counted and logged; its rows wait for the schedule. Needs {@code
+ * software.amazon.awssdk:lambda} and an SDK HTTP client (optional dependencies). docs/writing.md,
+ * "Waking the poller after a commit", says how wake-ups are spaced and what the woken run does.
  */
 public interface PollerWaker extends AutoCloseable {
   /** The default {@link Builder#interval interval}: at most ten wake-ups a second. */

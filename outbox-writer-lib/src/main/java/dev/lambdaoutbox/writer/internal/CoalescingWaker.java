@@ -12,33 +12,20 @@ import java.util.function.LongSupplier;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The {@link PollerWaker}: commits mark a wake-up as wanted; one daemon thread sends it, at once
- * when the last was sent an interval ago or more, else when the interval is over, so however many
- * commits come in one interval, at most one wake-up goes out for them. The committing threads only
- * set a flag and unpark the sender: the commit never waits for Lambda, nor fails with it.
+ * The {@link PollerWaker}: commits set a flag and unpark one daemon thread, which sends a wake-up
+ * at once when the last went out an interval ago or more, else when the interval ends; the commit
+ * never waits for Lambda, nor fails with it.
  *
- * <p>Sending before returning (an application that is itself a Lambda function): Lambda freezes the
- * sandbox as soon as the handler has returned, and a wake-up the sender thread has not sent by then
- * waits for the sandbox's next request, or is lost with the sandbox. So {@link #afterCommit()}
- * returns only once a wake-up that started after it was answered (or failed), at most {@link
- * #ANSWER_WAIT}; commits made meanwhile on other threads share it. No interval is waited for: the
- * request waits for one {@code Invoke} at most, and the sandbox's requests bound the rate.
+ * <p>Sending before returning: Lambda freezes the sandbox once the handler returns, so there {@link
+ * #afterCommit()} waits (at most {@link #ANSWER_WAIT}) for a wake-up that started after it; commits
+ * on other threads share it, and no interval is waited for.
  *
- * <p>The quiet period: once Lambda has accepted a wake-up whose send began at {@code s}, commits
- * made before {@code s + quiet} send nothing. They need no wake-up of their own, because the event
- * announces the quiet period and the run it wakes claims until at least {@code start + quiet +} one
- * second (the poller's {@code Linger}), where its {@code start} comes after Lambda accepted the
- * event and so after {@code s}: whenever the run starts (at once, or late from Lambda's event
- * queue), its last claim begins after every commit of the quiet period, on any clock that runs at
- * the rate of time, with a second to spare. If another woken run lingers already, the run woken
- * here stops only when that one has promised to claim as long (the poller's {@code LingerLease}). A
- * commit made at {@code s + quiet} or later, as the run may be stopping, finds the period over and
- * sends a wake-up as before, so no commit is left for the schedule. A wake-up that failed starts no
- * quiet period. A commit checks the period when it is made, and, once it is over, asks for a send
- * the usual way; so a commit in a Lambda function that sends before returning either needs no send,
- * or waits for its own, and never leaves one to a frozen sandbox. A run that fails or is dropped by
- * Lambda leaves the quiet period's commits to the next wake-up after it, or the schedule, as a
- * failed wake-up does.
+ * <p>The quiet period: once Lambda accepted a wake-up whose send began at {@code s}, commits before
+ * {@code s + quiet} send nothing. The event announces the period, and the woken run, which starts
+ * after {@code s}, claims until at least its start {@code + quiet +} one second (the poller's
+ * {@code Linger}, with {@code LingerLease} when another run lingers), so its last claim follows
+ * every such commit. A commit at {@code s + quiet} or later sends its own wake-up; a failed wake-up
+ * starts no period; so no commit is left for the schedule, nor to a frozen sandbox.
  */
 public final class CoalescingWaker implements PollerWaker {
   /** How often, at most, a failing waker logs. */
