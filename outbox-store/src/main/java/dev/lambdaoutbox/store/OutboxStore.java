@@ -81,25 +81,6 @@ public interface OutboxStore {
   /** Rows one transaction of {@link #purge} deletes at most. */
   int PURGE_BATCH = 2_000;
 
-  /**
-   * Makes due again the events earlier versions marked parked (due never, last error {@code
-   * PARKED}), which this version no longer marks: one short transaction of at most {@code
-   * chunkSize} rows at a time, until a chunk comes back short (caught up) or {@code timeSlice} has
-   * passed; a chunk starts only within the slice, and a crash between chunks loses nothing (the
-   * next call goes on). A parked aggregate's events stay behind its parked-keys row, which the
-   * ordered claim skips; a released aggregate's are published in order.
-   */
-  UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice);
-
-  /**
-   * What one {@link #unmarkParked} did.
-   *
-   * @param unmarked events made due again
-   * @param remaining events still marked, counted up to 10,000 plus one (0 when caught up)
-   * @param caughtUp the last chunk came back short: no event is marked any more
-   */
-  record UnmarkReport(long unmarked, long remaining, boolean caughtUp) {}
-
   /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
 
@@ -209,8 +190,6 @@ public interface OutboxStore {
    *     message ({@link DestinationState#MISCONFIGURED}: it does not exist, access, its KMS key),
    *     which wait until it is fixed or an operator moves them; counted up to {@link
    *     #WAITING_COUNT_CAP} plus one
-   * @param markedEvents events earlier versions marked parked (due never) that are not yet made due
-   *     again ({@link #unmarkParked}), counted up to {@link #PARKED_COUNT_CAP} plus one
    */
   record Backlog(
       Duration oldestUnpublishedAge,
@@ -220,8 +199,7 @@ public interface OutboxStore {
       int staleDestinations,
       long parkedKeys,
       long parkedEvents,
-      long waitingOnMisconfigured,
-      long markedEvents) {
+      long waitingOnMisconfigured) {
 
     /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
     public boolean deadLettersCapped() {

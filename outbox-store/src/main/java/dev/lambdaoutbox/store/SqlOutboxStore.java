@@ -38,7 +38,6 @@ final class SqlOutboxStore implements OutboxStore {
   private final boolean reserveAggregates;
   private final int parkingChunkSize;
   private final RetentionPass retention;
-  private final UnmarkPass unmarking;
   private final DestinationHealthStore destinationHealth;
   private final DatabaseClock databaseClock;
 
@@ -61,7 +60,6 @@ final class SqlOutboxStore implements OutboxStore {
       steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
     }
     this.retention = new RetentionPass(executor, sql.purge(), steps, PURGE_BATCH);
-    this.unmarking = new UnmarkPass(executor, dialect, tables);
     this.destinationHealth = new SqlDestinationHealthStore(completions, sql.health(), tables);
     this.databaseClock = DatabaseClock.of(executor, sql.clock(), Clock.systemUTC());
   }
@@ -147,12 +145,6 @@ final class SqlOutboxStore implements OutboxStore {
   public PurgeReport purge(Instant now, Duration timeSlice) {
     Objects.requireNonNull(timeSlice, "timeSlice");
     return retention.run(micros(now), timeSlice);
-  }
-
-  @Override
-  public UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice) {
-    Objects.requireNonNull(timeSlice, "timeSlice");
-    return unmarking.run(micros(now), chunkSize, timeSlice);
   }
 
   @Override

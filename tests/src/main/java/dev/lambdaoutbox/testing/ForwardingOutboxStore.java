@@ -40,11 +40,6 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   }
 
   @Override
-  public UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice) {
-    return delegate.unmarkParked(now, chunkSize, timeSlice);
-  }
-
-  @Override
   public Backlog backlog(Instant now) {
     return delegate.backlog(now);
   }

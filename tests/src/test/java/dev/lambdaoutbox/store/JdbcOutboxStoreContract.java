@@ -192,7 +192,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
                 Stores.settings(db, tables), rotated, ConnectionLimits.defaults()));
 
     assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0, 0));
+        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0));
     assertThat(refreshes).hasValue(1);
   }
 

@@ -860,7 +860,7 @@ abstract class OutboxStoreContract extends StoreTestBase {
   @Test
   final void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
     OutboxStore store = store();
-    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0, 0));
+    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0));
 
     UUID backingOff = append(T0);
     UUID leased = append(T0.plusSeconds(5));

@@ -59,10 +59,8 @@ public interface DeadLetterStore {
   /**
    * @param keys up to the limit asked for, longest parked first
    * @param total the parked keys, counted up to {@link #COUNT_CAP} + 1
-   * @param markedEvents events earlier versions marked parked (due never) that the poller has not
-   *     made due again yet, counted up to {@link #COUNT_CAP} + 1
    */
-  record ParkedKeys(List<ParkedKey> keys, long total, long markedEvents) {
+  record ParkedKeys(List<ParkedKey> keys, long total) {
     public ParkedKeys {
       keys = List.copyOf(keys);
     }
@@ -70,11 +68,6 @@ public interface DeadLetterStore {
     /** Whether there are more than {@link #COUNT_CAP} parked keys (then {@code total} stopped). */
     public boolean totalCapped() {
       return total > COUNT_CAP;
-    }
-
-    /** Whether more than {@link #COUNT_CAP} events are still marked (then the count stopped). */
-    public boolean markedEventsCapped() {
-      return markedEvents > COUNT_CAP;
     }
   }
 

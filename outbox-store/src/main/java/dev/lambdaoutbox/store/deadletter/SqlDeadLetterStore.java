@@ -71,11 +71,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
     requireLimit(limit);
     return read(
         "list parked keys",
-        s ->
-            new ParkedKeys(
-                dialect.parkedKeys(s, limit),
-                dialect.countParkedKeys(s),
-                dialect.countMarkedParked(s)));
+        s -> new ParkedKeys(dialect.parkedKeys(s, limit), dialect.countParkedKeys(s)));
   }
 
   @Override

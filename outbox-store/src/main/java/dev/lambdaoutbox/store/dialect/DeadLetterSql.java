@@ -121,9 +121,6 @@ public interface DeadLetterSql {
 
   long countParkedKeys(SqlSession s);
 
-  /** The events earlier versions marked parked, counted up to 10,000 plus one. */
-  long countMarkedParked(SqlSession s);
-
   /**
    * Releases a parked key, two rows whatever its size: with {@code restoreHead}, the replayed head
    * (back in the outbox under the dead letter's id) takes its old {@code seq} again, ahead of the

@@ -121,15 +121,6 @@ public interface OutboxSql {
   Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now);
 
   /**
-   * Makes up to {@code limit} events that an earlier version marked parked (due never) due at
-   * {@code now}, in one statement along the due index; returns how many.
-   */
-  int unmarkParked(SqlSession s, Instant now, int limit);
-
-  /** The events an earlier version marked parked, counted up to 10,000 plus one. */
-  long countMarkedParked(SqlSession s);
-
-  /**
    * Deletes the PENDING rows among {@code ids} that {@code owner} still holds, or with {@code
    * retain} marks them SENT at {@code now}; returns the ids it changed. A row claimed since by
    * another invocation, or replayed from the dead letters under the same id, is left alone: the

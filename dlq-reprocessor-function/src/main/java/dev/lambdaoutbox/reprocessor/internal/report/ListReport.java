@@ -57,10 +57,6 @@ public final class ListReport {
     p.put("total", parked.total());
     p.put("totalCapped", parked.totalCapped());
     p.put("parkedEvents", parked.keys().stream().mapToLong(ParkedKey::waitingEvents).sum());
-    if (parked.markedEvents() > 0) {
-      p.put("markedEvents", parked.markedEvents());
-      p.put("markedEventsCapped", parked.markedEventsCapped());
-    }
     ArrayNode keys = p.putArray("keys");
     parked.keys().forEach(k -> keys.add(ReportJson.parkedKey(k)));
     if (parked.total() > parked.keys().size()) {

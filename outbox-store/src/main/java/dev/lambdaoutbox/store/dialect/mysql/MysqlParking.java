@@ -37,20 +37,7 @@ final class MysqlParking {
       VALUES (:type, :aggregateId, :id, :seq, :events, :now)
       """;
 
-  /**
-   * Up to :limit events an earlier version marked parked made due, along the due index, where they
-   * are the last entries.
-   */
-  private static final String UNMARK =
-      """
-      UPDATE {messages}
-      SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
-      WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
-      ORDER BY next_attempt_at, id LIMIT :limit
-      """;
-
   private final MysqlLocks locks;
-  private final String unmark;
   private final String countBehind;
   private final String parkKey;
 
@@ -58,11 +45,6 @@ final class MysqlParking {
     this.locks = locks;
     this.countBehind = sql.fill(COUNT_BEHIND, "cap", DeadLetterStore.COUNT_CAP + 1);
     this.parkKey = sql.fill(PARK_KEY);
-    this.unmark = sql.fill(UNMARK);
-  }
-
-  int unmark(SqlSession s, Instant now, int limit) {
-    return s.update(unmark, PortableParking.unmarkParams(now, limit));
   }
 
   /**

@@ -122,11 +122,6 @@ public final class MysqlSql extends PortableSql {
     return parking.park(s, null, deadLetterIds, now);
   }
 
-  @Override
-  public int unmarkParked(SqlSession s, Instant now, int limit) {
-    return parking.unmark(s, now, limit);
-  }
-
   /** Locks the heads the owner still holds, then parks each. */
   @Override
   public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {

@@ -27,8 +27,7 @@ public final class PortableBacklog {
     // the rows waiting for a destination marked misconfigured, looked up along the waiting index
     // from each such destination (the join proves the partial index's waiting_for IS NOT NULL to
     // PostgreSQL; MySQL, which may otherwise walk every PENDING row when many wait, is told), no
-    // further than their cap; the events earlier versions marked parked, along the due index, where
-    // they are the last entries, no further than their cap.
+    // further than their cap.
     this.backlog =
         sql.fill(
             """
@@ -57,14 +56,8 @@ public final class PortableBacklog {
                  JOIN {messages} pm ON pm.aggregate_type = pk.aggregate_type
                    AND pm.aggregate_id = pk.aggregate_id AND pm.status = 'PENDING'
                  LIMIT {parkedCap}) capped_events)
-                AS parked_events,
-              (SELECT count(*) FROM (
-                 SELECT 1 AS one FROM {messages}
-                 WHERE status = 'PENDING' AND next_attempt_at >= {markedFrom} LIMIT {parkedCap}) marked)
-                AS marked_events
+                AS parked_events
             """,
-            "markedFrom",
-            PortableParking.MARKED_FROM,
             "deadLetterCap",
             OutboxStore.DEAD_LETTER_COUNT_CAP + 1,
             "waitingCap",

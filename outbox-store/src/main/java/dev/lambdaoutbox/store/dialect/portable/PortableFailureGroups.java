@@ -22,11 +22,7 @@ import java.util.UUID;
  * none reads more of a dead table of millions of rows than it returns.
  */
 public final class PortableFailureGroups {
-  /**
-   * The due time of a re-drive's row an operator stopped: never, until it is resumed. Below {@link
-   * PortableParking#MARKED_FROM}, which marks what earlier versions parked, so that neither is
-   * taken for the other.
-   */
+  /** The due time of a re-drive's row an operator stopped: never, until it is resumed. */
   public static final Instant HELD_UNTIL = Instant.parse("8000-01-01T00:00:00Z");
 
   /** Rows one backfill read returns: each within 17 KB (2,000-character reason, destination). */

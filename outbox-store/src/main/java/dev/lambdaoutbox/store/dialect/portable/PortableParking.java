@@ -1,12 +1,10 @@
 package dev.lambdaoutbox.store.dialect.portable;
 
-import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
@@ -14,29 +12,14 @@ import java.util.UUID;
 
 /**
  * The parked-keys statements, the same in every dialect apart from how a time is written: a parked
- * key read, listed and counted, and released, and the events an earlier version marked counted.
- * (Parking itself, which the poller runs before a head is dead-lettered, is each dialect's own.)
+ * key read, listed and counted, and released. (Parking itself, which the poller runs before a head
+ * is dead-lettered, is each dialect's own.)
  *
  * <p>A parked aggregate is its row in the parked-keys table, which the ordered claim probes for
  * each head it walks to: its events are not touched, so parking and releasing an aggregate of any
- * size is one row each. Earlier versions also marked the events that were behind the head ({@code
- * next_attempt_at} {@link #PARKED_UNTIL}, last error {@link #PARKED}); each dialect makes such rows
- * due again, a bounded chunk per statement, whatever their aggregate (a parked one's stay behind
- * its parked-keys row).
+ * size is one row each.
  */
 public final class PortableParking {
-  /** The due time of a parked event: never, until its key is released. */
-  public static final Instant PARKED_UNTIL = Instant.parse("9999-01-01T00:00:00Z");
-
-  /**
-   * A literal below {@link #PARKED_UNTIL} and above any real due time, whatever the session's time
-   * zone: the backlog counts the rows due at or after it as marked, with no parameter to bind.
-   */
-  public static final String MARKED_FROM = "TIMESTAMP '9000-01-01 00:00:00'";
-
-  /** The last_error_code earlier versions gave an event parked behind its dead-lettered head. */
-  public static final String PARKED = "PARKED";
-
   /** The parked keys whose waiting events one statement counts. */
   static final int KEYS_PER_COUNT = 100;
 
@@ -45,7 +28,6 @@ public final class PortableParking {
   private final String countWaiting;
   private final String count;
   private final String restoreHead;
-  private final String countMarked;
   private final String delete;
 
   public PortableParking(SqlTemplate sql) {
@@ -81,15 +63,6 @@ public final class PortableParking {
             DeadLetterStore.COUNT_CAP + 1);
     this.restoreHead =
         sql.fill("UPDATE {messages} SET seq = :seq WHERE id = :id AND status = 'PENDING'");
-    this.countMarked =
-        sql.fill(
-            """
-            SELECT count(*) AS row_count FROM (
-              SELECT 1 AS one FROM {messages}
-              WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil} LIMIT {cap}) capped
-            """,
-            "cap",
-            OutboxStore.PARKED_COUNT_CAP + 1);
     this.delete =
         sql.fill(
             "DELETE FROM {parkedKeys} WHERE aggregate_type = :type AND aggregate_id = :aggregateId");
@@ -151,23 +124,6 @@ public final class PortableParking {
           Params.of().longValue("seq", key.headSeq()).uuid("id", key.deadLetterId()));
     }
     s.update(delete, keyParams(key));
-  }
-
-  /** The parameters of a dialect's statement that makes up to :limit marked events due at :now. */
-  public static Params unmarkParams(Instant now, int limit) {
-    return Params.of()
-        .timestamp("now", now)
-        .timestamp("parkedUntil", PARKED_UNTIL)
-        .integer("limit", limit);
-  }
-
-  /**
-   * The events still marked parked, counted up to {@link OutboxStore#PARKED_COUNT_CAP} plus one.
-   */
-  public long countMarked(SqlSession s) {
-    return s.query(countMarked, Params.of().timestamp("parkedUntil", PARKED_UNTIL))
-        .get(0)
-        .longValue("row_count");
   }
 
   private static Params keyParams(ParkedKey key) {

@@ -303,11 +303,6 @@ public abstract class PortableSql
     parking.release(s, key, restoreHead);
   }
 
-  @Override
-  public final long countMarkedParked(SqlSession s) {
-    return parking.countMarked(s);
-  }
-
   // ---- the rows waiting for their time
 
   @Override

@@ -35,32 +35,11 @@ final class PostgresParking {
       FROM h ON CONFLICT DO NOTHING RETURNING dead_letter_id, parked_events
       """;
 
-  /**
-   * Up to :limit events an earlier version marked parked made due, along the due index (they are
-   * its last entries), locked SKIP LOCKED so that two pollers take different ones, and updated by
-   * ctid.
-   */
-  private static final String UNMARK =
-      """
-      UPDATE {messages}
-      SET next_attempt_at = {at:now}, last_error_code = NULL, last_error_reason = NULL
-      WHERE ctid = ANY(ARRAY(
-        SELECT ctid FROM {messages}
-        WHERE status = 'PENDING' AND next_attempt_at >= {at:parkedUntil}
-        ORDER BY next_attempt_at, id LIMIT :limit FOR UPDATE SKIP LOCKED))
-      """;
-
   private final String park;
-  private final String unmark;
 
   PostgresParking(SqlTemplate sql) {
     this.park =
         sql.fill(PARK, "idArray", PostgresSyntax.ID_ARRAY, "cap", DeadLetterStore.COUNT_CAP + 1);
-    this.unmark = sql.fill(UNMARK);
-  }
-
-  int unmark(SqlSession s, Instant now, int limit) {
-    return s.update(unmark, PortableParking.unmarkParams(now, limit));
   }
 
   Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {

@@ -113,11 +113,6 @@ public final class PostgresSql extends PortableSql {
   }
 
   @Override
-  public int unmarkParked(SqlSession s, Instant now, int limit) {
-    return parking.unmark(s, now, limit);
-  }
-
-  @Override
   public Map<UUID, Integer> park(SqlSession s, String owner, List<UUID> heads, Instant now) {
     return parking.park(s, owner, heads, now);
   }

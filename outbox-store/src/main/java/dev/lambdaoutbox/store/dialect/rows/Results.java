@@ -24,8 +24,8 @@ public final class Results {
   /**
    * The backlog from {@code oldest_not_before} (in the future when every row waits for its time: no
    * age), {@code dead_letters}, {@code destinations_down}, {@code destinations_misconfigured},
-   * {@code stale_destinations}, {@code parked_keys}, {@code parked_events}, {@code
-   * waiting_on_misconfigured} and {@code marked_events}.
+   * {@code stale_destinations}, {@code parked_keys}, {@code parked_events} and {@code
+   * waiting_on_misconfigured}.
    */
   public static Backlog backlog(Row row, Instant now) {
     Instant oldest = row.instant("oldest_not_before");
@@ -39,8 +39,7 @@ public final class Results {
         row.integer("stale_destinations"),
         row.longValue("parked_keys"),
         row.longValue("parked_events"),
-        row.longValue("waiting_on_misconfigured"),
-        row.longValue("marked_events"));
+        row.longValue("waiting_on_misconfigured"));
   }
 
   /**

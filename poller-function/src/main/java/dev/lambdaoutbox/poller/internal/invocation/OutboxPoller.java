@@ -20,7 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,9 +51,7 @@ import java.util.function.LongSupplier;
  *       invocation claims no more and stops ({@code sendRate}).
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
  *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
- *   <li>Last, the store's retention pass, the backlog, and when the backlog counts any, the
- *       unmarking of the events earlier versions marked parked, each pass bounded by time ({@link
- *       #PURGE_SLICE}).
+ *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}), and the backlog.
  *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
  *       is claimed while one is published, and outcomes are recorded on a second connection
  *       meanwhile, with the same leases, failure paths and order per aggregate.
@@ -199,9 +196,6 @@ public final class OutboxPoller implements AutoCloseable {
       if (linger == null || !linger.foundNothing()) {
         purge(budget);
         backlog = backlog();
-        if (backlog.markedEvents() > 0) {
-          unmarkParked(budget);
-        }
       }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -408,29 +402,6 @@ public final class OutboxPoller implements AutoCloseable {
     } else if (report.total() > 0) {
       log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
-  }
-
-  /**
-   * Makes due again, {@code OUTBOX_PARKING_CHUNK_SIZE} rows per transaction, the events earlier
-   * versions marked parked, in what is left of the invocation before the safety margin, at most
-   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does. Only when the backlog
-   * counted some: with none left, a run makes no statement for it.
-   */
-  private void unmarkParked(InvocationBudget budget) {
-    OutboxStore.UnmarkReport report =
-        store.unmarkParked(clock.instant(), config.parkingChunkSize(), slice(budget));
-    if (report.unmarked() == 0) {
-      return;
-    }
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("unmarked", report.unmarked());
-    fields.put("remaining", Math.min(report.remaining(), OutboxStore.PARKED_COUNT_CAP));
-    fields.put("remainingCapped", report.remaining() > OutboxStore.PARKED_COUNT_CAP);
-    log.info(
-        report.caughtUp()
-            ? "made due the events an earlier version had marked parked; none is left"
-            : "made due events an earlier version had marked parked; the next invocation goes on",
-        fields);
   }
 
   /** What is left of the invocation before the safety margin, at most {@link #PURGE_SLICE}. */

@@ -110,7 +110,7 @@ class InvocationMetricsTest {
             new PrintStream(bytes, true, StandardCharsets.UTF_8),
             Clock.systemUTC());
     OutboxStore.Backlog backlog =
-        new OutboxStore.Backlog(Duration.ofSeconds(2), 0, 0, 0, 0, 0, 0, 0, 0);
+        new OutboxStore.Backlog(Duration.ofSeconds(2), 0, 0, 0, 0, 0, 0, 0);
     new InvocationMetrics(metrics).emit(totals, backlog, 80, "r-1", "drained");
     List<JsonNode> lines = new ArrayList<>();
     for (String text : bytes.toString(StandardCharsets.UTF_8).lines().toList()) {
