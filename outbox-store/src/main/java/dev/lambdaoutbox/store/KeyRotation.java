@@ -1,7 +1,8 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.store.dialect.KeyHead;
-import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.internal.dialect.KeyHead;
+import dev.lambdaoutbox.store.internal.dialect.OutboxSql;
+import dev.lambdaoutbox.store.model.Claim;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
 import java.util.ArrayList;

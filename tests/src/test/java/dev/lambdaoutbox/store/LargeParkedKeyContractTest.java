@@ -3,13 +3,18 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
-import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.DeliveryOutcome.Published;
-import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Retry;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.StatementLog;
 import dev.lambdaoutbox.writer.OutboxEvent;
@@ -227,18 +232,24 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
 
     assertThat(report.parked())
         .containsExactly(
-            Map.entry(first.get(0), Math.min(events - 1, DeadLetterStore.COUNT_CAP + 1)));
+            Map.entry(
+                first.get(0),
+                Math.min(
+                    events - 1, dev.lambdaoutbox.store.model.deadletter.DeadLetter.COUNT_CAP + 1)));
     UUID later = append(T0.plusSeconds(3), event("z-quiet")).get(0);
     assertThat(store.claim("p2", 10, T0.plusSeconds(4), LEASE).messages())
         .extracting(OutboxMessage::id)
         .containsExactly(later);
     assertThat(store.countDue(T0.plusSeconds(4), 100)).isZero();
-    OutboxStore.Backlog backlog = store.backlog(T0.plusSeconds(4));
+    Backlog backlog = store.backlog(T0.plusSeconds(4));
     assertThat(backlog.parkedKeys()).isEqualTo(1);
-    assertThat(backlog.parkedEvents()).isEqualTo(OutboxStore.PARKED_COUNT_CAP + 1L);
+    assertThat(backlog.parkedEvents()).isEqualTo(Backlog.PARKED_COUNT_CAP + 1L);
     assertThat(deadLetters(log).parkedKeys(10).keys())
         .singleElement()
-        .satisfies(k -> assertThat(k.waitingEvents()).isEqualTo(DeadLetterStore.COUNT_CAP + 1L));
+        .satisfies(
+            k ->
+                assertThat(k.waitingEvents())
+                    .isEqualTo(dev.lambdaoutbox.store.model.deadletter.DeadLetter.COUNT_CAP + 1L));
     assertThat(rows.message(first.get(1)).get("last_error_code")).isNull();
     assertBounded("parking and the reads while parked", log, 10);
     store.complete("p2", List.of(new Published(later)), T0.plusSeconds(4));

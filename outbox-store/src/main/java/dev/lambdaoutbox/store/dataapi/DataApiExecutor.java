@@ -1,16 +1,16 @@
 package dev.lambdaoutbox.store.dataapi;
 
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors.Kind;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiSession;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiTarget;
-import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;
+import dev.lambdaoutbox.store.sql.internal.ResultBudget;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;

@@ -2,12 +2,32 @@ package dev.lambdaoutbox.store.deadletter;
 
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.PacedDueTimes;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
 import dev.lambdaoutbox.store.deadletter.internal.ResultCollector;
-import dev.lambdaoutbox.store.dialect.DeadLetterSql;
-import dev.lambdaoutbox.store.dialect.StoreSql;
-import dev.lambdaoutbox.store.dialect.portable.PortableFailureGroups;
+import dev.lambdaoutbox.store.internal.StoreSql;
+import dev.lambdaoutbox.store.internal.dialect.DeadLetterSql;
+import dev.lambdaoutbox.store.internal.dialect.FailureGroupSql;
+import dev.lambdaoutbox.store.model.PacedDueTimes;
+import dev.lambdaoutbox.store.model.audit.AuditCursor;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.audit.AuditPage;
+import dev.lambdaoutbox.store.model.deadletter.CanaryCheck;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionException;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.model.deadletter.FailureGroup;
+import dev.lambdaoutbox.store.model.deadletter.FailureGroupPage;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKeys;
+import dev.lambdaoutbox.store.model.deadletter.RedriveRows;
+import dev.lambdaoutbox.store.model.deadletter.RedriveStep;
+import dev.lambdaoutbox.store.model.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -214,7 +234,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       throw new IllegalArgumentException(
           "backfill must be 0 to " + MAX_ROWS_PER_REQUEST + ", not " + backfill);
     }
-    PortableFailureGroups groups = dialect.failureGroups();
+    FailureGroupSql groups = dialect.failureGroups();
     int backfilled = 0;
     while (backfilled < backfill) {
       int want = backfill - backfilled;
@@ -269,7 +289,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
   @Override
   public CanaryCheck canary(UUID id) {
     Objects.requireNonNull(id, "id");
-    PortableFailureGroups groups = dialect.failureGroups();
+    FailureGroupSql groups = dialect.failureGroups();
     return read(
         "check the canary " + id,
         s -> {
@@ -314,7 +334,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
       int size = Math.min(batchSize, remaining);
       DeadLetterCursor position = after;
       List<DeadLetterCursor> examined = new ArrayList<>();
-      PortableFailureGroups groups = dialect.failureGroups();
+      FailureGroupSql groups = dialect.failureGroups();
       ResultCollector.Batch batch =
           runBatch(
               "re-drive",
@@ -335,7 +355,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
                     audit,
                     b,
                     AuditEntry.REDRIVE,
-                    i -> PortableFailureGroups.HELD_UNTIL,
+                    i -> FailureGroupSql.HELD_UNTIL,
                     group);
                 return b;
               });
@@ -375,7 +395,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
      * AuditEntry#REDRIVE_RESUME}), as for rows a stop held (rows just replayed have theirs).
      */
     int paceHeld(int limit, boolean audited) {
-      PortableFailureGroups groups = dialect.failureGroups();
+      FailureGroupSql groups = dialect.failureGroups();
       int paced = 0;
       while (paced < limit) {
         int size = Math.min(batchSize, limit - paced);
@@ -414,7 +434,7 @@ final class SqlDeadLetterStore implements DeadLetterStore {
   public List<UUID> stopRedrive(String group, int limit, AuditInfo audit) {
     requireGroup(group);
     requireLimit(limit);
-    PortableFailureGroups groups = dialect.failureGroups();
+    FailureGroupSql groups = dialect.failureGroups();
     List<UUID> held = new ArrayList<>();
     while (held.size() < limit) {
       int size = Math.min(batchSize, limit - held.size());

@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.store.jdbc;
 
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
@@ -12,6 +11,7 @@ import dev.lambdaoutbox.store.jdbc.internal.Scrubbed;
 import dev.lambdaoutbox.store.jdbc.internal.SessionSetup;
 import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
 import dev.lambdaoutbox.store.jdbc.internal.TlsProperties;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -8,13 +8,15 @@ import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.rate.SendRates;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,7 +52,7 @@ import java.util.function.LongSupplier;
  *       while the destination throttles); once a call finds no slot before the time runs out, the
  *       invocation claims no more and stops ({@code sendRate}).
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
- *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
+ *       dev.lambdaoutbox.store.model.UnreadableRow}); the rows claimed with it go on.
  *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}), and the backlog.
  *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
  *       is claimed while one is published, and outcomes are recorded on a second connection
@@ -177,7 +179,7 @@ public final class OutboxPoller implements AutoCloseable {
                 batch -> release(owner, batch, totals));
     LingerLease lease = linger == null ? null : new LingerLease(store, owner, clock, log);
     String stoppedBecause = null;
-    OutboxStore.Backlog backlog = null;
+    Backlog backlog = null;
     long durationMs;
     try {
       String stopped;
@@ -394,7 +396,7 @@ public final class OutboxPoller implements AutoCloseable {
    */
   private void purge(InvocationBudget budget) {
     Duration slice = slice(budget);
-    OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
+    PurgeReport report = store.purge(clock.instant(), slice);
     if (!report.caughtUp()) {
       log.warn(
           "the retention purge did not catch up in its time slice; the next invocation goes on",
@@ -412,9 +414,9 @@ public final class OutboxPoller implements AutoCloseable {
   }
 
   /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */
-  private OutboxStore.Backlog backlog() {
+  private Backlog backlog() {
     Instant now = clock.instant();
-    OutboxStore.Backlog backlog = store.backlog(now);
+    Backlog backlog = store.backlog(now);
     if (backlog.staleDestinations() > 0) {
       int forgotten = store.destinationHealth().forgetStale(now);
       log.info(
