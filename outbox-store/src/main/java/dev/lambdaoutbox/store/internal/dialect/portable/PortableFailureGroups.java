@@ -158,7 +158,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
             """);
   }
 
-  /** Up to {@code limit} groups after {@code after} ("" for the first), in fingerprint order. */
   @Override
   public List<FailureGroup> groups(SqlSession s, String after, int limit, int samples) {
     List<FailureGroup> groups = new ArrayList<>();
@@ -174,7 +173,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
     return groups;
   }
 
-  /** One group: its count (up to the cap plus one), first and last death, reason and samples. */
   @Override
   public FailureGroup group(SqlSession s, String fingerprint, int samples) {
     long count = countGroup(s, fingerprint);
@@ -207,7 +205,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
         .longValue("row_count");
   }
 
-  /** The dead letters without a fingerprint, counted up to the cap plus one. */
   @Override
   public long countUnfingerprinted(SqlSession s) {
     return s.query(countUnfingerprinted, Params.of().integer("cap", DeadLetter.COUNT_CAP + 1))
@@ -215,10 +212,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
         .longValue("row_count");
   }
 
-  /**
-   * Gives up to {@code limit} (at most {@link #BACKFILL_ROWS}) dead letters without one their
-   * fingerprint, computed as the poller's move computes it; returns how many it stamped.
-   */
   @Override
   public int backfill(SqlSession s, int limit) {
     List<Row> rows =
@@ -244,10 +237,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
     return rows.size();
   }
 
-  /**
-   * Up to {@code limit} of the group's oldest dead letters after {@code after} (null: from the
-   * first), locked; rows another transaction holds are skipped.
-   */
   @Override
   public List<DeadLetterCursor> oldest(
       SqlSession s, String fingerprint, DeadLetterCursor after, int limit) {
@@ -260,10 +249,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
         .toList();
   }
 
-  /**
-   * The latest due time of the group's re-driven rows waiting for their paced time (not held, not
-   * leased, not retrying); null for none.
-   */
   @Override
   public Instant lastDue(SqlSession s, String fingerprint, Instant now) {
     List<Row> rows =
@@ -276,7 +261,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
     return rows.isEmpty() ? null : rows.get(0).instant("due");
   }
 
-  /** Holds up to {@code limit} of the group's re-driven rows not yet published, nor leased. */
   @Override
   public List<UUID> hold(SqlSession s, String fingerprint, Instant now, int limit) {
     List<UUID> ids =
@@ -292,7 +276,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
     return ids;
   }
 
-  /** Up to {@code limit} of the group's held rows, locked, by id. */
   @Override
   public List<UUID> held(SqlSession s, String fingerprint, int limit) {
     return ids(
@@ -304,7 +287,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
                 .integer("limit", limit)));
   }
 
-  /** Gives the i-th of {@code ids} the due time {@code due(i)}. */
   @Override
   public void setDue(SqlSession s, List<UUID> ids, java.util.function.IntFunction<Instant> due) {
     if (ids.isEmpty()) {
@@ -317,7 +299,6 @@ public final class PortableFailureGroups implements FailureGroupSql {
     s.batch(setDue, sets);
   }
 
-  /** The group's re-driven rows waiting in the outbox: scheduled and held, each up to the cap. */
   @Override
   public RedriveRows redriveRows(SqlSession s, String fingerprint) {
     Params params =
@@ -331,14 +312,12 @@ public final class PortableFailureGroups implements FailureGroupSql {
         s.query(countHeld, params).get(0).longValue("row_count"));
   }
 
-  /** The outbox row of this id (status, retries, last error), or null. */
   @Override
   public Row outboxRow(SqlSession s, UUID id) {
     List<Row> rows = s.query(outboxState, Params.of().uuid("id", id));
     return rows.isEmpty() ? null : rows.get(0);
   }
 
-  /** The dead letter of this id (error, death), or null. */
   @Override
   public Row deadRow(SqlSession s, UUID id) {
     List<Row> rows = s.query(deadState, Params.of().uuid("id", id));
