@@ -3,6 +3,7 @@ package dev.lambdaoutbox.store.internal.rows;
 import dev.lambdaoutbox.core.EventRules;
 import dev.lambdaoutbox.core.JsonSupport;
 import dev.lambdaoutbox.core.MessageSize;
+import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.core.UuidV7;
 import dev.lambdaoutbox.store.model.OutboxMessage;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The outbox columns a claim returns, and how each row of them is read, on its own: into an {@link
@@ -23,21 +25,11 @@ import java.util.regex.Pattern;
 public final class MessageRows {
   /** The columns {@link #read} needs. */
   public static final List<String> COLUMNS =
-      List.of(
-          "id",
-          "aggregate_type",
-          "aggregate_id",
-          "event_type",
-          "payload",
-          "headers",
-          "destination",
-          "idempotency_key",
-          "occurred_at",
-          "created_at",
-          "retry_count",
-          "replay_count",
-          "first_failed_at",
-          "rewind_of");
+      Stream.concat(
+              OutboxTables.EVENT_COLUMNS.stream(),
+              Stream.of(
+                  "created_at", "retry_count", "replay_count", "first_failed_at", "rewind_of"))
+          .toList();
 
   /** A UUID as the outbox writes one: 36 characters, hex digits in 8-4-4-4-12 groups. */
   private static final Pattern UUID_TEXT =
