@@ -34,8 +34,7 @@ import java.util.UUID;
  * {@link #complete} and the {@link #destinationHealth()} store run on a second connection, so that
  * outcomes are recorded while the next rows are claimed.
  *
- * <p>Times are stored to the microsecond; the instants given are truncated to it. They are the
- * database's times ({@link #databaseClock()}), or a test's clock standing in for it.
+ * <p>Times are the database's ({@link #databaseClock()}), stored to the microsecond.
  */
 public interface OutboxStore {
   /** A store whose statements run on {@code executor}, in the executor's SQL dialect. */

@@ -19,10 +19,8 @@ import java.time.Duration;
  *     to {@link #PARKED_COUNT_CAP} plus one
  * @param parkedEvents their events waiting in the outbox, counted up to {@link #PARKED_COUNT_CAP}
  *     plus one
- * @param waitingOnMisconfigured rows the poller deferred because their destination refuses every
- *     message ({@link DestinationState#MISCONFIGURED}: it does not exist, access, its KMS key),
- *     which wait until it is fixed or an operator moves them; counted up to {@link
- *     #WAITING_COUNT_CAP} plus one
+ * @param waitingOnMisconfigured rows deferred because their destination refuses every message
+ *     ({@link DestinationState#MISCONFIGURED}), counted up to {@link #WAITING_COUNT_CAP} plus one
  */
 public record Backlog(
     Duration oldestUnpublishedAge,

@@ -148,29 +148,16 @@ final class PostgresClaims {
    * due no earlier than their head, so that they do not crowd the front of the ordered claim's
    * window. Only that: they cannot go before their head whether they move or not, as the claim
    * takes no row with an earlier PENDING row of its aggregate, and the head is PENDING. So the rows
-   * are taken SKIP LOCKED (a completion never waits for a lock here, nor fails for one; a row
-   * skipped stays where it was), and the statement is shaped so that no plan can cost the square of
-   * the backlog: each head is read by its primary key (a LATERAL subquery per id, its status
-   * checked outside it, so that no partial index on PENDING rows can be read for it instead), each
-   * head probes the key index for the rows behind it in key order (a LATERAL subquery per head,
-   * ordered as that index is, so a read of every PENDING row and a sort never costs less), and the
-   * rows locked are updated by ctid, a TID scan. (As a join of the table with itself, a plan made
-   * while the statistics said the table was empty, as they do after a vacuum of a drained outbox,
-   * walked every PENDING row and probed for its head: seconds on a backlog of thousands, past the
-   * statement timeout. With the heads found by {@code id = ANY(...) AND status = 'PENDING'}, the
-   * same statistics could read the heads, and the rows behind each, off a whole partial index.)
+   * are taken SKIP LOCKED (a completion never waits for a lock here, nor fails for one), and no
+   * plan can cost the square of the backlog: each head is read by its primary key (a LATERAL
+   * subquery per id, its status checked outside it, so no partial index is read instead), each head
+   * probes the key index for the rows behind it in key order, and the rows are updated by ctid.
    *
    * <p>At most :perHead rows move behind each head: those whose seq is within :perHead of the
-   * head's, a range of the key index (seq is unique, so the range holds no more rows than that), so
-   * that a completion reads and updates a bounded number of rows whatever the aggregate's size
-   * (moving all of them, 999,999 rows behind one head took longer than the statement timeout, and
-   * the completion failed). A bound in the key range, not a LIMIT: with a LIMIT in the per-head
-   * read, or over it, the statistics of a drained outbox made the planner read every PENDING row
-   * off another partial index and sort them, the plans costing the same there. The rows left where
-   * they were cannot be published out of order: the ordered claim takes only heads, rows with no
-   * earlier PENDING row of their aggregate, and this head stays PENDING. They keep their earlier
-   * place in the due index only until a short claim's window meets them (holdBehindWaitingHeads
-   * moves them), or until their turn comes.
+   * head's, a range of the key index (a bound in the range, not a LIMIT, which let the planner sort
+   * a partial index), so a completion updates a bounded number of rows whatever the aggregate's
+   * size. The rows left where they were cannot go out of order: the ordered claim takes only heads.
+   * docs/PERFORMANCE.md tells the plans this shape rules out.
    */
   private static final String HOLD_BEHIND =
       """
