@@ -16,63 +16,27 @@ import java.util.Map;
 /**
  * How MySQL walks the ordered claim's keys ({@code OutboxSql#walkKeys}): along the PENDING part of
  * the pending key index (status, aggregate_type, aggregate_id, seq) in order, in two statements per
- * step. MySQL has no partial index, so the key index (aggregate_type, aggregate_id, status, seq)
- * holds every sent (retained) row too, and a walk along it stepped over every aggregate that had
- * only sent rows left, most of them where rows are retained; this one leads with status, and its
- * PENDING part holds the pending rows alone. ENTRIES reads the next :keys PENDING entries after the
- * last key visited, a range read in index order from ('PENDING', after) that stops at its LIMIT;
- * every aggregate it reaches starts in it (the read starts past the previous one), and its first
- * entry is its head. The next step starts past the last aggregate reached, one index descent
- * however many events it holds. HEADS then reads those heads by seq (unique), with whether each is
- * ready.
- *
- * <p>No GROUP BY loose index scan: on InnoDB it returned an aggregate twice where delete-marked
- * entries (published rows not yet purged) sat among its PENDING ones, and whether the server chose
- * it over a plain range read of the whole range (the busy aggregate's every entry) turned on
- * sampled statistics. A range read in index order with a LIMIT has one plan, and reads at most
- * :keys entries.
+ * step ({@link MysqlClaimSql#WALK_ENTRIES}, {@link MysqlClaimSql#WALK_HEADS}). MySQL has no partial
+ * index, so the key index (aggregate_type, aggregate_id, status, seq) holds every sent (retained)
+ * row too, and a walk along it stepped over every aggregate that had only sent rows left, most of
+ * them where rows are retained; this one leads with status, and its PENDING part holds the pending
+ * rows alone. ENTRIES reads the next :keys PENDING entries after the last key visited, a range read
+ * in index order from ('PENDING', after) that stops at its LIMIT; every aggregate it reaches starts
+ * in it (the read starts past the previous one), and its first entry is its head. The next step
+ * starts past the last aggregate reached, one index descent however many events it holds. HEADS
+ * then reads those heads by seq (unique), with whether each is ready. A range read in index order
+ * with a LIMIT has one plan and reads at most :keys entries (not a GROUP BY loose index scan:
+ * docs/PERFORMANCE.md says why).
  */
 final class MysqlKeyWalk {
-  /**
-   * The next :keys PENDING entries of the pending key index in the range, in index order, covered
-   * by the index.
-   */
-  private static final String ENTRIES =
-      """
-      SELECT e.aggregate_type, e.aggregate_id, e.seq
-      FROM {messages} e{index:{messages}_status_key_ix}
-      WHERE e.status = 'PENDING'{after}{upTo}
-      ORDER BY e.status, e.aggregate_type, e.aggregate_id, e.seq LIMIT :keys
-      """;
-
-  private static final String AFTER =
-      " AND (e.aggregate_type > :afterType"
-          + " OR (e.aggregate_type = :afterType AND e.aggregate_id > :afterId))";
-  private static final String UP_TO =
-      " AND (e.aggregate_type < :upToType"
-          + " OR (e.aggregate_type = :upToType AND e.aggregate_id <= :upToId))";
-
-  /**
-   * The heads by seq (the IN list follows): each is ready when due (a leased head is due only at
-   * its lease end) and its aggregate not parked (one primary-key probe). A head published since the
-   * entries were read is not returned.
-   */
-  private static final String HEADS =
-      """
-      SELECT h.seq, h.id,
-        CASE WHEN h.next_attempt_at <= :now AND NOT EXISTS (SELECT 1 FROM {parkedKeys} p
-          WHERE p.aggregate_type = h.aggregate_type AND p.aggregate_id = h.aggregate_id)
-        THEN 1 ELSE 0 END AS ready
-      FROM {messages} h{index:{messages}_seq_uq}
-      WHERE h.status = 'PENDING' AND h.seq IN
-      """;
-
   private final KeyWalk entries;
   private final String heads;
 
   MysqlKeyWalk(SqlTemplate sql) {
-    this.entries = new KeyWalk(sql, ENTRIES, AFTER, UP_TO);
-    this.heads = sql.fill(HEADS);
+    this.entries =
+        new KeyWalk(
+            sql, MysqlClaimSql.WALK_ENTRIES, MysqlClaimSql.WALK_AFTER, MysqlClaimSql.WALK_UP_TO);
+    this.heads = sql.fill(MysqlClaimSql.WALK_HEADS);
   }
 
   /**

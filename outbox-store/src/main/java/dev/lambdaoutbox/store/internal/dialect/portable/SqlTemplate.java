@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  *   <li>{@code {messages}}, {@code {deadLetters}}, {@code {deadLetterAudit}}, {@code {parkedKeys}},
  *       {@code {idempotencyKeys}}, {@code {destinationHealth}}, {@code {pollerLeases}}, {@code
  *       {claimCursors}}: the tables' names from {@link OutboxTables}, prefix and schema as
- *       configured;
+ *       configured, or {@code {prefix}} before a table's name;
  *   <li>{@code {name}}: a fragment the caller passes (a generated column list, a cap);
  *   <li>{@code {at:now}}: the timestamp parameter {@code :now} as the dialect reads it in UTC;
  *   <li>{@code {utc:expression}}: a time expression as UTC text to the microsecond;
@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
  *       planner needs telling.
  * </ul>
  *
- * Named parameters ({@code :owner}) stay as they are: the executors bind them by name. Line breaks
- * and indentation become single spaces, so a statement runs (and is cached, and logged) as one
- * line. A {@code {name}} nobody defined fails at start-up.
+ * Named parameters ({@code :owner}) stay as they are. Line breaks and indentation become single
+ * spaces: a statement runs, is cached and logged as one line. An undefined {@code {name}} fails at
+ * start-up.
  */
 public final class SqlTemplate {
   private static final Pattern NAME = Pattern.compile("\\{(\\w+)\\}");
@@ -36,6 +36,7 @@ public final class SqlTemplate {
 
   public SqlTemplate(OutboxTables tables, Syntax syntax) {
     this.syntax = syntax;
+    this.tables.put("prefix", tables.prefix());
     this.tables.put("messages", tables.messages());
     this.tables.put("deadLetters", tables.deadLetters());
     this.tables.put("deadLetterAudit", tables.deadLetterAudit());
