@@ -8,9 +8,10 @@ import dev.lambdaoutbox.reprocessor.internal.action.DestinationCheck;
 import dev.lambdaoutbox.reprocessor.internal.action.Requester;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
-import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.rewind.RewindStore;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
@@ -256,7 +257,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
     JsonNode progress = outcome.report().path("progress");
     if (progress.isObject()) {
       // A re-drive's progress: the group's dead letters left, its rows scheduled at the pace and
-      // held by a stop, each counted up to DeadLetterStore.COUNT_CAP + 1.
+      // held by a stop, each counted up to DeadLetter.COUNT_CAP + 1.
       batch
           .property("failureGroup", outcome.report().path("group").asText())
           .count("RedriveRemaining", progress.path("remaining").asLong())
@@ -271,7 +272,7 @@ public final class DeadLetterReprocessorHandler implements RequestStreamHandler 
       long backlog = store.count();
       batch
           .count("DeadLetterBacklog", backlog)
-          .property("deadLetterBacklogCapped", backlog > DeadLetterStore.COUNT_CAP);
+          .property("deadLetterBacklogCapped", backlog > DeadLetter.COUNT_CAP);
     } catch (RuntimeException e) {
       // The action's own outcome is already decided; a failed count must not hide it.
       log.warn(

@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.reprocessor;
 
-import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.store.config.SharedVariables;
 import dev.lambdaoutbox.store.config.StoreSettings;
+import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.telemetry.MetricNamespace;
 import java.util.Map;

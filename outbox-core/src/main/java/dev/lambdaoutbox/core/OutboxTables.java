@@ -1,5 +1,6 @@
 package dev.lambdaoutbox.core;
 
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -12,6 +13,22 @@ public record OutboxTables(String prefix) {
    * Longest prefix that keeps every table and index name within PostgreSQL's 63-character limit.
    */
   public static final int MAX_PREFIX_LENGTH = 24;
+
+  /**
+   * The outbox columns that hold what an event says, in the order the writer inserts them and a
+   * claim reads them back; the row's own bookkeeping (its times and counts) follows them.
+   */
+  public static final List<String> EVENT_COLUMNS =
+      List.of(
+          "id",
+          "aggregate_type",
+          "aggregate_id",
+          "event_type",
+          "payload",
+          "headers",
+          "destination",
+          "idempotency_key",
+          "occurred_at");
 
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final OutboxTables DEFAULT = new OutboxTables("");

@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.store;
 
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -1,7 +1,8 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.store.dialect.KeyHead;
-import dev.lambdaoutbox.store.dialect.OutboxSql;
+import dev.lambdaoutbox.store.internal.dialect.KeyHead;
+import dev.lambdaoutbox.store.internal.dialect.OutboxSql;
+import dev.lambdaoutbox.store.model.Claim;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,14 +27,11 @@ import java.util.Set;
  * the first of as many keys as heads are wanted); the next claim, of any poller, carries on from
  * where this one left off ({@link Turn#record}).
  *
- * <p>The cursor costs two statements per claim: one primary-key read before the walk, and one
- * single-row write as the claim's last statement (none where the walk came back where it started,
- * as on an idle outbox), so the row stays locked only until the commit that follows at once. Claims
- * that read the cursor at the same time walk the same keys; each skips the heads the other locked
- * and walks on past them, and the later write wins. Where claims reserve their aggregates first
- * ({@link #reserve}, the default on MySQL and MariaDB), the walk and the cursor's move are a short
- * transaction of their own, holding the cursor's row throughout, and concurrent claims walk one
- * after the other over disjoint runs of aggregates, then lock and lease their heads side by side.
+ * <p>The cursor costs a primary-key read before the walk and a single-row write as the claim's last
+ * statement. Claims that read it at once walk the same keys, each skipping the heads the other
+ * locked; the later write wins. Where claims reserve their aggregates first ({@link #reserve}), the
+ * walk and the cursor's move are a short transaction holding the cursor's row, so concurrent claims
+ * walk disjoint runs of aggregates.
  */
 final class KeyRotation {
   /** Pages of the key walk per claim, at most. */

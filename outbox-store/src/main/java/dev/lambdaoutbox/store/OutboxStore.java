@@ -1,13 +1,18 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.core.OutboxTables;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.FullPayload;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -29,13 +34,9 @@ import java.util.UUID;
  * {@link #complete} and the {@link #destinationHealth()} store run on a second connection, so that
  * outcomes are recorded while the next rows are claimed.
  *
- * <p>Times are stored to the microsecond; the instants given are truncated to it. They are the
- * database's times ({@link #databaseClock()}), or a test's clock standing in for it.
+ * <p>Times are the database's ({@link #databaseClock()}), stored to the microsecond.
  */
 public interface OutboxStore {
-  /** The width of {@code locked_by}: the longest owner. */
-  int MAX_OWNER_LENGTH = 128;
-
   /** A store whose statements run on {@code executor}, in the executor's SQL dialect. */
   static Builder builder(SqlExecutor executor) {
     return new Builder(executor);
@@ -80,25 +81,6 @@ public interface OutboxStore {
 
   /** Rows one transaction of {@link #purge} deletes at most. */
   int PURGE_BATCH = 2_000;
-
-  /**
-   * Makes due again the events earlier versions marked parked (due never, last error {@code
-   * PARKED}), which this version no longer marks: one short transaction of at most {@code
-   * chunkSize} rows at a time, until a chunk comes back short (caught up) or {@code timeSlice} has
-   * passed; a chunk starts only within the slice, and a crash between chunks loses nothing (the
-   * next call goes on). A parked aggregate's events stay behind its parked-keys row, which the
-   * ordered claim skips; a released aggregate's are published in order.
-   */
-  UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice);
-
-  /**
-   * What one {@link #unmarkParked} did.
-   *
-   * @param unmarked events made due again
-   * @param remaining events still marked, counted up to 10,000 plus one (0 when caught up)
-   * @param caughtUp the last chunk came back short: no event is marked any more
-   */
-  record UnmarkReport(long unmarked, long remaining, boolean caughtUp) {}
 
   /** What alarms watch, read in one round trip (see {@link Backlog}). */
   Backlog backlog(Instant now);
@@ -149,91 +131,6 @@ public interface OutboxStore {
    */
   FullPayload fullPayload(UUID id, long maxBytes);
 
-  /**
-   * What one {@link #purge} removed.
-   *
-   * @param purged rows deleted, by what they were (e.g. {@code "sentRows"}), in the pass's order
-   * @param caughtUp every kind's last batch came back short: nothing more was due for purging
-   */
-  record PurgeReport(Map<String, Long> purged, boolean caughtUp) {
-    public PurgeReport {
-      purged = Collections.unmodifiableMap(new LinkedHashMap<>(purged));
-    }
-
-    /** Rows deleted in all. */
-    public long total() {
-      return purged.values().stream().mapToLong(Long::longValue).sum();
-    }
-  }
-
-  /**
-   * Most dead letters {@link Backlog#deadLetters()} counts; beyond it the count stops, so that it
-   * costs the same at a million dead letters as at ten thousand.
-   */
-  int DEAD_LETTER_COUNT_CAP = 10_000;
-
-  /**
-   * Most parked keys, and most parked events, {@link Backlog#parkedKeys()} and {@link
-   * Backlog#parkedEvents()} count; beyond it the counts stop.
-   */
-  int PARKED_COUNT_CAP = 10_000;
-
-  /**
-   * Most rows {@link Backlog#waitingOnMisconfigured()} counts; beyond it the count stops, so that
-   * it costs the same whatever waits.
-   */
-  int WAITING_COUNT_CAP = 10_000;
-
-  /**
-   * The default of {@link Builder#parkingChunkSize}: the most rows behind one head that a
-   * completion holds back, with {@link Ordering#AGGREGATE}.
-   */
-  int PARKING_CHUNK_SIZE = 5_000;
-
-  /**
-   * @param oldestUnpublishedAge how long the oldest PENDING row has been free to go, whatever it
-   *     waits for (due, backing off, deferred, leased): counted from its creation, or from the time
-   *     it waited for when later ({@code not_before}), so a row waiting for its time is not late;
-   *     zero when there is none. A replayed row counts from its replay.
-   * @param deadLetters rows in the dead-letter table, counted up to {@link #DEAD_LETTER_COUNT_CAP}
-   *     plus one: above the cap it is {@code DEAD_LETTER_COUNT_CAP + 1}, meaning "more"
-   * @param destinationsDown destinations marked down and not stale (see {@link
-   *     DestinationHealthStore#STALE_AFTER})
-   * @param destinationsMisconfigured those of them marked {@link DestinationState#MISCONFIGURED}
-   * @param staleDestinations health rows that are stale and not counted
-   * @param parkedKeys aggregates parked behind a dead letter ({@link Ordering#AGGREGATE}), counted
-   *     up to {@link #PARKED_COUNT_CAP} plus one
-   * @param parkedEvents their events waiting in the outbox, counted up to {@link #PARKED_COUNT_CAP}
-   *     plus one
-   * @param waitingOnMisconfigured rows the poller deferred because their destination refuses every
-   *     message ({@link DestinationState#MISCONFIGURED}: it does not exist, access, its KMS key),
-   *     which wait until it is fixed or an operator moves them; counted up to {@link
-   *     #WAITING_COUNT_CAP} plus one
-   * @param markedEvents events earlier versions marked parked (due never) that are not yet made due
-   *     again ({@link #unmarkParked}), counted up to {@link #PARKED_COUNT_CAP} plus one
-   */
-  record Backlog(
-      Duration oldestUnpublishedAge,
-      long deadLetters,
-      int destinationsDown,
-      int destinationsMisconfigured,
-      int staleDestinations,
-      long parkedKeys,
-      long parkedEvents,
-      long waitingOnMisconfigured,
-      long markedEvents) {
-
-    /** Whether there are more dead letters than {@link #DEAD_LETTER_COUNT_CAP}. */
-    public boolean deadLettersCapped() {
-      return deadLetters > DEAD_LETTER_COUNT_CAP;
-    }
-
-    /** Whether there are more parked keys or parked events than {@link #PARKED_COUNT_CAP}. */
-    public boolean parkedCapped() {
-      return parkedKeys > PARKED_COUNT_CAP || parkedEvents > PARKED_COUNT_CAP;
-    }
-  }
-
   /** Configures an {@link OutboxStore}; not thread-safe. */
   final class Builder {
     final SqlExecutor executor;
@@ -243,7 +140,7 @@ public interface OutboxStore {
     Duration idempotencyWindow;
     boolean secondConnection;
     Boolean reserveAggregates;
-    int parkingChunkSize = PARKING_CHUNK_SIZE;
+    int parkingChunkSize = Ordering.PARKING_CHUNK_SIZE;
 
     private Builder(SqlExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
@@ -320,7 +217,7 @@ public interface OutboxStore {
      * With {@link Ordering#AGGREGATE}, the most rows behind one head that backs off or is deferred
      * which a completion holds back (moves to the head's due time), the first in seq order: the
      * rest cannot go before the head either way, and a short claim moves those it meets. 100 to
-     * 50,000; {@value OutboxStore#PARKING_CHUNK_SIZE} when not given.
+     * 50,000; {@value Ordering#PARKING_CHUNK_SIZE} when not given.
      */
     public Builder parkingChunkSize(int rows) {
       if (rows < 100 || rows > 50_000) {

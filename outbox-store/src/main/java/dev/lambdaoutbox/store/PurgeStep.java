@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.store.dialect.PurgeSql;
+import dev.lambdaoutbox.store.internal.dialect.PurgeSql;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.store;
 
-import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
-import dev.lambdaoutbox.store.dialect.PurgeSql;
+import dev.lambdaoutbox.store.internal.dialect.PurgeSql;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Duration;
 import java.time.Instant;

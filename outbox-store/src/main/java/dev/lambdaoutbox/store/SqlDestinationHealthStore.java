@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.dialect.DestinationHealthSql;
+import dev.lambdaoutbox.store.internal.dialect.DestinationHealthSql;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

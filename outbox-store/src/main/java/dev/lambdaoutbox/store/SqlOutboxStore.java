@@ -2,13 +2,23 @@ package dev.lambdaoutbox.store;
 
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
-import dev.lambdaoutbox.store.DeliveryOutcome.Published;
-import dev.lambdaoutbox.store.DeliveryOutcome.Release;
-import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.dialect.OutboxSql;
-import dev.lambdaoutbox.store.dialect.StoreSql;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.internal.StoreSql;
+import dev.lambdaoutbox.store.internal.dialect.OutboxSql;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Defer;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Release;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Retry;
+import dev.lambdaoutbox.store.model.FullPayload;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.PurgeReport;
+import dev.lambdaoutbox.store.model.SupersededDeadLetter;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Clock;
@@ -38,7 +48,6 @@ final class SqlOutboxStore implements OutboxStore {
   private final boolean reserveAggregates;
   private final int parkingChunkSize;
   private final RetentionPass retention;
-  private final UnmarkPass unmarking;
   private final DestinationHealthStore destinationHealth;
   private final DatabaseClock databaseClock;
 
@@ -61,9 +70,8 @@ final class SqlOutboxStore implements OutboxStore {
       steps.add(new PurgeStep.IdempotencyKeys(b.idempotencyWindow));
     }
     this.retention = new RetentionPass(executor, sql.purge(), steps, PURGE_BATCH);
-    this.unmarking = new UnmarkPass(executor, dialect, tables);
     this.destinationHealth = new SqlDestinationHealthStore(completions, sql.health(), tables);
-    this.databaseClock = DatabaseClock.of(executor, sql.clock(), Clock.systemUTC());
+    this.databaseClock = DatabaseClock.of(executor, Clock.systemUTC());
   }
 
   @Override
@@ -150,12 +158,6 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   @Override
-  public UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice) {
-    Objects.requireNonNull(timeSlice, "timeSlice");
-    return unmarking.run(micros(now), chunkSize, timeSlice);
-  }
-
-  @Override
   public Backlog backlog(Instant now) {
     Instant at = micros(now);
     return executor.inTransaction(
@@ -217,9 +219,9 @@ final class SqlOutboxStore implements OutboxStore {
   }
 
   private static void requireOwner(String owner) {
-    if (owner == null || owner.isBlank() || owner.length() > MAX_OWNER_LENGTH) {
+    if (owner == null || owner.isBlank() || owner.length() > Claim.MAX_OWNER_LENGTH) {
       throw new IllegalArgumentException(
-          "owner: must be 1 to " + MAX_OWNER_LENGTH + " characters, was '" + owner + "'");
+          "owner: must be 1 to " + Claim.MAX_OWNER_LENGTH + " characters, was '" + owner + "'");
     }
   }
 

@@ -207,12 +207,9 @@ public final class PollerVariables {
   public static final Setting PARKING_CHUNK_SIZE =
       Setting.number("OUTBOX_PARKING_CHUNK_SIZE", INTEGER, 5_000, 100, 50_000)
           .meaning(
-              "the most outbox rows one statement of parking work updates: events that earlier"
-                  + " versions marked parked are made due again this many per statement, each"
-                  + " its own transaction, a few seconds of each run until none is left"
-                  + " ([parked keys](operating.md#parked-keys-parkedkeysalarm)); with ordering, a"
-                  + " completion holds back at most this many rows behind each head that backs"
-                  + " off");
+              "with ordering, the most rows a completion holds back behind each head that backs"
+                  + " off or waits, the first in `seq` order"
+                  + " ([parked keys](operating.md#parked-keys-parkedkeysalarm))");
 
   public static final Setting CLAIM_CHECK_BUCKET =
       Setting.text("OUTBOX_CLAIM_CHECK_BUCKET", null, "an S3 bucket name")

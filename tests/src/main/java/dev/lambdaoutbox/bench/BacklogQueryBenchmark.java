@@ -3,9 +3,11 @@ package dev.lambdaoutbox.bench;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.dialect.ExplainSql;
+import dev.lambdaoutbox.store.internal.StoreSql;
+import dev.lambdaoutbox.store.internal.dialect.ExplainSql;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Backlog;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -72,7 +74,7 @@ public final class BacklogQueryBenchmark {
 
       SqlExecutor executor = JdbcExecutor.of(connections);
       OutboxStore store = OutboxStore.builder(executor).tables(tables).build();
-      ExplainSql dialect = ExplainSql.of(db.dialect(), tables);
+      ExplainSql dialect = StoreSql.explain(db.dialect(), tables);
       Instant now = BASE.plus(Duration.ofHours(1));
       Map<String, Query> queries = new LinkedHashMap<>();
       queries.put("before: backlog statement", old(db.dialect(), tables, true, true));
@@ -94,7 +96,7 @@ public final class BacklogQueryBenchmark {
               "SELECT count(*) AS n FROM (SELECT 1 AS one FROM "
                   + tables.deadLetters()
                   + " LIMIT "
-                  + (OutboxStore.DEAD_LETTER_COUNT_CAP + 1)
+                  + (Backlog.DEAD_LETTER_COUNT_CAP + 1)
                   + ") capped",
               Params.none()));
 

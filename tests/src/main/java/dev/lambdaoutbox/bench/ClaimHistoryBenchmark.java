@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Claim;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;

@@ -5,7 +5,7 @@ import static dev.lambdaoutbox.bench.DrainTables.print;
 import static dev.lambdaoutbox.bench.DrainTables.reload;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.Ordering;
+import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.sql.Connection;

@@ -5,13 +5,14 @@ import static dev.lambdaoutbox.bench.DrainTables.execute;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import java.lang.management.ManagementFactory;
@@ -363,7 +364,7 @@ public final class ScaleBenchmark {
     boolean caughtUp = false;
     try {
       while (System.nanoTime() < end && !caughtUp) {
-        OutboxStore.PurgeReport report = store.purge(Instant.now(), Duration.ofSeconds(5));
+        PurgeReport report = store.purge(Instant.now(), Duration.ofSeconds(5));
         purged += report.total();
         caughtUp = report.caughtUp();
       }

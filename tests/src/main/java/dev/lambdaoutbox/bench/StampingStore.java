@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.bench;
 
-import dev.lambdaoutbox.store.Claim;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.testing.ForwardingOutboxStore;
 import java.time.Duration;
 import java.time.Instant;

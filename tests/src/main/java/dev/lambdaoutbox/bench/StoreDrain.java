@@ -1,13 +1,13 @@
 package dev.lambdaoutbox.bench;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,12 +1,14 @@
 package dev.lambdaoutbox.testing;
 
-import dev.lambdaoutbox.store.Claim;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.DeliveryOutcome;
 import dev.lambdaoutbox.store.DestinationHealthStore;
-import dev.lambdaoutbox.store.FullPayload;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.FullPayload;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -37,11 +39,6 @@ public abstract class ForwardingOutboxStore implements OutboxStore {
   @Override
   public PurgeReport purge(Instant now, Duration timeSlice) {
     return delegate.purge(now, timeSlice);
-  }
-
-  @Override
-  public UnmarkReport unmarkParked(Instant now, int chunkSize, Duration timeSlice) {
-    return delegate.unmarkParked(now, chunkSize, timeSlice);
   }
 
   @Override

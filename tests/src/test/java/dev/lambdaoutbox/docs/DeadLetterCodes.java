@@ -2,7 +2,7 @@ package dev.lambdaoutbox.docs;
 
 import dev.lambdaoutbox.poller.internal.failure.Codes;
 import dev.lambdaoutbox.poller.internal.failure.FailureClassifier;
-import dev.lambdaoutbox.store.UnreadableRow;
+import dev.lambdaoutbox.store.model.UnreadableRow;
 import java.util.Set;
 
 /**

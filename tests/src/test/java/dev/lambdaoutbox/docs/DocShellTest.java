@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.docs.DocPages.CodeBlock;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.template.TemplateFacts;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -139,7 +139,7 @@ class DocShellTest {
       OutboxStore ordered =
           OutboxStore.builder(JdbcExecutor.of(connections))
               .tables(tables)
-              .ordering(dev.lambdaoutbox.store.Ordering.AGGREGATE)
+              .ordering(dev.lambdaoutbox.store.model.Ordering.AGGREGATE)
               .build();
       Instant later = Instant.now().plusSeconds(1); // the rows just written are due by then
       assertThat(ordered.claim("docs", 10, later, Duration.ofMinutes(1)).messages())

@@ -5,23 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.Claim;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationHealthStore;
-import dev.lambdaoutbox.store.DestinationState;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.PurgeReport;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKeys;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import dev.lambdaoutbox.testing.PoisonRows;
@@ -186,10 +189,10 @@ final class Drills {
             .map(m -> (DeliveryOutcome) new DeliveryOutcome.Published(m.id()))
             .toList(),
         later);
-    OutboxStore.Backlog backlog = store.backlog(later);
+    Backlog backlog = store.backlog(later);
     assertThat(backlog.deadLetters()).isEqualTo(2);
     assertThat(backlog.oldestUnpublishedAge()).isZero();
-    OutboxStore.PurgeReport purged = store.purge(t0.plus(RETENTION).plusSeconds(60), LEASE);
+    PurgeReport purged = store.purge(t0.plus(RETENTION).plusSeconds(60), LEASE);
     assertThat(purged.total()).as("4 sent rows and 1 key").isEqualTo(5);
 
     DestinationHealthStore health = store.destinationHealth();
@@ -235,7 +238,7 @@ final class Drills {
     assertThat(count(tables.claimCursors())).as("the cursor's row, recreated").isEqualTo(1);
     assertThat(ordered.claim("poller-4", 10, later.plusSeconds(1), LEASE).isEmpty()).isTrue();
     assertThat(ordered.countDue(later.plusSeconds(1), 100)).isZero();
-    OutboxStore.Backlog parkedBacklog = ordered.backlog(later);
+    Backlog parkedBacklog = ordered.backlog(later);
     assertThat(parkedBacklog.parkedKeys()).isEqualTo(1);
     assertThat(parkedBacklog.parkedEvents()).isEqualTo(2);
   }
@@ -294,7 +297,7 @@ final class Drills {
     // Failure groups, with the backfill of fingerprints rows from before them lack.
     sql("UPDATE " + tables.deadLetters() + " SET failure_fingerprint = NULL");
     assertThat(store.failureGroups(null, 10, 1, 100).backfilled()).isEqualTo(3);
-    DeadLetterStore.ParkedKeys parked = store.parkedKeys(10);
+    ParkedKeys parked = store.parkedKeys(10);
     assertThat(parked.total()).isEqualTo(1);
     UUID head = parked.keys().get(0).deadLetterId();
 

@@ -6,12 +6,13 @@ import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.Claim;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -147,7 +148,7 @@ class ClockSkewTest {
 
     Instant inserting = reference.instant();
     UUID id = insertCreatedSecondsAgo(90);
-    OutboxStore.Backlog backlog = store.backlog(pollersClock.instant());
+    Backlog backlog = store.backlog(pollersClock.instant());
     Duration sinceInsert = Duration.between(inserting, reference.instant());
     assertThat(backlog.oldestUnpublishedAge())
         .isBetween(

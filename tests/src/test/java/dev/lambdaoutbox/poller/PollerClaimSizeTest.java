@@ -2,8 +2,8 @@ package dev.lambdaoutbox.poller;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lambdaoutbox.store.Claim;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.model.Claim;
 import dev.lambdaoutbox.testing.ForwardingOutboxStore;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.reprocessor;
 
 import dev.lambdaoutbox.core.UuidV7;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -8,22 +8,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.UuidV7;
-import dev.lambdaoutbox.store.deadletter.AuditCursor;
-import dev.lambdaoutbox.store.deadletter.AuditEntry;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.AuditPage;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionException;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult.Skipped;
-import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
-import dev.lambdaoutbox.store.deadletter.SkipReason;
-import dev.lambdaoutbox.store.dialect.AuditDetails;
+import dev.lambdaoutbox.store.model.audit.AuditCursor;
+import dev.lambdaoutbox.store.model.audit.AuditDetails;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.audit.AuditPage;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionException;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult.Skipped;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.model.deadletter.SkipReason;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.sql.Connection;
@@ -129,7 +129,7 @@ abstract class DeadLetterStoreContract {
   @Test
   final void countsAndSummaries_stopJustPastTheCap_andSaySo() {
     List<DeadLetter> many = new ArrayList<>();
-    for (int i = 0; i < DeadLetterStore.COUNT_CAP + 5; i++) {
+    for (int i = 0; i < DeadLetter.COUNT_CAP + 5; i++) {
       many.add(deadLetter().deadAt(T0.plusMillis(i)).build());
     }
     rows.seed(many.toArray(DeadLetter[]::new));
@@ -137,10 +137,10 @@ abstract class DeadLetterStoreContract {
     DeadLetterSummary all = store.summarize(DeadLetterFilter.all());
     DeadLetterSummary newest =
         store.summarize(
-            DeadLetterFilter.builder().deadFrom(T0.plusMillis(DeadLetterStore.COUNT_CAP)).build());
+            DeadLetterFilter.builder().deadFrom(T0.plusMillis(DeadLetter.COUNT_CAP)).build());
 
-    assertThat(store.count()).isEqualTo(DeadLetterStore.COUNT_CAP + 1);
-    assertThat(all.total()).isEqualTo(DeadLetterStore.COUNT_CAP + 1);
+    assertThat(store.count()).isEqualTo(DeadLetter.COUNT_CAP + 1);
+    assertThat(all.total()).isEqualTo(DeadLetter.COUNT_CAP + 1);
     assertThat(all.totalCapped()).isTrue();
     assertThat(all.groups())
         .singleElement()

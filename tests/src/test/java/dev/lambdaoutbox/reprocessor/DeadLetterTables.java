@@ -3,7 +3,7 @@ package dev.lambdaoutbox.reprocessor;
 import dev.lambdaoutbox.core.JdbcValues;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.TestDatabase;

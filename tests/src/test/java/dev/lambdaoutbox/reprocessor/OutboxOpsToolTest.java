@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
 import dev.lambdaoutbox.testing.AwsEndpoint;
 import dev.lambdaoutbox.testing.PackagedFunction;
 import dev.lambdaoutbox.testing.TestDatabase;

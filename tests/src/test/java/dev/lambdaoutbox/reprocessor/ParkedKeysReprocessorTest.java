@@ -5,17 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import dev.lambdaoutbox.writer.OutboxWriter;
 import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -98,59 +97,6 @@ class ParkedKeysReprocessorTest {
     assertThat(reprocessor.invoke("{\"action\":\"list\"}").path("parkedKeys").path("total").asInt())
         .isZero();
     // Released: the next event of r-1 is its head now (r-2 was claimed already and is leased).
-    assertThat(store.claim("poller:2", 10, Instant.now(), Duration.ofMinutes(1)).messages())
-        .extracting(m -> m.id())
-        .containsExactly(ids.get(1));
-  }
-
-  /**
-   * Events an earlier version marked parked, behind a key the reprocessor releases: the release
-   * does not touch them, {@code list} says how many are still marked, and once the poller has made
-   * them due ({@code unmarkParked}) it says nothing more and the events publish in order.
-   */
-  @Test
-  void list_saysHowManyEventsAnEarlierVersionMarked_untilThePollerHasMadeThemDue()
-      throws Exception {
-    List<UUID> ids = append("r-1", 4);
-    Instant now = Instant.now();
-    store.claim("poller:1", 10, now, Duration.ofMinutes(1));
-    store.complete(
-        "poller:1",
-        List.of(new DeliveryOutcome.DeadLetter(ids.get(0), "InvalidParameterValue", "refused")),
-        now);
-    try (Connection c = db.open();
-        Statement st = c.createStatement()) {
-      st.executeUpdate(
-          "UPDATE "
-              + tables.messages()
-              + " SET next_attempt_at = TIMESTAMP '9999-01-01 00:00:00',"
-              + " last_error_code = 'PARKED' WHERE status = 'PENDING'");
-    }
-
-    JsonNode parked = reprocessor.invoke("{\"action\":\"list\"}").path("parkedKeys");
-    assertThat(parked.path("markedEvents").asInt()).isEqualTo(3);
-    assertThat(parked.path("markedEventsCapped").asBoolean()).isFalse();
-    reprocessor.invoke(
-        "{\"action\":\"discard\",\"requestedBy\":\"alice\",\"reason\":\"obsolete\",\"ids\":[\""
-            + ids.get(0)
-            + "\"]}");
-    assertThat(store.claim("poller:2", 10, Instant.now(), Duration.ofMinutes(1)).isEmpty())
-        .as("released, but its next event is still marked")
-        .isTrue();
-    assertThat(
-            reprocessor
-                .invoke("{\"action\":\"list\"}")
-                .path("parkedKeys")
-                .path("markedEvents")
-                .asInt())
-        .isEqualTo(3);
-
-    OutboxStore.UnmarkReport report = store.unmarkParked(Instant.now(), 2, Duration.ofSeconds(10));
-
-    assertThat(report.unmarked()).isEqualTo(3);
-    assertThat(report.caughtUp()).isTrue();
-    assertThat(reprocessor.invoke("{\"action\":\"list\"}").path("parkedKeys").has("markedEvents"))
-        .isFalse();
     assertThat(store.claim("poller:2", 10, Instant.now(), Duration.ofMinutes(1)).messages())
         .extracting(m -> m.id())
         .containsExactly(ids.get(1));

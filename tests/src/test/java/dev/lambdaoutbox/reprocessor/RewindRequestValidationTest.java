@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RewindRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.RequestParser;
-import dev.lambdaoutbox.store.rewind.RewindCursor;
-import dev.lambdaoutbox.store.rewind.RewindPacing;
-import dev.lambdaoutbox.store.rewind.RewindRange;
+import dev.lambdaoutbox.store.model.rewind.RewindCursor;
+import dev.lambdaoutbox.store.model.rewind.RewindPacing;
+import dev.lambdaoutbox.store.model.rewind.RewindRange;
 import dev.lambdaoutbox.store.rewind.RewindStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -10,7 +10,7 @@ import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.reprocessor.internal.action.DeadLetterActions;
-import dev.lambdaoutbox.store.Ordering;
+import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.testing.Backend;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;

@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.bench.Stores;
 import dev.lambdaoutbox.core.Utf8;
-import dev.lambdaoutbox.store.OutboxStore.Backlog;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -192,7 +197,7 @@ abstract class JdbcOutboxStoreContract extends OutboxStoreContract {
                 Stores.settings(db, tables), rotated, ConnectionLimits.defaults()));
 
     assertThat(OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables).build().backlog(T0))
-        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0, 0));
+        .isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0));
     assertThat(refreshes).hasValue(1);
   }
 

@@ -1,19 +1,21 @@
 package dev.lambdaoutbox.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
-import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.DeliveryOutcome.Published;
-import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Retry;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
-import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.testing.StatementLog;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;
@@ -27,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,12 +36,11 @@ import org.junit.jupiter.api.Test;
  * An aggregate of many PENDING events parked behind its dead-lettered head and released, by discard
  * and by replay, against a real database: every statement of parking, releasing and what the poller
  * and the reprocessor read meanwhile touches a bounded number of rows, well inside the statement
- * timeout, and the aggregate's events then publish in seq order. Events an earlier version marked
- * parked are made due chunk by chunk, and a crash between chunks loses nothing.
+ * timeout, and the aggregate's events then publish in seq order.
  *
- * <p>By default the aggregate has 30,000 events, unmarked in chunks of 1,000: past every count's
- * cap (10,000 plus one), the unmarking thirty chunks, each test in seconds. The system property
- * {@code outbox.largeParkedKey.events} sets another size; from 1,000,000 up the chunk is {@code
+ * <p>By default the aggregate has 30,000 events, held back in chunks of 1,000: past every count's
+ * cap (10,000 plus one), each test in seconds. The system property {@code
+ * outbox.largeParkedKey.events} sets another size; from 1,000,000 up the chunk is {@code
  * OUTBOX_PARKING_CHUNK_SIZE}'s default, 5,000. The million-event shape docs/ordering.md reports
  * runs with:
  *
@@ -68,17 +68,12 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
   static final long STATEMENT_MILLIS = 10_000;
 
   /**
-   * The chunk the unmarking runs in: {@value #DEFAULT_CHUNK}, or from a million events up the
-   * default of {@code OUTBOX_PARKING_CHUNK_SIZE}.
+   * The most rows a completion holds back behind a head: {@value #DEFAULT_CHUNK}, or from a million
+   * events up the default of {@code OUTBOX_PARKING_CHUNK_SIZE}.
    */
   static final int CHUNK = EVENTS >= 1_000_000 ? 5_000 : DEFAULT_CHUNK;
 
   private static final AuditInfo AUDIT = new AuditInfo("req-1", "operator", "fixed the consumer");
-
-  /** How many events an earlier version's marks are laid on, for the unmarking test. */
-  int markedEvents() {
-    return EVENTS;
-  }
 
   @AfterEach
   void truncate() {
@@ -211,51 +206,6 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
   }
 
   /**
-   * Events an earlier version marked parked (due never) behind a released head: the key waits until
-   * they are unmarked, chunk by chunk. A pass that dies in its third chunk keeps the two it
-   * committed and rolls back the third; the next passes go on, report what remains (capped), and
-   * finish; the events then publish in seq order.
-   */
-  @Test
-  void eventsMarkedByAnEarlierVersion_areUnmarkedChunkByChunk_resumingAfterACrash()
-      throws Exception {
-    int events = markedEvents();
-    List<UUID> first = parkedAggregate(events);
-    markAsAnEarlierVersionDid(first.get(0));
-    deadLetters(newExecutor()).discard(List.of(first.get(0)), false, AUDIT);
-    assertThat(store(newExecutor()).claim("p2", 10, T0.plusSeconds(3601), LEASE).isEmpty())
-        .as("the released key waits behind its marked events")
-        .isTrue();
-
-    StatementLog log = new StatementLog(newExecutor());
-    assertThatThrownBy(
-            () ->
-                store(new DyingInThirdChunk(log))
-                    .unmarkParked(T0.plusSeconds(3601), CHUNK, Duration.ofMinutes(5)))
-        .hasStackTraceContaining("died in chunk 3");
-    assertThat(marked()).isEqualTo(events - 1 - 2L * CHUNK);
-
-    OutboxStore.UnmarkReport one =
-        store(log).unmarkParked(T0.plusSeconds(3601), CHUNK, Duration.ZERO);
-    assertThat(one.unmarked()).isEqualTo(CHUNK);
-    assertThat(one.caughtUp()).isFalse();
-    assertThat(one.remaining())
-        .isEqualTo(Math.min(events - 1 - 3L * CHUNK, OutboxStore.PARKED_COUNT_CAP + 1));
-    long unmarked = one.unmarked();
-    OutboxStore.UnmarkReport pass;
-    do {
-      pass = store(log).unmarkParked(T0.plusSeconds(3601), CHUNK, Duration.ofSeconds(10));
-      unmarked += pass.unmarked();
-    } while (!pass.caughtUp());
-
-    assertThat(unmarked).isEqualTo(events - 1 - 2L * CHUNK);
-    assertThat(pass.remaining()).isZero();
-    assertThat(marked()).isZero();
-    assertBounded("unmarking", log, CHUNK);
-    assertThat(publishedNext(5)).containsExactlyElementsOf(first.subList(1, 6));
-  }
-
-  /**
    * {@code events} PENDING events of {@code o-0}, due from T0, and one of a quiet aggregate; the
    * big aggregate's head dead-lettered by a claim's completion, which parks it: every statement of
    * it, and of the reads the poller and the reprocessor make while the aggregate is parked, is
@@ -282,18 +232,24 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
 
     assertThat(report.parked())
         .containsExactly(
-            Map.entry(first.get(0), Math.min(events - 1, DeadLetterStore.COUNT_CAP + 1)));
+            Map.entry(
+                first.get(0),
+                Math.min(
+                    events - 1, dev.lambdaoutbox.store.model.deadletter.DeadLetter.COUNT_CAP + 1)));
     UUID later = append(T0.plusSeconds(3), event("z-quiet")).get(0);
     assertThat(store.claim("p2", 10, T0.plusSeconds(4), LEASE).messages())
         .extracting(OutboxMessage::id)
         .containsExactly(later);
     assertThat(store.countDue(T0.plusSeconds(4), 100)).isZero();
-    OutboxStore.Backlog backlog = store.backlog(T0.plusSeconds(4));
+    Backlog backlog = store.backlog(T0.plusSeconds(4));
     assertThat(backlog.parkedKeys()).isEqualTo(1);
-    assertThat(backlog.parkedEvents()).isEqualTo(OutboxStore.PARKED_COUNT_CAP + 1L);
+    assertThat(backlog.parkedEvents()).isEqualTo(Backlog.PARKED_COUNT_CAP + 1L);
     assertThat(deadLetters(log).parkedKeys(10).keys())
         .singleElement()
-        .satisfies(k -> assertThat(k.waitingEvents()).isEqualTo(DeadLetterStore.COUNT_CAP + 1L));
+        .satisfies(
+            k ->
+                assertThat(k.waitingEvents())
+                    .isEqualTo(dev.lambdaoutbox.store.model.deadletter.DeadLetter.COUNT_CAP + 1L));
     assertThat(rows.message(first.get(1)).get("last_error_code")).isNull();
     assertBounded("parking and the reads while parked", log, 10);
     store.complete("p2", List.of(new Published(later)), T0.plusSeconds(4));
@@ -361,25 +317,6 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
     return published;
   }
 
-  /**
-   * Marks the events behind the dead-lettered head as versions before this one did when they parked
-   * an aggregate: due never, last error PARKED, naming the dead letter.
-   */
-  void markAsAnEarlierVersionDid(UUID head) {
-    rows.execute(
-        "UPDATE "
-            + tables.messages()
-            + " SET next_attempt_at = TIMESTAMP '9999-06-01 00:00:00', last_error_code = 'PARKED',"
-            + " last_error_reason = 'parked behind dead letter "
-            + head
-            + "' WHERE aggregate_id = 'o-0' AND status = 'PENDING'");
-    assertThat(marked()).isEqualTo(markedEvents() - 1L);
-  }
-
-  long marked() {
-    return rows.count(tables.messages(), "last_error_code = 'PARKED' AND status = 'PENDING'");
-  }
-
   /** The first {@code n} ids of {@code o-0}, in seq order. */
   List<UUID> firstIds(int n) throws Exception {
     List<UUID> ids = new ArrayList<>();
@@ -404,38 +341,5 @@ abstract class LargeParkedKeyContractTest extends StoreTestBase {
         .eventType("order.changed")
         .payload("{\"orderId\":\"" + aggregateId + "\"}")
         .build();
-  }
-
-  /**
-   * An executor whose third unmarking transaction dies after its statement ran: the transaction
-   * rolls back, as when a poller is killed between a chunk's update and its commit.
-   */
-  private record DyingInThirdChunk(SqlExecutor executor, AtomicInteger chunks)
-      implements SqlExecutor {
-    DyingInThirdChunk(SqlExecutor executor) {
-      this(executor, new AtomicInteger());
-    }
-
-    @Override
-    public SqlDialect dialect() {
-      return executor.dialect();
-    }
-
-    @Override
-    public <T> T inTransaction(String what, SqlWork<T> work) {
-      if (!what.startsWith("make due")) {
-        return executor.inTransaction(what, work);
-      }
-      int chunk = chunks.incrementAndGet();
-      return executor.inTransaction(
-          what,
-          s -> {
-            T done = work.run(s);
-            if (chunk == 3) {
-              throw new IllegalStateException("the poller died in chunk " + chunk);
-            }
-            return done;
-          });
-    }
   }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.store.dialect.KeyHead;
-import dev.lambdaoutbox.store.dialect.OutboxSql;
-import dev.lambdaoutbox.store.dialect.StoreSql;
+import dev.lambdaoutbox.store.internal.StoreSql;
+import dev.lambdaoutbox.store.internal.dialect.KeyHead;
+import dev.lambdaoutbox.store.internal.dialect.OutboxSql;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.Params;

@@ -4,15 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
-import dev.lambdaoutbox.store.Completion.Result;
-import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
-import dev.lambdaoutbox.store.DeliveryOutcome.Published;
-import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.Completion.Result;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Defer;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Retry;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.UnreadableRow;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.testing.PoisonRows;
@@ -848,7 +855,7 @@ abstract class OrderedStoreContractTest extends StoreTestBase {
     assertThat(store.claim("p2", 10, T0.plusSeconds(86_400), LEASE).isEmpty()).isTrue();
     assertThat(rows.message(a4)).isNotNull();
 
-    OutboxStore.Backlog backlog = store.backlog(T0.plusSeconds(10));
+    Backlog backlog = store.backlog(T0.plusSeconds(10));
     assertThat(backlog.parkedKeys()).isEqualTo(1);
     assertThat(backlog.parkedEvents()).isEqualTo(3);
     assertThat(deadLetters().parkedKeys(10).keys())

@@ -3,17 +3,26 @@ package dev.lambdaoutbox.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.store.Completion.Result;
-import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.DeliveryOutcome.Defer;
-import dev.lambdaoutbox.store.DeliveryOutcome.Published;
-import dev.lambdaoutbox.store.DeliveryOutcome.Release;
-import dev.lambdaoutbox.store.DeliveryOutcome.Retry;
-import dev.lambdaoutbox.store.OutboxStore.Backlog;
-import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
-import dev.lambdaoutbox.store.deadletter.AuditEntry;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.Completion.Result;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Defer;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Published;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Release;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.Retry;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
+import dev.lambdaoutbox.store.model.PurgeReport;
+import dev.lambdaoutbox.store.model.SupersededDeadLetter;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.writer.OutboxEvent;
@@ -860,7 +869,7 @@ abstract class OutboxStoreContract extends StoreTestBase {
   @Test
   final void backlog_oldestUnpublished_countsRowsWhateverTheyWaitFor() {
     OutboxStore store = store();
-    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0, 0));
+    assertThat(store.backlog(T0)).isEqualTo(new Backlog(Duration.ZERO, 0, 0, 0, 0, 0, 0, 0));
 
     UUID backingOff = append(T0);
     UUID leased = append(T0.plusSeconds(5));
@@ -903,12 +912,12 @@ abstract class OutboxStoreContract extends StoreTestBase {
   final void backlog_deadLetterCount_stopsJustAboveTheCap() throws Exception {
     try (Connection c = database().open()) {
       new dev.lambdaoutbox.bench.HistoryLoader(c, database().dialect(), tables)
-          .deadLetters(OutboxStore.DEAD_LETTER_COUNT_CAP + 50, T0);
+          .deadLetters(Backlog.DEAD_LETTER_COUNT_CAP + 50, T0);
     }
 
     Backlog backlog = store().backlog(T0);
 
-    assertThat(backlog.deadLetters()).isEqualTo(OutboxStore.DEAD_LETTER_COUNT_CAP + 1);
+    assertThat(backlog.deadLetters()).isEqualTo(Backlog.DEAD_LETTER_COUNT_CAP + 1);
     assertThat(backlog.deadLettersCapped()).isTrue();
   }
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.store.dialect.ExplainSql;
-import dev.lambdaoutbox.store.dialect.KeyHead;
+import dev.lambdaoutbox.store.internal.StoreSql;
+import dev.lambdaoutbox.store.internal.dialect.KeyHead;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
@@ -47,7 +47,8 @@ class PostgresOrderedStoreTest extends OrderedStoreContractTest {
         String fromCursor =
             Stores.explainWalkKeys(
                 database(), tables, new KeyHead.Key("order", "o-0"), T0.plusSeconds(2), 400);
-        String generic = genericPlan(c, ExplainSql.of(database().dialect(), tables).walkKeysSql());
+        String generic =
+            genericPlan(c, StoreSql.explain(database().dialect(), tables).walkKeysSql());
         String lock =
             Stores.explainClaimHeads(
                 database(),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
 import dev.lambdaoutbox.bench.Stores;
-import dev.lambdaoutbox.store.dialect.ExplainSql;
+import dev.lambdaoutbox.store.internal.StoreSql;
 import dev.lambdaoutbox.store.sql.internal.NamedSql;
 import dev.lambdaoutbox.testing.TestDatabase;
 import dev.lambdaoutbox.testing.TestEndpoints;
@@ -60,7 +60,7 @@ class PostgresOutboxStoreTest extends JdbcOutboxStoreContract {
 
       // The plan the server adopts for a statement prepared again and again (a generic plan,
       // made without knowing the parameters) must walk the index too.
-      String generic = genericPlan(c, ExplainSql.of(database().dialect(), tables).claimSql());
+      String generic = genericPlan(c, StoreSql.explain(database().dialect(), tables).claimSql());
       assertThat(generic).contains(tables.messages() + "_due_ix");
       assertThat(generic).doesNotContain("Seq Scan on " + tables.messages());
 

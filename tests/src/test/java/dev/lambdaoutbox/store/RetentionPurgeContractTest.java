@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.bench.HistoryLoader;
-import dev.lambdaoutbox.store.OutboxStore.PurgeReport;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.writer.DuplicateIdempotencyKeyException;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.sql.Connection;

@@ -8,6 +8,7 @@ import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.testing.BudgetedExecutor;
 import dev.lambdaoutbox.testing.DataApiEndpoint;

@@ -2,10 +2,14 @@ package dev.lambdaoutbox.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.lambdaoutbox.store.DeliveryOutcome.DeadLetter;
-import dev.lambdaoutbox.store.deadletter.AuditEntry;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.DeliveryOutcome.DeadLetter;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.SupersededDeadLetter;
+import dev.lambdaoutbox.store.model.UnreadableRow;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.testing.PoisonRows;
 import dev.lambdaoutbox.writer.OutboxEvent;
 import java.time.Instant;
@@ -89,7 +93,7 @@ abstract class UnreadableRowsContractTest extends StoreTestBase {
 
     assertThat(claim.unreadable()).hasSameSizeAs(kinds);
     // What the operators' listing reads, every time column included.
-    Map<UUID, dev.lambdaoutbox.store.deadletter.DeadLetter> listed = new HashMap<>();
+    Map<UUID, dev.lambdaoutbox.store.model.deadletter.DeadLetter> listed = new HashMap<>();
     DeadLetterStore.builder(newExecutor())
         .tables(tables)
         .build()

@@ -21,12 +21,11 @@ import java.util.Objects;
  *   <li>idle-in-transaction timeout: PostgreSQL {@code idle_in_transaction_session_timeout};
  *       MariaDB {@code idle_transaction_timeout} (whole seconds); MySQL has no such setting;
  *   <li>validation interval: a connection unused for longer is checked with {@code
- *       Connection.isValid} before it is used again (a frozen Lambda container may find its
- *       connection long gone); after any failure it is checked at once.
+ *       Connection.isValid} before it is used again, and at once after any failure.
  * </ul>
  *
- * <p>Keep the statement and idle timeouts well below the poller's lease: a claim transaction then
- * always ends, one way or the other, before its rows may be claimed by someone else.
+ * The statement and idle timeouts stay well below the poller's lease, so a claim's transaction ends
+ * before its rows may be claimed by someone else.
  */
 public record ConnectionLimits(
     Duration connectTimeout,

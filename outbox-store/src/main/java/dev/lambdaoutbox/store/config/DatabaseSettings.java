@@ -2,7 +2,6 @@ package dev.lambdaoutbox.store.config;
 
 import dev.lambdaoutbox.core.OutboxTables;
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.jdbc.internal.TlsProperties;
 import java.util.Optional;
 
 /**
@@ -119,7 +118,7 @@ public record DatabaseSettings(
               + PASSWORD);
     }
     DatabaseTls tls = DatabaseTls.fromEnvironment(env);
-    TlsProperties.check(dialect, url, tls);
+    MysqlLegacyTlsFlags.check(dialect, url, tls);
     return new DatabaseSettings(
         url,
         dialect,

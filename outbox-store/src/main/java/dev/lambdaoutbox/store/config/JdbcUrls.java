@@ -249,4 +249,9 @@ public final class JdbcUrls {
   private static String quote(String text) {
     return Matcher.quoteReplacement(text);
   }
+
+  /** Whether every host of {@code jdbcUrl} is written as a loopback address. */
+  public static boolean onLoopback(String jdbcUrl) {
+    return hosts(jdbcUrl).stream().allMatch(JdbcUrls::isLoopback);
+  }
 }

@@ -1,16 +1,16 @@
 package dev.lambdaoutbox.store.dataapi;
 
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiErrors.Kind;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiSession;
 import dev.lambdaoutbox.store.dataapi.internal.DataApiTarget;
-import dev.lambdaoutbox.store.dialect.rows.ResultBudget;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;
+import dev.lambdaoutbox.store.sql.internal.ResultBudget;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,9 +20,7 @@ import software.amazon.awssdk.services.rdsdata.RdsDataClient;
 /**
  * Runs the stores' work over the RDS Data API: each piece of work is one Data API transaction
  * ({@code BeginTransaction}, the statements with its id, {@code CommitTransaction}), rolled back
- * ({@code RollbackTransaction}) when the work fails.
- *
- * <p>What it does about failures:
+ * ({@code RollbackTransaction}) when the work fails. On failure:
  *
  * <ul>
  *   <li>a deadlock victim (or serialization failure) is run again, up to {@link
@@ -30,20 +28,14 @@ import software.amazon.awssdk.services.rdsdata.RdsDataClient;
  *   <li>a transient failure (Aurora Serverless resuming from zero capacity, {@code
  *       DatabaseResumingException}; throttling; a 5xx; the network; a lost transaction) rolls the
  *       work back and runs it again after a growing, jittered pause, for at most {@link
- *       Builder#retryTimeout} in all, so that a waking cluster costs one slow call, not a failed
- *       invocation;
- *   <li>anything else (bad SQL, a constraint, access denied, a login the database refuses) fails at
- *       once with an {@link OutboxStoreException} that says what to check;
- *   <li>a failed {@code CommitTransaction} is not retried: its outcome is unknown, and the
- *       exception says so.
+ *       Builder#retryTimeout} in all: a waking cluster costs one slow call, not an invocation;
+ *   <li>anything else fails at once with an {@link OutboxStoreException} that says what to check; a
+ *       failed {@code CommitTransaction} is not retried: its outcome is unknown.
  * </ul>
  *
- * <p>The Data API answers at most 1 MiB per call and 64 KB per row, so sessions report {@link
- * #RESULT_BUDGET_BYTES} as the most row data one statement may return, and the dialect sizes claims
- * and dead-letter reads by it, each row within the row limit (a large payload or headers cut from
- * it and read in pieces: {@code ResultBudget}). The SDK client should not retry by itself (a
- * retried statement inside a transaction could run twice) and its call timeout should exceed the
- * Data API's 45 s statement timeout; {@code StoreExecutors} builds it so.
+ * <p>The Data API answers at most 1 MiB per call and 64 KB per row: sessions report {@link
+ * #RESULT_BUDGET_BYTES}, by which the statements size their reads ({@code ResultBudget}). The SDK
+ * client must not retry by itself (a statement in a transaction could run twice).
  */
 public final class DataApiExecutor implements SqlExecutor {
   /**

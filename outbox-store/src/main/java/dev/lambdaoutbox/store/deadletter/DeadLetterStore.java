@@ -1,8 +1,23 @@
 package dev.lambdaoutbox.store.deadletter;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.Ordering;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.audit.AuditCursor;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.audit.AuditPage;
+import dev.lambdaoutbox.store.model.deadletter.CanaryCheck;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.model.deadletter.FailureGroupPage;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKeys;
+import dev.lambdaoutbox.store.model.deadletter.RedriveRows;
+import dev.lambdaoutbox.store.model.deadletter.RedriveStep;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.waiting.WaitingRowStore;
 import java.time.Clock;
@@ -28,7 +43,7 @@ import java.util.UUID;
  */
 public interface DeadLetterStore {
   /** Most ids or rows one request may name or touch. */
-  int MAX_ROWS_PER_REQUEST = 1_000;
+  int MAX_ROWS_PER_REQUEST = WaitingRowStore.MAX_ROWS_PER_REQUEST;
 
   /**
    * Rows of one page, oldest death first, starting after {@code after} (null for the first page).
@@ -41,13 +56,9 @@ public interface DeadLetterStore {
   DeadLetterSummary summarize(DeadLetterFilter filter);
 
   /**
-   * Most rows {@link #count()}, {@link #summarize} and {@link ParkedKeys#total()} count; beyond it
-   * they stop (one more row says there are more), so that an operator's read costs the same at a
-   * million dead letters as at ten thousand.
+   * Rows in the dead-letter table, counted up to {@link DeadLetter#COUNT_CAP} + 1 (then there are
+   * more).
    */
-  int COUNT_CAP = 10_000;
-
-  /** Rows in the dead-letter table, counted up to {@link #COUNT_CAP} + 1 (then there are more). */
   long count();
 
   /**
@@ -55,28 +66,6 @@ public interface DeadLetterStore {
    * of them, longest parked first, with how many parked and how many wait now.
    */
   ParkedKeys parkedKeys(int limit);
-
-  /**
-   * @param keys up to the limit asked for, longest parked first
-   * @param total the parked keys, counted up to {@link #COUNT_CAP} + 1
-   * @param markedEvents events earlier versions marked parked (due never) that the poller has not
-   *     made due again yet, counted up to {@link #COUNT_CAP} + 1
-   */
-  record ParkedKeys(List<ParkedKey> keys, long total, long markedEvents) {
-    public ParkedKeys {
-      keys = List.copyOf(keys);
-    }
-
-    /** Whether there are more than {@link #COUNT_CAP} parked keys (then {@code total} stopped). */
-    public boolean totalCapped() {
-      return total > COUNT_CAP;
-    }
-
-    /** Whether more than {@link #COUNT_CAP} events are still marked (then the count stopped). */
-    public boolean markedEventsCapped() {
-      return markedEvents > COUNT_CAP;
-    }
-  }
 
   /**
    * Moves the rows with these ids back into the outbox (same id, retry count 0, due now, replay
@@ -125,8 +114,8 @@ public interface DeadLetterStore {
   /**
    * One step of the group's re-drive, at most {@code limit} rows: its held rows get due times
    * again, then its dead letters are replayed ({@link AuditEntry#REDRIVE}), each due at the pace of
-   * {@code perSecond} ({@link dev.lambdaoutbox.store.PacedDueTimes}), following the rows of the
-   * group already scheduled. Each batch is one transaction.
+   * {@code perSecond} ({@link dev.lambdaoutbox.store.model.PacedDueTimes}), following the rows of
+   * the group already scheduled. Each batch is one transaction.
    */
   RedriveStep redrive(String group, int limit, int perSecond, AuditInfo audit);
 

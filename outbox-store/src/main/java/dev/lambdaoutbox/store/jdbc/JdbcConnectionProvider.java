@@ -1,7 +1,6 @@
 package dev.lambdaoutbox.store.jdbc;
 
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
@@ -12,6 +11,7 @@ import dev.lambdaoutbox.store.jdbc.internal.Scrubbed;
 import dev.lambdaoutbox.store.jdbc.internal.SessionSetup;
 import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
 import dev.lambdaoutbox.store.jdbc.internal.TlsProperties;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -22,9 +22,8 @@ import java.util.Properties;
 
 /**
  * The one database connection of a Lambda container: built once, outside the handler, and reused by
- * every warm invocation. No pool: each thread of an invocation that talks to the database at the
- * same time as another (the poller claims on one while it records outcomes on a second) has a
- * provider of its own ({@link #sibling()}).
+ * every warm invocation. No pool: a thread that talks to the database beside another has a provider
+ * of its own ({@link #sibling()}).
  *
  * <ul>
  *   <li>It connects lazily, on first use, with the timeouts and session limits of {@link
@@ -32,22 +31,17 @@ import java.util.Properties;
  *   <li>Before reuse it checks the connection with {@link Connection#isValid} only when it has not
  *       been used for {@link ConnectionLimits#validationInterval()} or the last use failed; a
  *       closed or broken connection is replaced.
- *   <li>A connection that was lost while unused (the server restarted or ended the session, or the
- *       Lambda sandbox was frozen long enough for the network to drop it) is found out by the first
- *       statement of the next transaction; {@link JdbcExecutor} then runs that transaction once
- *       more on a fresh connection.
- *   <li>When the server refuses the login (a rotated secret), it looks the credentials up afresh
- *       and tries once more; a second refusal is an {@link OutboxStoreException} that says what to
- *       check.
+ *   <li>A connection lost while unused is found out by the next transaction's first statement;
+ *       {@link JdbcExecutor} then runs that transaction once more on a fresh connection.
+ *   <li>A refused login (a rotated secret) looks the credentials up afresh and tries once more.
  *   <li>A database that is not on loopback is reached over TLS with its certificate verified,
  *       unless configured otherwise ({@link DatabaseTls}, {@link TlsProperties}).
- *   <li>No message or cause it throws holds the URL's credentials: the URL is printed redacted
- *       ({@link JdbcUrls#redact}) and a driver's exception that quotes them is replaced by a
- *       scrubbed copy ({@link Scrubbed}).
+ *   <li>No message or cause it throws holds the URL's credentials ({@link JdbcUrls#redact}, {@link
+ *       Scrubbed}).
  * </ul>
  *
- * <p>Thread-safe, but the connection serves one caller at a time: work that should run beside other
- * work takes a {@link #sibling()}. The stores use it through a {@link JdbcExecutor}.
+ * <p>Thread-safe; the connection serves one caller at a time. The stores use it through a {@link
+ * JdbcExecutor}.
  */
 public final class JdbcConnectionProvider implements AutoCloseable {
   /** Work on the provider's connection, inside a transaction the provider commits. */

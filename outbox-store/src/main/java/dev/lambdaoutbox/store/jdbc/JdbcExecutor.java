@@ -1,10 +1,10 @@
 package dev.lambdaoutbox.store.jdbc;
 
 import dev.lambdaoutbox.core.SqlDialect;
-import dev.lambdaoutbox.store.OutboxStoreException;
 import dev.lambdaoutbox.store.jdbc.internal.JdbcBinder;
 import dev.lambdaoutbox.store.jdbc.internal.JdbcSession;
 import dev.lambdaoutbox.store.jdbc.internal.SqlErrors;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlWork;
 import dev.lambdaoutbox.store.sql.StatementException;

@@ -1,8 +1,13 @@
 package dev.lambdaoutbox.store.rewind;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.rewind.RewindCursor;
+import dev.lambdaoutbox.store.model.rewind.RewindPacing;
+import dev.lambdaoutbox.store.model.rewind.RewindPreview;
+import dev.lambdaoutbox.store.model.rewind.RewindRange;
+import dev.lambdaoutbox.store.model.rewind.RewindStep;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Clock;
 

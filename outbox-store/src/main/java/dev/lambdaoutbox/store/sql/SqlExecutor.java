@@ -4,7 +4,7 @@ import dev.lambdaoutbox.core.SqlDialect;
 
 /**
  * Runs work in one database transaction and commits it; on failure rolls it back and throws an
- * {@link dev.lambdaoutbox.store.OutboxStoreException} whose message starts "could not {@code
+ * {@link dev.lambdaoutbox.store.model.OutboxStoreException} whose message starts "could not {@code
  * what}". A transaction the database chose as a deadlock victim (or failed for serialization) was
  * rolled back whole and is run again, up to {@link #DEADLOCK_ATTEMPTS} times in all, so the work
  * must read everything it decides on inside the transaction.

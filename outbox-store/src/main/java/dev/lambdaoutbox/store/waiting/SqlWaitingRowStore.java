@@ -2,17 +2,23 @@ package dev.lambdaoutbox.store.waiting;
 
 import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.DestinationHealth;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.deadletter.AuditEntry;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.dialect.StoreSql;
-import dev.lambdaoutbox.store.dialect.WaitingRowSql;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.internal.StoreSql;
+import dev.lambdaoutbox.store.internal.dialect.WaitingRowSql;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.waiting.WaitingActionException;
+import dev.lambdaoutbox.store.model.waiting.WaitingActionResult;
+import dev.lambdaoutbox.store.model.waiting.WaitingDestination;
+import dev.lambdaoutbox.store.model.waiting.WaitingForTime;
+import dev.lambdaoutbox.store.model.waiting.WaitingRow;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import dev.lambdaoutbox.store.sql.SqlWork;
@@ -31,7 +37,7 @@ import java.util.UUID;
  * The {@link WaitingRowStore}: arguments checked and batches cut here, each batch and each read one
  * transaction of the executor, the SQL in the executor's dialect home: its own statements ({@link
  * WaitingRowSql}), and to dead-letter rows the poller's ({@link
- * dev.lambdaoutbox.store.dialect.OutboxSql}).
+ * dev.lambdaoutbox.store.internal.dialect.OutboxSql}).
  */
 final class SqlWaitingRowStore implements WaitingRowStore {
   /**
@@ -41,7 +47,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
   private static final Duration LEASE = Duration.ofMinutes(5);
 
   /** The longest lease owner the outbox holds ({@code locked_by}). */
-  private static final int MAX_OWNER_LENGTH = OutboxStore.MAX_OWNER_LENGTH;
+  private static final int MAX_OWNER_LENGTH = Claim.MAX_OWNER_LENGTH;
 
   private final SqlExecutor executor;
   private final StoreSql sql;
@@ -76,7 +82,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
                         s,
                         DestinationHealth.key(health.destination()),
                         filter,
-                        OutboxStore.WAITING_COUNT_CAP + 1);
+                        Backlog.WAITING_COUNT_CAP + 1);
             if (count.rows() > 0) {
               waiting.add(new WaitingDestination(health, count.rows(), count.oldestCreatedAt()));
             }
@@ -97,7 +103,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
     return executor.inTransaction(
         "list the rows waiting for their time in " + tables.messages(),
         s -> {
-          long rows = sql.waiting().countWaitingForTime(s, now, OutboxStore.WAITING_COUNT_CAP + 1);
+          long rows = sql.waiting().countWaitingForTime(s, now, Backlog.WAITING_COUNT_CAP + 1);
           return new WaitingForTime(
               rows, rows == 0 ? List.of() : sql.waiting().nextDue(s, now, shown));
         });
@@ -145,7 +151,7 @@ final class SqlWaitingRowStore implements WaitingRowStore {
           }
           List<DeliveryOutcome.DeadLetter> outcomes =
               rows.stream().map(r -> deadLetterOf(r, from)).toList();
-          dev.lambdaoutbox.store.dialect.OutboxSql.Moved moved =
+          dev.lambdaoutbox.store.internal.dialect.OutboxSql.Moved moved =
               sql.outbox().deadLettered(s, owner, outcomes, now);
           if (moved.ids().size() != rows.size()) {
             throw new IllegalStateException(

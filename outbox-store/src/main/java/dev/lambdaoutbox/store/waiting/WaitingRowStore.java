@@ -1,12 +1,14 @@
 package dev.lambdaoutbox.store.waiting;
 
 import dev.lambdaoutbox.core.OutboxTables;
-import dev.lambdaoutbox.store.DestinationState;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.model.DestinationState;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.waiting.WaitingActionResult;
+import dev.lambdaoutbox.store.model.waiting.WaitingDestination;
+import dev.lambdaoutbox.store.model.waiting.WaitingForTime;
 import dev.lambdaoutbox.store.sql.SqlExecutor;
 import java.time.Clock;
 import java.util.List;
@@ -27,20 +29,20 @@ import java.util.List;
  */
 public interface WaitingRowStore {
   /** Most rows one request may move. */
-  int MAX_ROWS_PER_REQUEST = DeadLetterStore.MAX_ROWS_PER_REQUEST;
+  int MAX_ROWS_PER_REQUEST = 1_000;
 
   /**
    * Every destination marked down that has rows waiting for it which {@code filter} matches (event
    * type, aggregate, error code: the code the poller recorded when it deferred the row), with how
-   * many wait (counted up to {@link OutboxStore#WAITING_COUNT_CAP} plus one) and since when,
-   * longest waiting first. A death-time criterion matches no waiting row.
+   * many wait (counted up to {@link Backlog#WAITING_COUNT_CAP} plus one) and since when, longest
+   * waiting first. A death-time criterion matches no waiting row.
    */
   List<WaitingDestination> waiting(DeadLetterFilter filter);
 
   /**
    * The rows that wait for their time (written with a delay, or put back to go later): how many,
-   * counted up to {@link OutboxStore#WAITING_COUNT_CAP} plus one, and the first {@code shown} to
-   * come due, on the store's clock.
+   * counted up to {@link Backlog#WAITING_COUNT_CAP} plus one, and the first {@code shown} to come
+   * due, on the store's clock.
    */
   WaitingForTime waitingForTime(int shown);
 

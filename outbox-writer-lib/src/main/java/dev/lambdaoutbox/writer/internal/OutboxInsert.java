@@ -19,8 +19,7 @@ public final class OutboxInsert {
   public static final int MAX_ROWS = 500;
 
   static final String COLUMNS =
-      "id, aggregate_type, aggregate_id, event_type, payload, headers, destination, idempotency_key,"
-          + " occurred_at, created_at, next_attempt_at, not_before";
+      String.join(", ", OutboxTables.EVENT_COLUMNS) + ", created_at, next_attempt_at, not_before";
 
   /**
    * PostgreSQL: a row whose key an outbox row already carries is skipped (the caller compares the

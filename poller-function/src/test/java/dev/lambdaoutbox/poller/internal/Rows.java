@@ -2,7 +2,7 @@ package dev.lambdaoutbox.poller.internal;
 
 import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;

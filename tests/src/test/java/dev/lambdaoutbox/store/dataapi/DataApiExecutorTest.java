@@ -3,7 +3,7 @@ package dev.lambdaoutbox.store.dataapi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.lambdaoutbox.store.OutboxStoreException;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;

@@ -2,7 +2,7 @@ package dev.lambdaoutbox.reprocessor.internal.action;
 
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
 import com.amazonaws.services.lambda.runtime.Context;
-import dev.lambdaoutbox.store.deadletter.AuditInfo;
+import dev.lambdaoutbox.store.model.audit.AuditInfo;
 
 /**
  * What the audit records of who asked, without the reason. Each part says where it comes from, so

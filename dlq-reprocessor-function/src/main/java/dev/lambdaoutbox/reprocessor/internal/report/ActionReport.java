@@ -2,9 +2,9 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
 
 /**
  * The answer to {@code replay} and {@code discard}: what was done (or in a dry run would be), what

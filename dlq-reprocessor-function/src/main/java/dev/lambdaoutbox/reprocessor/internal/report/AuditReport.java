@@ -2,11 +2,11 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.store.deadletter.AuditEntry;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.AuditPage;
-import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
-import dev.lambdaoutbox.store.dialect.AuditDetails;
+import dev.lambdaoutbox.store.model.audit.AuditDetails;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.audit.AuditPage;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterPage;
 
 /**
  * The answer to {@code audit}: who did what to which dead letter, when and why, newest first, each

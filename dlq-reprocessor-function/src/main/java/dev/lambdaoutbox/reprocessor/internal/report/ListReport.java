@@ -3,14 +3,14 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.core.JsonSupport;
-import dev.lambdaoutbox.store.DestinationHealth;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
-import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.deadletter.DeadLetterSummary;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
-import dev.lambdaoutbox.store.waiting.WaitingDestination;
-import dev.lambdaoutbox.store.waiting.WaitingForTime;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterSummary;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKeys;
+import dev.lambdaoutbox.store.model.waiting.WaitingDestination;
+import dev.lambdaoutbox.store.model.waiting.WaitingForTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +28,7 @@ public final class ListReport {
       DeadLetterFilter filter,
       DeadLetterPage page,
       DeadLetterSummary summary,
-      DeadLetterStore.ParkedKeys parked,
+      ParkedKeys parked,
       List<WaitingDestination> waiting,
       WaitingForTime waitingForTime,
       Instant now) {
@@ -57,10 +57,6 @@ public final class ListReport {
     p.put("total", parked.total());
     p.put("totalCapped", parked.totalCapped());
     p.put("parkedEvents", parked.keys().stream().mapToLong(ParkedKey::waitingEvents).sum());
-    if (parked.markedEvents() > 0) {
-      p.put("markedEvents", parked.markedEvents());
-      p.put("markedEventsCapped", parked.markedEventsCapped());
-    }
     ArrayNode keys = p.putArray("keys");
     parked.keys().forEach(k -> keys.add(ReportJson.parkedKey(k)));
     if (parked.total() > parked.keys().size()) {

@@ -2,13 +2,13 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.store.deadletter.CanaryCheck;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
-import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
-import dev.lambdaoutbox.store.deadletter.FailureGroup;
-import dev.lambdaoutbox.store.deadletter.FailureGroupPage;
-import dev.lambdaoutbox.store.deadletter.RedriveRows;
-import dev.lambdaoutbox.store.deadletter.RedriveStep;
+import dev.lambdaoutbox.store.model.deadletter.CanaryCheck;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.FailureGroup;
+import dev.lambdaoutbox.store.model.deadletter.FailureGroupPage;
+import dev.lambdaoutbox.store.model.deadletter.RedriveRows;
+import dev.lambdaoutbox.store.model.deadletter.RedriveStep;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -25,7 +25,7 @@ public final class RedriveReport {
     for (FailureGroup g : page.groups()) {
       ObjectNode group = groups.addObject();
       group.put("group", g.fingerprint());
-      group.put("count", Math.min(g.count(), DeadLetterStore.COUNT_CAP));
+      group.put("count", Math.min(g.count(), DeadLetter.COUNT_CAP));
       group.put("countCapped", g.countCapped());
       group.put("errorCode", g.errorCode());
       group.put("reason", g.maskedReason());
@@ -40,8 +40,8 @@ public final class RedriveReport {
     }
     report.put("count", page.groups().size());
     report.put("backfilled", page.backfilled());
-    report.put("unfingerprinted", Math.min(page.unfingerprinted(), DeadLetterStore.COUNT_CAP));
-    report.put("unfingerprintedCapped", page.unfingerprinted() > DeadLetterStore.COUNT_CAP);
+    report.put("unfingerprinted", Math.min(page.unfingerprinted(), DeadLetter.COUNT_CAP));
+    report.put("unfingerprintedCapped", page.unfingerprinted() > DeadLetter.COUNT_CAP);
     if (page.next() != null) {
       report.put("nextCursor", page.next());
     }
@@ -139,6 +139,6 @@ public final class RedriveReport {
         .put("remaining", progress.remaining())
         .put("scheduled", progress.scheduled())
         .put("held", progress.held())
-        .put("capped", DeadLetterStore.COUNT_CAP + 1);
+        .put("capped", DeadLetter.COUNT_CAP + 1);
   }
 }

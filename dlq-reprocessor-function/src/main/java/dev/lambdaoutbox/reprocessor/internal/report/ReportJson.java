@@ -2,11 +2,11 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.lambdaoutbox.core.JsonSupport;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterPage;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterPage;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
 import java.time.Instant;
 
 /**

@@ -2,9 +2,9 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.store.rewind.RewindPreview;
-import dev.lambdaoutbox.store.rewind.RewindRange;
-import dev.lambdaoutbox.store.rewind.RewindStep;
+import dev.lambdaoutbox.store.model.rewind.RewindPreview;
+import dev.lambdaoutbox.store.model.rewind.RewindRange;
+import dev.lambdaoutbox.store.model.rewind.RewindStep;
 import java.time.Duration;
 
 /**

@@ -2,7 +2,7 @@ package dev.lambdaoutbox.reprocessor.internal.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.lambdaoutbox.store.waiting.WaitingActionResult;
+import dev.lambdaoutbox.store.model.waiting.WaitingActionResult;
 
 /**
  * The answer to {@code retarget} and {@code deadLetter} of rows waiting for a destination that is

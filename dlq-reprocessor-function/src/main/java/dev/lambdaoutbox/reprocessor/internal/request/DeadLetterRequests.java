@@ -7,10 +7,10 @@ import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditReq
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.DiscardRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ListRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ReplayRequest;
-import dev.lambdaoutbox.store.deadletter.AuditCursor;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.audit.AuditCursor;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.reprocessor.internal.request;
 
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
 import java.time.Instant;
 import java.util.Locale;
 

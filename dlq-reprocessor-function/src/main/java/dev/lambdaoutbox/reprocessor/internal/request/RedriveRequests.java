@@ -5,8 +5,8 @@ import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.GroupLis
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RedriveRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.ResumeRedriveRequest;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.StopRedriveRequest;
-import dev.lambdaoutbox.store.PacedDueTimes;
 import dev.lambdaoutbox.store.deadletter.DeadLetterStore;
+import dev.lambdaoutbox.store.model.PacedDueTimes;
 import java.util.UUID;
 import java.util.regex.Pattern;
 

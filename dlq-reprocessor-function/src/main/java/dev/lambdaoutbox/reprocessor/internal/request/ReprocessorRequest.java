@@ -1,12 +1,12 @@
 package dev.lambdaoutbox.reprocessor.internal.request;
 
-import dev.lambdaoutbox.store.deadletter.AuditCursor;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
-import dev.lambdaoutbox.store.deadletter.DeadLetterCursor;
-import dev.lambdaoutbox.store.deadletter.DeadLetterFilter;
-import dev.lambdaoutbox.store.rewind.RewindCursor;
-import dev.lambdaoutbox.store.rewind.RewindPacing;
-import dev.lambdaoutbox.store.rewind.RewindRange;
+import dev.lambdaoutbox.store.model.audit.AuditCursor;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterCursor;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterFilter;
+import dev.lambdaoutbox.store.model.rewind.RewindCursor;
+import dev.lambdaoutbox.store.model.rewind.RewindPacing;
+import dev.lambdaoutbox.store.model.rewind.RewindRange;
 import java.util.List;
 import java.util.UUID;
 

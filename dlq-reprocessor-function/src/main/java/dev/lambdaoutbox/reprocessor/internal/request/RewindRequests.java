@@ -2,9 +2,9 @@ package dev.lambdaoutbox.reprocessor.internal.request;
 
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.RewindRequest;
-import dev.lambdaoutbox.store.rewind.RewindCursor;
-import dev.lambdaoutbox.store.rewind.RewindPacing;
-import dev.lambdaoutbox.store.rewind.RewindRange;
+import dev.lambdaoutbox.store.model.rewind.RewindCursor;
+import dev.lambdaoutbox.store.model.rewind.RewindPacing;
+import dev.lambdaoutbox.store.model.rewind.RewindRange;
 import dev.lambdaoutbox.store.rewind.RewindStore;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.reprocessor.InvalidRequestException;
 import dev.lambdaoutbox.reprocessor.internal.request.ReprocessorRequest.AuditRequest;
-import dev.lambdaoutbox.store.deadletter.AuditCursor;
-import dev.lambdaoutbox.store.deadletter.AuditEntry;
-import dev.lambdaoutbox.store.deadletter.AuditFilter;
+import dev.lambdaoutbox.store.model.audit.AuditCursor;
+import dev.lambdaoutbox.store.model.audit.AuditEntry;
+import dev.lambdaoutbox.store.model.audit.AuditFilter;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

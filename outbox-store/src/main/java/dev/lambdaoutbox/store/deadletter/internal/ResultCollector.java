@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.store.deadletter.internal;
 
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult;
-import dev.lambdaoutbox.store.deadletter.DeadLetterActionResult.Skipped;
-import dev.lambdaoutbox.store.deadletter.ParkedKey;
-import dev.lambdaoutbox.store.deadletter.SkipReason;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult;
+import dev.lambdaoutbox.store.model.deadletter.DeadLetterActionResult.Skipped;
+import dev.lambdaoutbox.store.model.deadletter.ParkedKey;
+import dev.lambdaoutbox.store.model.deadletter.SkipReason;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.store.jdbc.internal;
 
-import dev.lambdaoutbox.store.OutboxStoreException;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

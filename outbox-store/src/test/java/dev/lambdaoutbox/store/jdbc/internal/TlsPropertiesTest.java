@@ -7,6 +7,7 @@ import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DatabaseTls;
 import dev.lambdaoutbox.store.config.DatabaseTls.Mode;
+import dev.lambdaoutbox.store.config.MysqlLegacyTlsFlags;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -112,7 +113,7 @@ class TlsPropertiesTest {
       ConfigurationException e =
           catchThrowableOfType(
               ConfigurationException.class,
-              () -> TlsProperties.check(SqlDialect.MYSQL, url, DEFAULT));
+              () -> MysqlLegacyTlsFlags.check(SqlDialect.MYSQL, url, DEFAULT));
       assertThat(e).as(refused[0]).isNotNull();
       assertThat(e.variable()).isEqualTo("OUTBOX_JDBC_URL");
       assertThat(e).as(refused[0]).hasMessageContaining(refused[1], refused[2]);
@@ -124,15 +125,15 @@ class TlsPropertiesTest {
             catchThrowableOfType(
                 ConfigurationException.class,
                 () ->
-                    TlsProperties.check(
+                    MysqlLegacyTlsFlags.check(
                         SqlDialect.MYSQL, "jdbc:mysql://db/app?useSSL=false", require)))
         .hasMessageContaining("useSSL=false", "OUTBOX_DB_TLS", "require");
     assertThat(mysql("jdbc:mysql://db/app?verifyServerCertificate=false", require))
         .containsExactlyEntriesOf(Map.of("sslMode", "REQUIRED"));
     DatabaseTls disable = new DatabaseTls(Mode.DISABLE, Optional.empty());
-    TlsProperties.check(SqlDialect.MYSQL, "jdbc:mysql://db/app?useSSL=false", disable);
+    MysqlLegacyTlsFlags.check(SqlDialect.MYSQL, "jdbc:mysql://db/app?useSSL=false", disable);
     assertThat(mysql("jdbc:mysql://db/app?useSSL=false", disable)).isEmpty();
-    TlsProperties.check(SqlDialect.MYSQL, "jdbc:mysql://127.0.0.1/app?useSSL=false", DEFAULT);
+    MysqlLegacyTlsFlags.check(SqlDialect.MYSQL, "jdbc:mysql://127.0.0.1/app?useSSL=false", DEFAULT);
     assertThat(mysql("jdbc:mysql://localhost/app?useSSL=false", DEFAULT))
         .as("loopback: as written")
         .isEmpty();

@@ -2,7 +2,7 @@ package dev.lambdaoutbox.poller.internal.envelope;
 
 import dev.lambdaoutbox.core.Utf8;
 import dev.lambdaoutbox.poller.internal.publish.DestinationKind;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.util.Objects;
 
 /**

@@ -2,9 +2,9 @@ package dev.lambdaoutbox.poller.internal.health;
 
 import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.log.LogFields;
-import dev.lambdaoutbox.store.DestinationHealth;
 import dev.lambdaoutbox.store.DestinationHealthStore;
-import dev.lambdaoutbox.store.DestinationState;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Duration;
 import java.time.Instant;

@@ -41,7 +41,7 @@ final class Linger {
 
   /**
    * @param clock the clock the promise is kept on: the database's ({@link
-   *     dev.lambdaoutbox.store.DatabaseClock}), the one the lease compares promises on
+   *     dev.lambdaoutbox.store.clock.DatabaseClock}), the one the lease compares promises on
    * @param linger how long past the last claim that found rows the run lingers
    * @param quiet the quiet period the wake-up announced; zero when none
    * @param deadline the last moment a claim of the run may start

@@ -8,19 +8,20 @@ import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.rate.SendRates;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
+import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,10 +52,8 @@ import java.util.function.LongSupplier;
  *       while the destination throttles); once a call finds no slot before the time runs out, the
  *       invocation claims no more and stops ({@code sendRate}).
  *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
- *       dev.lambdaoutbox.store.UnreadableRow}); the rows claimed with it go on.
- *   <li>Last, the store's retention pass, the backlog, and when the backlog counts any, the
- *       unmarking of the events earlier versions marked parked, each pass bounded by time ({@link
- *       #PURGE_SLICE}).
+ *       dev.lambdaoutbox.store.model.UnreadableRow}); the rows claimed with it go on.
+ *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}), and the backlog.
  *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
  *       is claimed while one is published, and outcomes are recorded on a second connection
  *       meanwhile, with the same leases, failure paths and order per aggregate.
@@ -180,7 +179,7 @@ public final class OutboxPoller implements AutoCloseable {
                 batch -> release(owner, batch, totals));
     LingerLease lease = linger == null ? null : new LingerLease(store, owner, clock, log);
     String stoppedBecause = null;
-    OutboxStore.Backlog backlog = null;
+    Backlog backlog = null;
     long durationMs;
     try {
       String stopped;
@@ -199,9 +198,6 @@ public final class OutboxPoller implements AutoCloseable {
       if (linger == null || !linger.foundNothing()) {
         purge(budget);
         backlog = backlog();
-        if (backlog.markedEvents() > 0) {
-          unmarkParked(budget);
-        }
       }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -400,7 +396,7 @@ public final class OutboxPoller implements AutoCloseable {
    */
   private void purge(InvocationBudget budget) {
     Duration slice = slice(budget);
-    OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
+    PurgeReport report = store.purge(clock.instant(), slice);
     if (!report.caughtUp()) {
       log.warn(
           "the retention purge did not catch up in its time slice; the next invocation goes on",
@@ -408,29 +404,6 @@ public final class OutboxPoller implements AutoCloseable {
     } else if (report.total() > 0) {
       log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
-  }
-
-  /**
-   * Makes due again, {@code OUTBOX_PARKING_CHUNK_SIZE} rows per transaction, the events earlier
-   * versions marked parked, in what is left of the invocation before the safety margin, at most
-   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does. Only when the backlog
-   * counted some: with none left, a run makes no statement for it.
-   */
-  private void unmarkParked(InvocationBudget budget) {
-    OutboxStore.UnmarkReport report =
-        store.unmarkParked(clock.instant(), config.parkingChunkSize(), slice(budget));
-    if (report.unmarked() == 0) {
-      return;
-    }
-    Map<String, Object> fields = new LinkedHashMap<>();
-    fields.put("unmarked", report.unmarked());
-    fields.put("remaining", Math.min(report.remaining(), OutboxStore.PARKED_COUNT_CAP));
-    fields.put("remainingCapped", report.remaining() > OutboxStore.PARKED_COUNT_CAP);
-    log.info(
-        report.caughtUp()
-            ? "made due the events an earlier version had marked parked; none is left"
-            : "made due events an earlier version had marked parked; the next invocation goes on",
-        fields);
   }
 
   /** What is left of the invocation before the safety margin, at most {@link #PURGE_SLICE}. */
@@ -441,9 +414,9 @@ public final class OutboxPoller implements AutoCloseable {
   }
 
   /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */
-  private OutboxStore.Backlog backlog() {
+  private Backlog backlog() {
     Instant now = clock.instant();
-    OutboxStore.Backlog backlog = store.backlog(now);
+    Backlog backlog = store.backlog(now);
     if (backlog.staleDestinations() > 0) {
       int forgotten = store.destinationHealth().forgetStale(now);
       log.info(

@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.poller.internal.log;
 
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.util.Map;
 import java.util.Objects;

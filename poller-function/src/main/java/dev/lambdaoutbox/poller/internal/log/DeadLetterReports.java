@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.poller.internal.log;
 
-import dev.lambdaoutbox.store.Claim;
-import dev.lambdaoutbox.store.SupersededDeadLetter;
-import dev.lambdaoutbox.store.UnreadableRow;
+import dev.lambdaoutbox.store.model.Claim;
+import dev.lambdaoutbox.store.model.SupersededDeadLetter;
+import dev.lambdaoutbox.store.model.UnreadableRow;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.util.LinkedHashMap;
 import java.util.List;

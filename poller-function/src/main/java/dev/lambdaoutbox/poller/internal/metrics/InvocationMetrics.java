@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.poller.internal.metrics;
 
-import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.model.Backlog;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.MetricUnit;
 import java.util.Objects;
@@ -29,7 +29,7 @@ public final class InvocationMetrics {
    */
   public void emit(
       InvocationTotals totals,
-      OutboxStore.Backlog backlog,
+      Backlog backlog,
       long durationMs,
       String requestId,
       String stoppedBecause) {
@@ -51,16 +51,15 @@ public final class InvocationMetrics {
               backlog.oldestUnpublishedAge().toMillis() / 1000.0,
               MetricUnit.SECONDS)
           .count(
-              "DeadLetterBacklog",
-              Math.min(backlog.deadLetters(), OutboxStore.DEAD_LETTER_COUNT_CAP))
+              "DeadLetterBacklog", Math.min(backlog.deadLetters(), Backlog.DEAD_LETTER_COUNT_CAP))
           .count("DestinationsDown", backlog.destinationsDown())
           .count("DestinationsMisconfigured", backlog.destinationsMisconfigured())
           .count(
               "WaitingOnMisconfigured",
-              Math.min(backlog.waitingOnMisconfigured(), OutboxStore.WAITING_COUNT_CAP))
+              Math.min(backlog.waitingOnMisconfigured(), Backlog.WAITING_COUNT_CAP))
           .property("deadLetterBacklogCapped", backlog.deadLettersCapped())
-          .count("ParkedKeys", Math.min(backlog.parkedKeys(), OutboxStore.PARKED_COUNT_CAP))
-          .count("ParkedEvents", Math.min(backlog.parkedEvents(), OutboxStore.PARKED_COUNT_CAP))
+          .count("ParkedKeys", Math.min(backlog.parkedKeys(), Backlog.PARKED_COUNT_CAP))
+          .count("ParkedEvents", Math.min(backlog.parkedEvents(), Backlog.PARKED_COUNT_CAP))
           .property("parkedCapped", backlog.parkedCapped());
     }
     line.metric("DurationMs", durationMs, MetricUnit.MILLISECONDS)

@@ -1,9 +1,9 @@
 package dev.lambdaoutbox.poller.internal.metrics;
 
 import dev.lambdaoutbox.poller.PollSummary;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
 
 /**
  * The running counts of one invocation, from what the store reports it applied: the summary the

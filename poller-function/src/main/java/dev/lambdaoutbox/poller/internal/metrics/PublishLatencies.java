@@ -1,8 +1,8 @@
 package dev.lambdaoutbox.poller.internal.metrics;
 
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;

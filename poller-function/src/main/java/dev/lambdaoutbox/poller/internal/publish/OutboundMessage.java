@@ -5,7 +5,7 @@ import dev.lambdaoutbox.core.Destinations;
 import dev.lambdaoutbox.core.MessageSize;
 import dev.lambdaoutbox.core.OutboxMessageAttributes;
 import dev.lambdaoutbox.core.Utf8;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.poller.internal.route;
 
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

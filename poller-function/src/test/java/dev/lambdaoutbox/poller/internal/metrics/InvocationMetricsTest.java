@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.OutboxMessage;
-import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.model.Backlog;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -109,8 +109,7 @@ class InvocationMetricsTest {
             "outbox-poller",
             new PrintStream(bytes, true, StandardCharsets.UTF_8),
             Clock.systemUTC());
-    OutboxStore.Backlog backlog =
-        new OutboxStore.Backlog(Duration.ofSeconds(2), 0, 0, 0, 0, 0, 0, 0, 0);
+    Backlog backlog = new Backlog(Duration.ofSeconds(2), 0, 0, 0, 0, 0, 0, 0);
     new InvocationMetrics(metrics).emit(totals, backlog, 80, "r-1", "drained");
     List<JsonNode> lines = new ArrayList<>();
     for (String text : bytes.toString(StandardCharsets.UTF_8).lines().toList()) {

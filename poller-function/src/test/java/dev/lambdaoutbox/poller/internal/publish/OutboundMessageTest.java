@@ -3,7 +3,7 @@ package dev.lambdaoutbox.poller.internal.publish;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.lambdaoutbox.poller.internal.Rows;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
