@@ -3,7 +3,6 @@ package dev.lambdaoutbox.poller.internal.wiring;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
-import dev.lambdaoutbox.poller.internal.claimcheck.S3PayloadUploader;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
 import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
 import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
@@ -19,24 +18,17 @@ import dev.lambdaoutbox.poller.internal.outcome.Backoff;
 import dev.lambdaoutbox.poller.internal.outcome.FreshRandom;
 import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
 import dev.lambdaoutbox.poller.internal.publish.BatchPublisher;
-import dev.lambdaoutbox.poller.internal.publish.EventBridgeBatchSender;
 import dev.lambdaoutbox.poller.internal.publish.LazyPublisher;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.publish.SnsBatchSender;
-import dev.lambdaoutbox.poller.internal.publish.SqsBatchSender;
 import dev.lambdaoutbox.poller.internal.rate.SendRates;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
 import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
@@ -82,7 +74,7 @@ public final class PollerWiring {
   public static Graph create(PollerConfig config) {
     HttpKeepAlive.keepAtLeast(config.publishConcurrency());
     PrintStream out = System.out;
-    OutboxStore store = store(config);
+    OutboxStore store = PollerParts.store(config);
     // Due times, leases, backoff and ages are the database's times: compared with its clock, not
     // the host's. Log lines and metrics are the host's, as Lambda's own are.
     Clock clock = store.databaseClock();
@@ -98,8 +90,8 @@ public final class PollerWiring {
     // algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java runtime
     // may lack; FreshRandom is built on java.base alone.)
     FreshRandom random = new FreshRandom().register();
-    JsonLogger log = logger(config, out, host);
-    EmfMetrics metrics = metrics(config, out, host);
+    JsonLogger log = PollerParts.logger(config, out, host);
+    EmfMetrics metrics = PollerParts.metrics(config, out, host);
     Duration timeout = config.publishTimeout();
     FanOut fanOut =
         new FanOut(
@@ -112,9 +104,9 @@ public final class PollerWiring {
                 FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
             clock,
             log);
-    PayloadUploader uploader = uploader(config);
+    PayloadUploader uploader = PollerParts.uploader(config);
     // One container's rates, whichever kind of invocation sends.
-    SendRates rates = sendRates(config, clock, log);
+    SendRates rates = PollerParts.sendRates(config, clock, log);
     return new Graph(
         poller(
             config,
@@ -154,7 +146,14 @@ public final class PollerWiring {
       RandomGenerator random,
       PrintStream out) {
     return create(
-        config, store, publisher, clock, random, out, uploader(config), Sleeper.on(clock));
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        out,
+        PollerParts.uploader(config),
+        Sleeper.on(clock));
   }
 
   /**
@@ -170,7 +169,8 @@ public final class PollerWiring {
       RandomGenerator random,
       PrintStream out,
       Sleeper sleeper) {
-    return create(config, store, publisher, clock, random, out, uploader(config), sleeper);
+    return create(
+        config, store, publisher, clock, random, out, PollerParts.uploader(config), sleeper);
   }
 
   /**
@@ -197,7 +197,7 @@ public final class PollerWiring {
       PrintStream out,
       PayloadUploader uploader,
       Sleeper sleeper) {
-    JsonLogger log = logger(config, out, clock);
+    JsonLogger log = PollerParts.logger(config, out, clock);
     OutboxPoller poller =
         poller(
             config,
@@ -206,9 +206,9 @@ public final class PollerWiring {
             clock,
             random,
             log,
-            metrics(config, out, clock),
+            PollerParts.metrics(config, out, clock),
             uploader,
-            sendRates(config, clock, log),
+            PollerParts.sendRates(config, clock, log),
             sleeper);
     return new Graph(poller, poller, null, null);
   }
@@ -225,7 +225,8 @@ public final class PollerWiring {
       RandomGenerator random,
       JsonLogger log,
       EmfMetrics metrics) {
-    return poller(config, store, publisher, clock, random, log, metrics, uploader(config));
+    return poller(
+        config, store, publisher, clock, random, log, metrics, PollerParts.uploader(config));
   }
 
   /**
@@ -250,7 +251,7 @@ public final class PollerWiring {
         log,
         metrics,
         uploader,
-        sendRates(config, clock, log),
+        PollerParts.sendRates(config, clock, log),
         Sleeper.on(clock));
   }
 
@@ -314,33 +315,6 @@ public final class PollerWiring {
   }
 
   /**
-   * A container's send rates: {@code OUTBOX_MAX_SEND_RATE} shared among {@code
-   * OUTBOX_MAX_CONCURRENT_POLLERS}, lowered while a destination throttles.
-   */
-  public static SendRates sendRates(PollerConfig config, Clock clock, JsonLogger log) {
-    return new SendRates(
-        SendRates.perPoller(config.maxSendRate(), config.maxConcurrentPollers()), clock, log);
-  }
-
-  /**
-   * The store of the configured database, over JDBC or the Data API, recording outcomes on a second
-   * connection when the poller pipelines ({@link PollerConfig#pipeline()}); nothing is called yet.
-   */
-  public static OutboxStore store(PollerConfig config) {
-    OutboxStore.Builder store =
-        OutboxStore.builder(SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
-            .tables(config.database().tables())
-            .retention(config.retention())
-            .ordering(config.ordering())
-            .idempotencyWindow(config.idempotencyWindow())
-            .parkingChunkSize(config.parkingChunkSize());
-    if (config.pipeline()) {
-      store.completionsOnSecondConnection();
-    }
-    return store.build();
-  }
-
-  /**
    * The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads; its
    * EventBridge client is built from the SDK's defaults when a bus is first published to.
    */
@@ -355,33 +329,6 @@ public final class PollerWiring {
       SnsClient sns,
       SqsClient sqs,
       Supplier<? extends EventBridgeClient> events) {
-    return new BatchPublisher(
-        new SnsBatchSender(sns),
-        new SqsBatchSender(sqs),
-        new EventBridgeBatchSender(events),
-        Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
-  }
-
-  /** The claim check's S3 uploader, its client built on the first upload. */
-  private static PayloadUploader uploader(PollerConfig config) {
-    Duration timeout = config.publishTimeout();
-    return new S3PayloadUploader(() -> AwsClients.s3(timeout));
-  }
-
-  private static JsonLogger logger(PollerConfig config, PrintStream out, Clock clock) {
-    return new JsonLogger(config.serviceName(), OutboxPoller.class, config.logLevel(), out, clock);
-  }
-
-  private static EmfMetrics metrics(PollerConfig config, PrintStream out, Clock clock) {
-    return new EmfMetrics(config.metricsNamespace(), config.serviceName(), out, clock);
-  }
-
-  private static ThreadFactory daemonThreads() {
-    AtomicInteger next = new AtomicInteger();
-    return task -> {
-      Thread thread = new Thread(task, "outbox-publisher-" + next.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    return PollerParts.publisher(config, sns, sqs, events);
   }
 }
