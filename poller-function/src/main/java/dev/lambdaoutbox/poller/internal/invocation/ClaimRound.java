@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
+import dev.lambdaoutbox.poller.RoutingSettings;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
-import dev.lambdaoutbox.poller.internal.envelope.MessageEnvelope;
 import dev.lambdaoutbox.poller.internal.failure.Codes;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
 import dev.lambdaoutbox.poller.internal.log.CompletionLog;
@@ -12,7 +12,6 @@ import dev.lambdaoutbox.poller.internal.publish.Delivery;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.publish.PublishGate;
-import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
 import dev.lambdaoutbox.store.Completion;
 import dev.lambdaoutbox.store.CompletionReport;
 import dev.lambdaoutbox.store.DeliveryOutcome;
@@ -56,18 +55,12 @@ public final class ClaimRound {
   private final JsonLogger log;
 
   /**
-   * @param eventSource the Source of the events put on an EventBridge bus ({@code
-   *     OUTBOX_EVENT_SOURCE})
-   * @param busMaxEntryBytes the largest entry put on a bus ({@code
-   *     OUTBOX_EVENT_BUS_MAX_ENTRY_BYTES})
+   * @param routing where rows go and what their messages look like there
    * @param offloader the claim check, which stores a payload too large for its destination in S3
    *     and sends a pointer to it; null without a claim-check bucket (such rows are dead-lettered)
-   * @param envelope what the body of an SNS or SQS message is: the payload, or a CloudEvent
    */
   public ClaimRound(
-      DestinationRouter router,
-      String eventSource,
-      int busMaxEntryBytes,
+      RoutingSettings routing,
       DestinationGuard guard,
       MessagePublisher publisher,
       OutcomePolicy policy,
@@ -75,9 +68,8 @@ public final class ClaimRound {
       CompletionLog completionLog,
       Clock clock,
       JsonLogger log,
-      PayloadOffloader offloader,
-      MessageEnvelope envelope) {
-    this.routing = new RowRouting(router, eventSource, busMaxEntryBytes, offloader, envelope);
+      PayloadOffloader offloader) {
+    this.routing = new RowRouting(routing, offloader);
     this.publishing = new GuardedPublishing(guard, publisher, clock);
     this.offloader = offloader;
     this.policy = Objects.requireNonNull(policy, "policy");

@@ -88,7 +88,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
     this.round = Objects.requireNonNull(round, "round");
-    if (config.pipeline() != (threads != null)) {
+    if (config.publishing().pipeline() != (threads != null)) {
       throw new IllegalArgumentException("threads: given exactly when the poller pipelines");
     }
     this.threads = threads;
@@ -100,14 +100,15 @@ public final class OutboxPoller implements AutoCloseable {
     this.ordered = config.ordering() == Ordering.AGGREGATE;
     this.idling =
         new Idling(
-            config.pollInterval(),
-            config.wakeLinger(),
-            config.safetyMargin(),
-            config.publishTimeout(),
+            config.idle().pollInterval(),
+            config.idle().wakeLinger(),
+            config.timing().safetyMargin(),
+            config.timing().publishTimeout(),
             sleeper,
             clock,
             this.log);
-    this.housekeeping = new Housekeeping(store, config.safetyMargin(), ordered, clock, this.log);
+    this.housekeeping =
+        new Housekeeping(store, config.timing().safetyMargin(), ordered, clock, this.log);
     this.sendRates = Objects.requireNonNull(sendRates, "sendRates");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
   }
@@ -146,7 +147,10 @@ public final class OutboxPoller implements AutoCloseable {
     String owner = owner(requestId);
     InvocationBudget budget =
         new InvocationBudget(
-            remainingMillis, config.safetyMargin(), config.publishTimeout(), config.lease());
+            remainingMillis,
+            config.timing().safetyMargin(),
+            config.timing().publishTimeout(),
+            config.timing().lease());
     Linger linger = quiet == null ? null : idling.linger(budget, quiet);
     InvocationTotals totals = new InvocationTotals();
     Pacing pacing = new Pacing(sendRates, sleeper, clock);
@@ -202,7 +206,7 @@ public final class OutboxPoller implements AutoCloseable {
       Pipeline pipeline,
       Linger linger,
       LingerLease lease) {
-    ClaimSize sizes = new ClaimSize(config.batchSize(), config.maxBatchSize());
+    ClaimSize sizes = new ClaimSize(config.claims().batchSize(), config.claims().maxBatchSize());
     int ask = sizes.first();
     double rowsPerSecond = Double.NaN; // the last round's publishing pace
     while (true) {
@@ -219,8 +223,8 @@ public final class OutboxPoller implements AutoCloseable {
                 "too little time left to claim anything; raise the function timeout",
                 Map.of(
                     "remainingMs", budget.remainingMillis(),
-                    "safetyMarginMs", config.safetyMargin().toMillis(),
-                    "publishTimeoutMs", config.publishTimeout().toMillis()));
+                    "safetyMarginMs", config.timing().safetyMargin().toMillis(),
+                    "publishTimeoutMs", config.timing().publishTimeout().toMillis()));
           }
           return "time";
         }
@@ -284,7 +288,7 @@ public final class OutboxPoller implements AutoCloseable {
     long remainingAtClaim = budget.remainingMillis();
     Instant claimedAt = clock.instant();
     return new Pipeline.Batch(
-        store.claim(owner, limit, claimedAt, config.lease()),
+        store.claim(owner, limit, claimedAt, config.timing().lease()),
         limit,
         remainingAtClaim,
         claimedAt,

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
 import dev.lambdaoutbox.core.Destinations;
+import dev.lambdaoutbox.poller.RoutingSettings;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
 import dev.lambdaoutbox.poller.internal.envelope.MessageEnvelope;
 import dev.lambdaoutbox.poller.internal.failure.Codes;
@@ -38,17 +39,12 @@ final class RowRouting {
    * @param offloader the claim check; null without a claim-check bucket (rows too large for their
    *     destination are then unsendable)
    */
-  RowRouting(
-      DestinationRouter router,
-      String eventSource,
-      int busMaxEntryBytes,
-      PayloadOffloader offloader,
-      MessageEnvelope envelope) {
-    this.router = Objects.requireNonNull(router, "router");
-    this.eventSource = Objects.requireNonNull(eventSource, "eventSource");
-    this.busMaxEntryBytes = busMaxEntryBytes;
+  RowRouting(RoutingSettings routing, PayloadOffloader offloader) {
+    this.router = new DestinationRouter(routing.routes(), routing.defaultDestination());
+    this.eventSource = routing.eventSource();
+    this.busMaxEntryBytes = routing.eventBusMaxEntryBytes();
     this.offloader = offloader;
-    this.envelope = Objects.requireNonNull(envelope, "envelope");
+    this.envelope = Objects.requireNonNull(routing.envelope(), "envelope");
   }
 
   Routed route(OutboxMessage row) {

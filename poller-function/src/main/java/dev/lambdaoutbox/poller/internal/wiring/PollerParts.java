@@ -1,6 +1,9 @@
 package dev.lambdaoutbox.poller.internal.wiring;
 
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PublishSettings;
+import dev.lambdaoutbox.poller.TelemetrySettings;
+import dev.lambdaoutbox.poller.TimingSettings;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
 import dev.lambdaoutbox.poller.internal.claimcheck.S3PayloadUploader;
 import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
@@ -34,24 +37,27 @@ final class PollerParts {
    * A container's send rates: {@code OUTBOX_MAX_SEND_RATE} shared among {@code
    * OUTBOX_MAX_CONCURRENT_POLLERS}, lowered while a destination throttles.
    */
-  static SendRates sendRates(PollerConfig config, Clock clock, JsonLogger log) {
+  static SendRates sendRates(PublishSettings publishing, Clock clock, JsonLogger log) {
     return new SendRates(
-        SendRates.perPoller(config.maxSendRate(), config.maxConcurrentPollers()), clock, log);
+        SendRates.perPoller(publishing.maxSendRate(), publishing.maxConcurrentPollers()),
+        clock,
+        log);
   }
 
   /**
    * The store of the configured database, over JDBC or the Data API, recording outcomes on a second
-   * connection when the poller pipelines ({@link PollerConfig#pipeline()}); nothing is called yet.
+   * connection when the poller pipelines ({@link PublishSettings#pipeline()}); nothing is called
+   * yet.
    */
   static OutboxStore store(PollerConfig config) {
     OutboxStore.Builder store =
         OutboxStore.builder(SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
             .tables(config.database().tables())
-            .retention(config.retention())
+            .retention(config.storeTuning().retention())
             .ordering(config.ordering())
-            .idempotencyWindow(config.idempotencyWindow())
-            .parkingChunkSize(config.parkingChunkSize());
-    if (config.pipeline()) {
+            .idempotencyWindow(config.storeTuning().idempotencyWindow())
+            .parkingChunkSize(config.storeTuning().parkingChunkSize());
+    if (config.publishing().pipeline()) {
       store.completionsOnSecondConnection();
     }
     return store.build();
@@ -59,7 +65,7 @@ final class PollerParts {
 
   /** The batch publisher, its EventBridge client from {@code events} on first use. */
   static BatchPublisher publisher(
-      PollerConfig config,
+      PublishSettings publishing,
       SnsClient sns,
       SqsClient sqs,
       Supplier<? extends EventBridgeClient> events) {
@@ -67,21 +73,22 @@ final class PollerParts {
         new SnsBatchSender(sns),
         new SqsBatchSender(sqs),
         new EventBridgeBatchSender(events),
-        Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
+        Executors.newFixedThreadPool(publishing.publishConcurrency(), daemonThreads()));
   }
 
   /** The claim check's S3 uploader, its client built on the first upload. */
-  static PayloadUploader uploader(PollerConfig config) {
-    Duration timeout = config.publishTimeout();
+  static PayloadUploader uploader(TimingSettings timing) {
+    Duration timeout = timing.publishTimeout();
     return new S3PayloadUploader(() -> AwsClients.s3(timeout));
   }
 
-  static JsonLogger logger(PollerConfig config, PrintStream out, Clock clock) {
-    return new JsonLogger(config.serviceName(), OutboxPoller.class, config.logLevel(), out, clock);
+  static JsonLogger logger(TelemetrySettings telemetry, PrintStream out, Clock clock) {
+    return new JsonLogger(
+        telemetry.serviceName(), OutboxPoller.class, telemetry.logLevel(), out, clock);
   }
 
-  static EmfMetrics metrics(PollerConfig config, PrintStream out, Clock clock) {
-    return new EmfMetrics(config.metricsNamespace(), config.serviceName(), out, clock);
+  static EmfMetrics metrics(TelemetrySettings telemetry, PrintStream out, Clock clock) {
+    return new EmfMetrics(telemetry.metricsNamespace(), telemetry.serviceName(), out, clock);
   }
 
   static ThreadFactory daemonThreads() {

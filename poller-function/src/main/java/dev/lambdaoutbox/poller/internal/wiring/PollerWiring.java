@@ -22,7 +22,6 @@ import dev.lambdaoutbox.poller.internal.publish.LazyPublisher;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.rate.SendRates;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
-import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
 import dev.lambdaoutbox.store.OutboxStore;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
@@ -72,7 +71,7 @@ public final class PollerWiring {
    * {@code http.maxConnections} is set.
    */
   public static Graph create(PollerConfig config) {
-    HttpKeepAlive.keepAtLeast(config.publishConcurrency());
+    HttpKeepAlive.keepAtLeast(config.publishing().publishConcurrency());
     PrintStream out = System.out;
     OutboxStore store = PollerParts.store(config);
     // Due times, leases, backoff and ages are the database's times: compared with its clock, not
@@ -84,29 +83,29 @@ public final class PollerWiring {
             () ->
                 publisher(
                     config,
-                    AwsClients.sns(config.publishTimeout()),
-                    AwsClients.sqs(config.publishTimeout())));
+                    AwsClients.sns(config.timing().publishTimeout()),
+                    AwsClients.sqs(config.timing().publishTimeout())));
     // Seeded afresh in each SnapStart sandbox. (Not RandomGenerator.getDefault(): that looks its
     // algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java runtime
     // may lack; FreshRandom is built on java.base alone.)
     FreshRandom random = new FreshRandom().register();
-    JsonLogger log = PollerParts.logger(config, out, host);
-    EmfMetrics metrics = PollerParts.metrics(config, out, host);
-    Duration timeout = config.publishTimeout();
+    JsonLogger log = PollerParts.logger(config.telemetry(), out, host);
+    EmfMetrics metrics = PollerParts.metrics(config.telemetry(), out, host);
+    Duration timeout = config.timing().publishTimeout();
     FanOut fanOut =
         new FanOut(
             config,
             store,
             new LambdaSelfInvoker(() -> AwsClients.lambda(timeout)),
             new FanOutDecision(
-                config.maxConcurrentPollers(),
-                config.batchSize(),
+                config.publishing().maxConcurrentPollers(),
+                config.claims().batchSize(),
                 FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
             clock,
             log);
-    PayloadUploader uploader = PollerParts.uploader(config);
+    PayloadUploader uploader = PollerParts.uploader(config.timing());
     // One container's rates, whichever kind of invocation sends.
-    SendRates rates = PollerParts.sendRates(config, clock, log);
+    SendRates rates = PollerParts.sendRates(config.publishing(), clock, log);
     return new Graph(
         poller(
             config,
@@ -152,7 +151,7 @@ public final class PollerWiring {
         clock,
         random,
         out,
-        PollerParts.uploader(config),
+        PollerParts.uploader(config.timing()),
         Sleeper.on(clock));
   }
 
@@ -170,7 +169,14 @@ public final class PollerWiring {
       PrintStream out,
       Sleeper sleeper) {
     return create(
-        config, store, publisher, clock, random, out, PollerParts.uploader(config), sleeper);
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        out,
+        PollerParts.uploader(config.timing()),
+        sleeper);
   }
 
   /**
@@ -197,7 +203,7 @@ public final class PollerWiring {
       PrintStream out,
       PayloadUploader uploader,
       Sleeper sleeper) {
-    JsonLogger log = PollerParts.logger(config, out, clock);
+    JsonLogger log = PollerParts.logger(config.telemetry(), out, clock);
     OutboxPoller poller =
         poller(
             config,
@@ -206,9 +212,9 @@ public final class PollerWiring {
             clock,
             random,
             log,
-            PollerParts.metrics(config, out, clock),
+            PollerParts.metrics(config.telemetry(), out, clock),
             uploader,
-            PollerParts.sendRates(config, clock, log),
+            PollerParts.sendRates(config.publishing(), clock, log),
             sleeper);
     return new Graph(poller, poller, null, null);
   }
@@ -226,7 +232,14 @@ public final class PollerWiring {
       JsonLogger log,
       EmfMetrics metrics) {
     return poller(
-        config, store, publisher, clock, random, log, metrics, PollerParts.uploader(config));
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        log,
+        metrics,
+        PollerParts.uploader(config.timing()));
   }
 
   /**
@@ -251,7 +264,7 @@ public final class PollerWiring {
         log,
         metrics,
         uploader,
-        PollerParts.sendRates(config, clock, log),
+        PollerParts.sendRates(config.publishing(), clock, log),
         Sleeper.on(clock));
   }
 
@@ -276,35 +289,38 @@ public final class PollerWiring {
             .map(
                 c ->
                     new PayloadOffloader(
-                        c, store, uploader, config.publishConcurrency(), log, config.envelope()))
+                        c,
+                        store,
+                        uploader,
+                        config.publishing().publishConcurrency(),
+                        log,
+                        config.routing().envelope()))
             .orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
     ClaimRound round =
         new ClaimRound(
-            new DestinationRouter(config.routes(), config.defaultDestination()),
-            config.eventSource(),
-            config.eventBusMaxEntryBytes(),
+            config.routing(),
             new DestinationGuard(
                 store.destinationHealth(),
-                new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),
+                new ProbeSchedule(
+                    config.retry().probeIntervalMin(), config.retry().probeIntervalMax()),
                 log),
             publisher,
             new OutcomePolicy(
-                config.maxRetries(),
-                new Backoff(config.backoffBase(), config.backoffMax(), random),
-                config.probeIntervalMax()),
+                config.retry().maxRetries(),
+                new Backoff(config.retry().backoffBase(), config.retry().backoffMax(), random),
+                config.retry().probeIntervalMax()),
             store,
             new CompletionLog(log, deadLetterReports),
             clock,
             log,
-            offloader,
-            config.envelope());
+            offloader);
     return new OutboxPoller(
         config,
         store,
         round,
-        config.pipeline() ? new PipelineThreads() : null,
+        config.publishing().pipeline() ? new PipelineThreads() : null,
         publisher,
         deadLetterReports,
         new InvocationMetrics(metrics),
@@ -319,7 +335,7 @@ public final class PollerWiring {
    * EventBridge client is built from the SDK's defaults when a bus is first published to.
    */
   public static BatchPublisher publisher(PollerConfig config, SnsClient sns, SqsClient sqs) {
-    Duration timeout = config.publishTimeout();
+    Duration timeout = config.timing().publishTimeout();
     return publisher(config, sns, sqs, () -> AwsClients.events(timeout));
   }
 
@@ -329,6 +345,6 @@ public final class PollerWiring {
       SnsClient sns,
       SqsClient sqs,
       Supplier<? extends EventBridgeClient> events) {
-    return PollerParts.publisher(config, sns, sqs, events);
+    return PollerParts.publisher(config.publishing(), sns, sqs, events);
   }
 }

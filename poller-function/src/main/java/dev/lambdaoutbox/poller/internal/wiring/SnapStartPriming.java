@@ -125,13 +125,13 @@ public final class SnapStartPriming implements Resource {
         StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
     Region region = Region.US_EAST_1;
     try (SnsClient sns =
-            AwsClients.snsBuilder(config.publishTimeout())
+            AwsClients.snsBuilder(config.timing().publishTimeout())
                 .endpointOverride(endpoint)
                 .region(region)
                 .credentialsProvider(dummy)
                 .build();
         SqsClient sqs =
-            AwsClients.sqsBuilder(config.publishTimeout())
+            AwsClients.sqsBuilder(config.timing().publishTimeout())
                 .endpointOverride(endpoint)
                 .region(region)
                 .credentialsProvider(dummy)
