@@ -5,12 +5,14 @@ import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a run does after its last round: the store's retention pass, bounded by time, then the
- * backlog's gauges for the metrics line.
+ * What a run does after its last round: the store's retention pass, the backlog's gauges for the
+ * metrics line and, when the backlog counts any, the unmarking of the events earlier versions
+ * marked parked; each pass bounded by time.
  */
 final class Housekeeping {
   /** The longest the retention purge may take at the end of an invocation. */
@@ -18,23 +20,34 @@ final class Housekeeping {
 
   private final OutboxStore store;
   private final Duration safetyMargin;
+  private final int parkingChunkSize;
   private final boolean ordered;
   private final Clock clock;
   private final JsonLogger log;
 
   Housekeeping(
-      OutboxStore store, Duration safetyMargin, boolean ordered, Clock clock, JsonLogger log) {
+      OutboxStore store,
+      Duration safetyMargin,
+      int parkingChunkSize,
+      boolean ordered,
+      Clock clock,
+      JsonLogger log) {
     this.store = Objects.requireNonNull(store, "store");
     this.safetyMargin = Objects.requireNonNull(safetyMargin, "safetyMargin");
+    this.parkingChunkSize = parkingChunkSize;
     this.ordered = ordered;
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log");
   }
 
-  /** Purges, then reads the backlog. */
+  /** Purges, reads the backlog, and unmarks what it counts marked. */
   OutboxStore.Backlog run(InvocationBudget budget) {
     purge(budget);
-    return backlog();
+    OutboxStore.Backlog backlog = backlog();
+    if (backlog.markedEvents() > 0) {
+      unmarkParked(budget);
+    }
+    return backlog;
   }
 
   /**
@@ -42,9 +55,7 @@ final class Housekeeping {
    * {@link #PURGE_SLICE}; what it does not reach, the next invocation does.
    */
   private void purge(InvocationBudget budget) {
-    Duration slice =
-        Duration.ofMillis(
-            Math.min(PURGE_SLICE.toMillis(), budget.remainingMillis() - safetyMargin.toMillis()));
+    Duration slice = slice(budget);
     OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
     if (!report.caughtUp()) {
       log.warn(
@@ -53,6 +64,34 @@ final class Housekeeping {
     } else if (report.total() > 0) {
       log.debug("purged rows past their time", Map.of("purged", report.purged()));
     }
+  }
+
+  /**
+   * Makes due again, {@code OUTBOX_PARKING_CHUNK_SIZE} rows per transaction, the events earlier
+   * versions marked parked, within {@link #slice}; what it does not reach, the next invocation
+   * does.
+   */
+  private void unmarkParked(InvocationBudget budget) {
+    OutboxStore.UnmarkReport report =
+        store.unmarkParked(clock.instant(), parkingChunkSize, slice(budget));
+    if (report.unmarked() == 0) {
+      return;
+    }
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("unmarked", report.unmarked());
+    fields.put("remaining", Math.min(report.remaining(), OutboxStore.PARKED_COUNT_CAP));
+    fields.put("remainingCapped", report.remaining() > OutboxStore.PARKED_COUNT_CAP);
+    log.info(
+        report.caughtUp()
+            ? "made due the events an earlier version had marked parked; none is left"
+            : "made due events an earlier version had marked parked; the next invocation goes on",
+        fields);
+  }
+
+  /** What is left of the invocation before the safety margin, at most {@link #PURGE_SLICE}. */
+  private Duration slice(InvocationBudget budget) {
+    return Duration.ofMillis(
+        Math.min(PURGE_SLICE.toMillis(), budget.remainingMillis() - safetyMargin.toMillis()));
   }
 
   /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */

@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
+import dev.lambdaoutbox.poller.IdleSettings;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PublishSettings;
 import dev.lambdaoutbox.poller.internal.log.DeadLetterReports;
 import dev.lambdaoutbox.poller.internal.metrics.InvocationMetrics;
 import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
@@ -40,8 +42,8 @@ import java.util.function.LongSupplier;
  *       margin ({@link InvocationBudget}); once a call finds no send-rate slot in time ({@link
  *       Pacing}), the run claims no more.
  *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}).
- *   <li>Last, the retention purge and the backlog ({@link Housekeeping}), and one EMF metrics line
- *       ({@link InvocationMetrics}).
+ *   <li>Last, the retention purge, the backlog and the unmarking of rows earlier versions marked
+ *       parked ({@link Housekeeping}), and one EMF metrics line ({@link InvocationMetrics}).
  * </ul>
  */
 public final class OutboxPoller implements AutoCloseable {
@@ -68,7 +70,7 @@ public final class OutboxPoller implements AutoCloseable {
 
   /**
    * @param round what each claim's rows go through
-   * @param threads the pipeline's threads when {@link PollerConfig#pipeline()}, else null
+   * @param threads the pipeline's threads when {@link PublishSettings#pipeline()}, else null
    * @param publisher the publisher {@code round} sends with, closed with this poller
    * @param sendRates the container's send rates, kept from one invocation to the next
    * @param sleeper waits for them
@@ -108,7 +110,13 @@ public final class OutboxPoller implements AutoCloseable {
             clock,
             this.log);
     this.housekeeping =
-        new Housekeeping(store, config.timing().safetyMargin(), ordered, clock, this.log);
+        new Housekeeping(
+            store,
+            config.timing().safetyMargin(),
+            config.storeTuning().parkingChunkSize(),
+            ordered,
+            clock,
+            this.log);
     this.sendRates = Objects.requireNonNull(sendRates, "sendRates");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
   }
@@ -128,7 +136,7 @@ public final class OutboxPoller implements AutoCloseable {
    * Runs one invocation woken after an application's commit: drains the due rows, then lingers
    * ({@link Linger}) whatever the poll interval: until {@code quiet} and {@link Linger#MARGIN} past
    * its start, so that the commits its waker sends no wake-up for are published by it, and until
-   * {@link PollerConfig#wakeLinger()} past the last claim that found rows; unless another woken run
+   * {@link IdleSettings#wakeLinger()} past the last claim that found rows; unless another woken run
    * lingers as long already ({@link LingerLease}). A woken run without a quiet period whose claim
    * found nothing (another run took the rows it was woken for) stops after that one indexed read:
    * no retention purge, no backlog query, which the scheduled runs and the woken runs that
