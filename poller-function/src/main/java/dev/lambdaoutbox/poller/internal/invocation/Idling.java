@@ -1,5 +1,7 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
+import dev.lambdaoutbox.poller.IdleSettings;
+import dev.lambdaoutbox.poller.TimingSettings;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
@@ -24,18 +26,11 @@ final class Idling {
   private final Clock clock;
   private final JsonLogger log;
 
-  Idling(
-      Duration pollInterval,
-      Duration wakeLinger,
-      Duration safetyMargin,
-      Duration publishTimeout,
-      Sleeper sleeper,
-      Clock clock,
-      JsonLogger log) {
-    this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
-    this.wakeLinger = Objects.requireNonNull(wakeLinger, "wakeLinger");
-    this.safetyMargin = Objects.requireNonNull(safetyMargin, "safetyMargin");
-    this.publishTimeout = Objects.requireNonNull(publishTimeout, "publishTimeout");
+  Idling(IdleSettings idle, TimingSettings timing, Sleeper sleeper, Clock clock, JsonLogger log) {
+    this.pollInterval = idle.pollInterval();
+    this.wakeLinger = idle.wakeLinger();
+    this.safetyMargin = timing.safetyMargin();
+    this.publishTimeout = timing.publishTimeout();
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log");

@@ -100,15 +100,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
     this.ordered = config.ordering() == Ordering.AGGREGATE;
-    this.idling =
-        new Idling(
-            config.idle().pollInterval(),
-            config.idle().wakeLinger(),
-            config.timing().safetyMargin(),
-            config.timing().publishTimeout(),
-            sleeper,
-            clock,
-            this.log);
+    this.idling = new Idling(config.idle(), config.timing(), sleeper, clock, this.log);
     this.housekeeping =
         new Housekeeping(
             store,

@@ -6,6 +6,9 @@ import dev.lambdaoutbox.poller.TelemetrySettings;
 import dev.lambdaoutbox.poller.TimingSettings;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
 import dev.lambdaoutbox.poller.internal.claimcheck.S3PayloadUploader;
+import dev.lambdaoutbox.poller.internal.fanout.FanOut;
+import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
+import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
 import dev.lambdaoutbox.poller.internal.invocation.OutboxPoller;
 import dev.lambdaoutbox.poller.internal.publish.BatchPublisher;
 import dev.lambdaoutbox.poller.internal.publish.EventBridgeBatchSender;
@@ -74,6 +77,24 @@ final class PollerParts {
         new SqsBatchSender(sqs),
         new EventBridgeBatchSender(events),
         Executors.newFixedThreadPool(publishing.publishConcurrency(), daemonThreads()));
+  }
+
+  /**
+   * Starts further invocations of this function for a backlog, through a Lambda client built on the
+   * first one it starts.
+   */
+  static FanOut fanOut(PollerConfig config, OutboxStore store, Clock clock, JsonLogger log) {
+    Duration timeout = config.timing().publishTimeout();
+    return new FanOut(
+        config,
+        store,
+        new LambdaSelfInvoker(() -> AwsClients.lambda(timeout)),
+        new FanOutDecision(
+            config.publishing().maxConcurrentPollers(),
+            config.claims().batchSize(),
+            FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
+        clock,
+        log);
   }
 
   /** The claim check's S3 uploader, its client built on the first upload. */

@@ -4,8 +4,6 @@ import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
-import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
-import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
 import dev.lambdaoutbox.poller.internal.health.ProbeSchedule;
 import dev.lambdaoutbox.poller.internal.invocation.ClaimRound;
@@ -35,19 +33,11 @@ import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The poller's composition root: the one place its object graph is built from its configuration.
- * {@code PollerHandler}'s no-arg constructor calls {@link #create(PollerConfig)} once per
- * container, so warm invocations and SnapStart restores reuse the graph; everything in it takes its
- * collaborators and builds none. Tests and benchmarks build the same graph over collaborators of
- * their own ({@link #create(PollerConfig, OutboxStore, MessagePublisher, Clock, RandomGenerator,
- * PrintStream)}, {@link #poller}).
- *
- * <p>The real graph: the store of the configured database (JDBC or Data API); SNS and SQS clients
- * ({@link AwsClients}) and the publishing threads built on the first publish ({@link
- * LazyPublisher}), since loading the SDK is most of a cold start and an invocation that finds the
- * outbox empty does not need it; logs and metrics on standard output; the fan-out's Lambda client,
- * built on the first invocation it starts; and, under SnapStart, the priming hook ({@link
- * SnapStartPriming}) that builds the clients before the snapshot.
+ * The poller's composition root: the one place its object graph is built from its configuration,
+ * once per container ({@link #create(PollerConfig)}), so warm invocations and SnapStart restores
+ * reuse it; tests and benchmarks build the same graph over collaborators of their own. The SDK
+ * clients and publishing threads are built on the first publish ({@link LazyPublisher}): loading
+ * the SDK is most of a cold start, and a run that finds the outbox empty does not need it.
  */
 public final class PollerWiring {
   private PollerWiring() {}
@@ -91,18 +81,7 @@ public final class PollerWiring {
     FreshRandom random = new FreshRandom().register();
     JsonLogger log = PollerParts.logger(config.telemetry(), out, host);
     EmfMetrics metrics = PollerParts.metrics(config.telemetry(), out, host);
-    Duration timeout = config.timing().publishTimeout();
-    FanOut fanOut =
-        new FanOut(
-            config,
-            store,
-            new LambdaSelfInvoker(() -> AwsClients.lambda(timeout)),
-            new FanOutDecision(
-                config.publishing().maxConcurrentPollers(),
-                config.claims().batchSize(),
-                FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
-            clock,
-            log);
+    FanOut fanOut = PollerParts.fanOut(config, store, clock, log);
     PayloadUploader uploader = PollerParts.uploader(config.timing());
     // One container's rates, whichever kind of invocation sends.
     SendRates rates = PollerParts.sendRates(config.publishing(), clock, log);
