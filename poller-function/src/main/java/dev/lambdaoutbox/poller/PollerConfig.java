@@ -2,12 +2,12 @@ package dev.lambdaoutbox.poller;
 
 import dev.lambdaoutbox.core.ClaimCheckFormat;
 import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
-import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
 import dev.lambdaoutbox.store.config.SharedVariables;
 import dev.lambdaoutbox.store.config.StoreSettings;
+import dev.lambdaoutbox.store.model.Ordering;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.poller;
 
-import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.EnvironmentReader;
+import dev.lambdaoutbox.store.model.Ordering;
 
 /**
  * How hard the poller publishes: batch calls in flight, the send rate per destination, the runs

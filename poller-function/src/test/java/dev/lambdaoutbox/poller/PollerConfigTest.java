@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.lambdaoutbox.core.SqlDialect;
 import dev.lambdaoutbox.poller.internal.claimcheck.ClaimCheck;
-import dev.lambdaoutbox.store.Ordering;
 import dev.lambdaoutbox.store.config.ConfigurationException;
 import dev.lambdaoutbox.store.config.DataApiSettings;
+import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Duration;
 import java.util.HashMap;

@@ -7,8 +7,8 @@ import dev.lambdaoutbox.store.config.ConnectionLimits;
 import dev.lambdaoutbox.store.config.CredentialsSource;
 import dev.lambdaoutbox.store.config.DatabaseCredentials;
 import dev.lambdaoutbox.store.config.DatabaseSettings;
-import dev.lambdaoutbox.store.dialect.ExplainSql;
-import dev.lambdaoutbox.store.dialect.KeyHead;
+import dev.lambdaoutbox.store.internal.dialect.ExplainSql;
+import dev.lambdaoutbox.store.internal.dialect.KeyHead;
 import dev.lambdaoutbox.store.jdbc.JdbcConnectionProvider;
 import dev.lambdaoutbox.store.jdbc.JdbcExecutor;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -172,7 +172,7 @@ public final class Stores {
       String what,
       BiFunction<ExplainSql, SqlSession, String> explain) {
     try (JdbcConnectionProvider connections = connections(db, tables)) {
-      ExplainSql dialect = ExplainSql.of(db.dialect(), tables);
+      ExplainSql dialect = StoreSql.explain(db.dialect(), tables);
       return JdbcExecutor.of(connections).inTransaction(what, s -> explain.apply(dialect, s));
     }
   }

@@ -14,7 +14,7 @@ import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.publish.PublishGate;
 import dev.lambdaoutbox.poller.internal.wiring.PollerWiring;
-import dev.lambdaoutbox.store.OutboxStoreException;
+import dev.lambdaoutbox.store.model.OutboxStoreException;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import dev.lambdaoutbox.testing.TestDatabase;

@@ -1,7 +1,7 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
-import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationHealth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -7,7 +7,7 @@ import dev.lambdaoutbox.poller.internal.publish.Delivery;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.publish.PublishGate;
-import dev.lambdaoutbox.store.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationHealth;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -41,9 +41,9 @@ final class Housekeeping {
   }
 
   /** Purges, reads the backlog, and unmarks what it counts marked. */
-  OutboxStore.Backlog run(InvocationBudget budget) {
+  Backlog run(InvocationBudget budget) {
     purge(budget);
-    OutboxStore.Backlog backlog = backlog();
+    Backlog backlog = backlog();
     if (backlog.markedEvents() > 0) {
       unmarkParked(budget);
     }
@@ -56,7 +56,7 @@ final class Housekeeping {
    */
   private void purge(InvocationBudget budget) {
     Duration slice = slice(budget);
-    OutboxStore.PurgeReport report = store.purge(clock.instant(), slice);
+    PurgeReport report = store.purge(clock.instant(), slice);
     if (!report.caughtUp()) {
       log.warn(
           "the retention purge did not catch up in its time slice; the next invocation goes on",
@@ -79,8 +79,8 @@ final class Housekeeping {
     }
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("unmarked", report.unmarked());
-    fields.put("remaining", Math.min(report.remaining(), OutboxStore.PARKED_COUNT_CAP));
-    fields.put("remainingCapped", report.remaining() > OutboxStore.PARKED_COUNT_CAP);
+    fields.put("remaining", Math.min(report.remaining(), Backlog.PARKED_COUNT_CAP));
+    fields.put("remainingCapped", report.remaining() > Backlog.PARKED_COUNT_CAP);
     log.info(
         report.caughtUp()
             ? "made due the events an earlier version had marked parked; none is left"
@@ -95,9 +95,9 @@ final class Housekeeping {
   }
 
   /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */
-  private OutboxStore.Backlog backlog() {
+  private Backlog backlog() {
     Instant now = clock.instant();
-    OutboxStore.Backlog backlog = store.backlog(now);
+    Backlog backlog = store.backlog(now);
     if (backlog.staleDestinations() > 0) {
       int forgotten = store.destinationHealth().forgetStale(now);
       log.info(

@@ -10,13 +10,13 @@ import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
 import dev.lambdaoutbox.poller.internal.rate.SendRates;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
-import dev.lambdaoutbox.store.Completion;
-import dev.lambdaoutbox.store.CompletionReport;
-import dev.lambdaoutbox.store.DatabaseClock;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.Ordering;
-import dev.lambdaoutbox.store.OutboxMessage;
 import dev.lambdaoutbox.store.OutboxStore;
+import dev.lambdaoutbox.store.clock.DatabaseClock;
+import dev.lambdaoutbox.store.model.Completion;
+import dev.lambdaoutbox.store.model.CompletionReport;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.Ordering;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
 import java.time.Duration;
@@ -166,7 +166,7 @@ public final class OutboxPoller implements AutoCloseable {
                 batch -> release(owner, batch, totals));
     LingerLease lease = linger == null ? null : new LingerLease(store, owner, clock, log);
     String stoppedBecause = null;
-    OutboxStore.Backlog backlog = null;
+    Backlog backlog = null;
     long durationMs;
     try {
       String stopped;

@@ -1,6 +1,6 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
-import dev.lambdaoutbox.store.Claim;
+import dev.lambdaoutbox.store.model.Claim;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -2,8 +2,8 @@ package dev.lambdaoutbox.poller.internal.invocation;
 
 import dev.lambdaoutbox.poller.internal.publish.Delivery;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
-import dev.lambdaoutbox.store.DestinationHealth;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

@@ -10,7 +10,7 @@ import dev.lambdaoutbox.poller.internal.publish.Delivery;
 import dev.lambdaoutbox.poller.internal.publish.DestinationKind;
 import dev.lambdaoutbox.poller.internal.publish.OutboundMessage;
 import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.util.Objects;
 import java.util.Optional;
 

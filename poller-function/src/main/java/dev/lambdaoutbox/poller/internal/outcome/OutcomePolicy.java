@@ -2,10 +2,10 @@ package dev.lambdaoutbox.poller.internal.outcome;
 
 import dev.lambdaoutbox.poller.internal.failure.Failure;
 import dev.lambdaoutbox.poller.internal.publish.Delivery;
-import dev.lambdaoutbox.store.DeliveryOutcome;
-import dev.lambdaoutbox.store.DestinationHealth;
-import dev.lambdaoutbox.store.DestinationState;
-import dev.lambdaoutbox.store.OutboxMessage;
+import dev.lambdaoutbox.store.model.DeliveryOutcome;
+import dev.lambdaoutbox.store.model.DestinationHealth;
+import dev.lambdaoutbox.store.model.DestinationState;
+import dev.lambdaoutbox.store.model.OutboxMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
