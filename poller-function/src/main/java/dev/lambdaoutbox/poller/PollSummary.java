@@ -11,19 +11,13 @@ import java.util.Map;
  * @param published rows the broker accepted and the store recorded as published
  * @param retried rows whose message failed transiently: one retry spent, due again after a backoff
  * @param deadLettered rows moved to the dead-letter table
- * @param deferred rows whose destination is down (unreachable, failing, or misconfigured): they
- *     wait for its next probe, their retry count untouched
- * @param released rows claimed but not sent because time ran short: due again at once, their retry
- *     count untouched
- * @param heldBack rows of a FIFO group held back behind a message of the group that failed: they
- *     keep their lease and are claimed again once it runs out
- * @param leaseLost outcomes the store did not apply because another poller had taken the row over
- *     (or the row was gone)
+ * @param deferred rows whose destination is down: they wait for its next probe, no retry spent
+ * @param released rows not sent for lack of time: due again at once, no retry spent
+ * @param heldBack rows held back behind a failed message of their FIFO group: leased until it ends
+ * @param leaseLost outcomes not applied because another poller had taken the row (or it was gone)
  * @param rounds claims made
- * @param stoppedBecause {@code drained} (a claim came back short), {@code time} (the remaining time
- *     ran low), {@code lingered} (a woken run found no row for {@code OUTBOX_WAKE_LINGER_MS}),
- *     {@code anotherLingers} (a woken run drained the due rows, and another woken run lingers for
- *     what follows) or {@code interrupted}
+ * @param stoppedBecause {@code drained}, {@code time}, {@code sendRate}, {@code lingered}, {@code
+ *     anotherLingers} or {@code interrupted}
  * @param durationMs wall-clock time of the invocation
  */
 public record PollSummary(

@@ -23,31 +23,19 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * The EventBridge-scheduled Lambda: claims due outbox rows, publishes them to SNS/SQS, and returns
- * a summary such as {@code {"claimed":120,"published":119,"retried":1,"deadLettered":0,...,
- * "durationMs":412}}.
+ * The EventBridge-scheduled Lambda: claims due outbox rows, publishes them, and returns a {@link
+ * PollSummary} as JSON.
  *
- * <p>The function's composition root: the no-arg constructor reads the configuration ({@link
- * PollerConfig}) and builds the whole object graph once ({@link PollerWiring}), so warm invocations
- * and SnapStart restores reuse it; the SNS/SQS clients and the publishing threads are built on the
- * first publish, or before a SnapStart snapshot. A bad configuration fails initialisation with a
- * message naming the variable. The package-private constructors take a graph built by a test.
+ * <p>The no-arg constructor reads the configuration ({@link PollerConfig}) and builds the object
+ * graph once ({@link PollerWiring}), so warm invocations and SnapStart restores reuse it; a bad
+ * configuration fails initialisation naming the variable. The package-private constructors take a
+ * graph built by a test.
  *
- * <p>A {@link RequestStreamHandler}: the poller needs nothing from the scheduled event, and reading
- * the stream itself spares a cold start the runtime's event deserialization (its own Jackson and
- * Joda-Time, about 1,000 classes).
- *
- * <p>Scale-out ({@code OUTBOX_MAX_CONCURRENT_POLLERS} above 1): a scheduled invocation that finds
- * more due rows than it can publish before its timeout first starts further invocations of this
- * function ({@link FanOut}); those read the fan-out mark in their event, drain the due rows and
- * stop, and start no others. Only the schedule's event may fan out: any other event drains once.
- *
- * <p>Wake-ups: an invocation whose event is {@code {"outboxWakeUp":true}} ({@link PollerWakeUp}),
- * sent by an application's {@code PollerWaker} after its commit, drains the due rows and lingers a
- * short while for the commits that follow (through the quiet period the event announces, during
- * which that waker sends no other), so a burst is published by one run within a fraction of a
- * second; one woken run lingers at a time, and the others drain once and stop. The schedule remains
- * the safety net for wake-ups that never arrive.
+ * <p>A {@link RequestStreamHandler}, so a cold start loads no event deserialization: the poller
+ * needs nothing from the scheduled event but its marks. A scheduled invocation may start further
+ * ones for a backlog ({@link FanOut}); those drain and stop. An invocation woken after a commit
+ * ({@link PollerWakeUp}) drains and lingers for the commits that follow; the schedule stays the
+ * safety net for wake-ups that never arrive.
  */
 public final class PollerHandler implements RequestStreamHandler {
   private final OutboxPoller poller;

@@ -31,30 +31,30 @@ class PollerConfigTest {
   void fromEnvironment_minimal_usesTheDocumentedDefaults() {
     PollerConfig config = PollerConfig.fromEnvironment(minimal());
 
-    assertThat(config.defaultDestination()).isEmpty();
-    assertThat(config.routes()).isEmpty();
+    assertThat(config.routing().defaultDestination()).isEmpty();
+    assertThat(config.routing().routes()).isEmpty();
     assertThat(config.ordering()).isEqualTo(Ordering.NONE);
-    assertThat(config.maxRetries()).isEqualTo(10);
-    assertThat(config.backoffBase()).isEqualTo(Duration.ofSeconds(1));
-    assertThat(config.backoffMax()).isEqualTo(Duration.ofMinutes(15));
-    assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(1));
-    assertThat(config.batchSize()).isEqualTo(100);
-    assertThat(config.maxBatchSize()).isEqualTo(1_000);
-    assertThat(config.pollInterval()).isZero();
-    assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(config.lease()).isEqualTo(Duration.ofSeconds(120));
-    assertThat(config.safetyMargin()).isEqualTo(Duration.ofSeconds(3));
-    assertThat(config.publishConcurrency()).isEqualTo(8);
-    assertThat(config.retention()).isZero();
-    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(24));
-    assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.INFO);
-    assertThat(config.metricsNamespace()).isEqualTo("LambdaOutbox");
-    assertThat(config.serviceName()).isEqualTo("outbox-poller");
-    assertThat(config.maxConcurrentPollers()).isEqualTo(1);
-    assertThat(config.pipeline()).isTrue();
-    assertThat(config.wakeLinger()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(config.parkingChunkSize()).isEqualTo(5_000);
+    assertThat(config.retry().maxRetries()).isEqualTo(10);
+    assertThat(config.retry().backoffBase()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(config.retry().backoffMax()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(config.retry().probeIntervalMin()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.retry().probeIntervalMax()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(config.claims().batchSize()).isEqualTo(100);
+    assertThat(config.claims().maxBatchSize()).isEqualTo(1_000);
+    assertThat(config.idle().pollInterval()).isZero();
+    assertThat(config.timing().publishTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(config.timing().lease()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(config.timing().safetyMargin()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.publishing().publishConcurrency()).isEqualTo(8);
+    assertThat(config.storeTuning().retention()).isZero();
+    assertThat(config.storeTuning().idempotencyWindow()).isEqualTo(Duration.ofHours(24));
+    assertThat(config.telemetry().logLevel()).isEqualTo(JsonLogger.Level.INFO);
+    assertThat(config.telemetry().metricsNamespace()).isEqualTo("LambdaOutbox");
+    assertThat(config.telemetry().serviceName()).isEqualTo("outbox-poller");
+    assertThat(config.publishing().maxConcurrentPollers()).isEqualTo(1);
+    assertThat(config.publishing().pipeline()).isTrue();
+    assertThat(config.idle().wakeLinger()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.storeTuning().parkingChunkSize()).isEqualTo(5_000);
     assertThat(config.claimCheck()).isEmpty();
   }
 
@@ -144,20 +144,32 @@ class PollerConfigTest {
   void pipeline_isReadAsAutoTrueOrFalse_andAnythingElseIsRefusedNamingTheVariable() {
     Map<String, String> env = minimal();
     env.put("OUTBOX_ORDERING", "aggregate");
-    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("auto, ordered").isFalse();
+    assertThat(PollerConfig.fromEnvironment(env).publishing().pipeline())
+        .as("auto, ordered")
+        .isFalse();
     env.put("OUTBOX_PIPELINE", "auto");
-    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("auto, ordered").isFalse();
+    assertThat(PollerConfig.fromEnvironment(env).publishing().pipeline())
+        .as("auto, ordered")
+        .isFalse();
     env.put("OUTBOX_PIPELINE", "true");
-    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("true, ordered").isTrue();
+    assertThat(PollerConfig.fromEnvironment(env).publishing().pipeline())
+        .as("true, ordered")
+        .isTrue();
     env.put("OUTBOX_ORDERING", "none");
     env.put("OUTBOX_PIPELINE", "Auto");
-    assertThat(PollerConfig.fromEnvironment(env).pipeline()).as("auto, unordered").isTrue();
+    assertThat(PollerConfig.fromEnvironment(env).publishing().pipeline())
+        .as("auto, unordered")
+        .isTrue();
     env.put("OUTBOX_PIPELINE", "false");
-    assertThat(PollerConfig.fromEnvironment(env).pipeline()).isFalse();
-    assertThat(PollerConfig.fromEnvironment(env).withPollInterval(Duration.ZERO).pipeline())
+    assertThat(PollerConfig.fromEnvironment(env).publishing().pipeline()).isFalse();
+    assertThat(
+            PollerConfig.fromEnvironment(env)
+                .withPollInterval(Duration.ZERO)
+                .publishing()
+                .pipeline())
         .isFalse();
     env.put("OUTBOX_PIPELINE", "TRUE");
-    assertThat(PollerConfig.fromEnvironment(env).pipeline()).isTrue();
+    assertThat(PollerConfig.fromEnvironment(env).publishing().pipeline()).isTrue();
 
     env.put("OUTBOX_PIPELINE", "sometimes");
     assertThatThrownBy(() -> PollerConfig.fromEnvironment(env))
@@ -216,30 +228,30 @@ class PollerConfigTest {
     env.put("OUTBOX_PARKING_CHUNK_SIZE", "20000");
 
     PollerConfig config = PollerConfig.fromEnvironment(env);
-    assertThat(config.wakeLinger()).isEqualTo(Duration.ofMillis(500));
-    assertThat(config.parkingChunkSize()).isEqualTo(20_000);
+    assertThat(config.idle().wakeLinger()).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.storeTuning().parkingChunkSize()).isEqualTo(20_000);
 
-    assertThat(config.defaultDestination()).contains(QUEUE);
-    assertThat(config.routes())
+    assertThat(config.routing().defaultDestination()).contains(QUEUE);
+    assertThat(config.routing().routes())
         .containsExactly(Map.entry("order.*", TOPIC), Map.entry("order.failed", QUEUE));
-    assertThat(config.maxRetries()).isEqualTo(3);
-    assertThat(config.backoffBase()).isEqualTo(Duration.ofMillis(200));
-    assertThat(config.backoffMax()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(config.probeIntervalMin()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(config.probeIntervalMax()).isEqualTo(Duration.ofMinutes(5));
-    assertThat(config.batchSize()).isEqualTo(250);
-    assertThat(config.maxBatchSize()).isEqualTo(500);
-    assertThat(config.pollInterval()).isEqualTo(Duration.ofMillis(200));
-    assertThat(config.publishTimeout()).isEqualTo(Duration.ofSeconds(4));
-    assertThat(config.lease()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(config.safetyMargin()).isEqualTo(Duration.ofMillis(1500));
-    assertThat(config.publishConcurrency()).isEqualTo(16);
-    assertThat(config.retention()).isEqualTo(Duration.ofHours(48));
-    assertThat(config.idempotencyWindow()).isEqualTo(Duration.ofHours(72));
-    assertThat(config.logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
-    assertThat(config.metricsNamespace()).isEqualTo("Shop");
-    assertThat(config.serviceName()).isEqualTo("shop-outbox");
-    assertThat(config.maxConcurrentPollers()).isEqualTo(4);
+    assertThat(config.retry().maxRetries()).isEqualTo(3);
+    assertThat(config.retry().backoffBase()).isEqualTo(Duration.ofMillis(200));
+    assertThat(config.retry().backoffMax()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.retry().probeIntervalMin()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.retry().probeIntervalMax()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(config.claims().batchSize()).isEqualTo(250);
+    assertThat(config.claims().maxBatchSize()).isEqualTo(500);
+    assertThat(config.idle().pollInterval()).isEqualTo(Duration.ofMillis(200));
+    assertThat(config.timing().publishTimeout()).isEqualTo(Duration.ofSeconds(4));
+    assertThat(config.timing().lease()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(config.timing().safetyMargin()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(config.publishing().publishConcurrency()).isEqualTo(16);
+    assertThat(config.storeTuning().retention()).isEqualTo(Duration.ofHours(48));
+    assertThat(config.storeTuning().idempotencyWindow()).isEqualTo(Duration.ofHours(72));
+    assertThat(config.telemetry().logLevel()).isEqualTo(JsonLogger.Level.DEBUG);
+    assertThat(config.telemetry().metricsNamespace()).isEqualTo("Shop");
+    assertThat(config.telemetry().serviceName()).isEqualTo("shop-outbox");
+    assertThat(config.publishing().maxConcurrentPollers()).isEqualTo(4);
     Map<String, String> noInterval = new HashMap<>(env);
     noInterval.put("OUTBOX_POLL_INTERVAL_MS", "0");
     assertThat(config.withPollInterval(Duration.ZERO))
@@ -330,8 +342,8 @@ class PollerConfigTest {
 
     PollerConfig config = PollerConfig.fromEnvironment(env);
 
-    assertThat(config.routes()).containsEntry("order.*", BUS);
-    assertThat(config.eventSource()).isEqualTo("lambda-outbox");
+    assertThat(config.routing().routes()).containsEntry("order.*", BUS);
+    assertThat(config.routing().eventSource()).isEqualTo("lambda-outbox");
   }
 
   @Test

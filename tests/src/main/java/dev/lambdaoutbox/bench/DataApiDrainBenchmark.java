@@ -145,7 +145,7 @@ public final class DataApiDrainBenchmark {
                   mode,
                   config -> {
                     OutboxStore.Builder b = OutboxStore.builder(overDataApi).tables(tables);
-                    if (config.pipeline()) {
+                    if (config.publishing().pipeline()) {
                       b.completionsOnSecondConnection();
                     }
                     return b.build();

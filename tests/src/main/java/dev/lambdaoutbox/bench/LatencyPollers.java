@@ -81,9 +81,9 @@ final class LatencyPollers implements AutoCloseable {
   void runLong(LongSupplier stopAtMillis) {
     // The poller stops once less than interval + margin + one publish call is left.
     long keep =
-        config.pollInterval().toMillis()
-            + config.safetyMargin().toMillis()
-            + config.publishTimeout().toMillis();
+        config.idle().pollInterval().toMillis()
+            + config.timing().safetyMargin().toMillis()
+            + config.timing().publishTimeout().toMillis();
     invoke(
         () -> {
           long stopAt = stopAtMillis.getAsLong();

@@ -63,7 +63,7 @@ final class PollerRunDrain {
             providers.add(connections);
             OutboxStore.Builder builder =
                 OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables);
-            if (config.pipeline()) {
+            if (config.publishing().pipeline()) {
               builder.completionsOnSecondConnection(); // as PollerWiring builds it
             }
             return builder.build();

@@ -66,7 +66,7 @@ public final class Stores {
   public static OutboxStore pollerStore(
       JdbcConnectionProvider connections, OutboxTables tables, PollerConfig config) {
     OutboxStore.Builder store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables);
-    if (config.pipeline()) {
+    if (config.publishing().pipeline()) {
       store.completionsOnSecondConnection();
     }
     return store.build();

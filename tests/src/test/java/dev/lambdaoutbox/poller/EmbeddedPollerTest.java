@@ -111,7 +111,7 @@ class EmbeddedPollerTest {
 
   private OutboxStore store() {
     OutboxStore.Builder store = OutboxStore.builder(JdbcExecutor.of(connections)).tables(tables);
-    if (config().pipeline()) {
+    if (config().publishing().pipeline()) {
       store.completionsOnSecondConnection();
     }
     return store.build();

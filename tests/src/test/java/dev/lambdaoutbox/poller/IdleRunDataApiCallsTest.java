@@ -61,13 +61,13 @@ class IdleRunDataApiCallsTest {
             "OUTBOX_DEFAULT_DESTINATION", "https://sqs.us-east-1.amazonaws.com/123456789012/idle");
     // As the poller's wiring builds it, on the defaults: the idempotency keys' window makes each
     // run's retention pass look for keys to delete.
-    assertThat(config.idempotencyWindow()).isNotNull();
+    assertThat(config.storeTuning().idempotencyWindow()).isNotNull();
     OutboxStore store =
         OutboxStore.builder(dataApi.executor(recording).build())
             .tables(bed.tables)
-            .retention(config.retention())
+            .retention(config.storeTuning().retention())
             .ordering(config.ordering())
-            .idempotencyWindow(config.idempotencyWindow())
+            .idempotencyWindow(config.storeTuning().idempotencyWindow())
             .completionsOnSecondConnection()
             .build();
     PollerHandler handler = bed.handler(config, store, new PollerPipelineContract.Counting());

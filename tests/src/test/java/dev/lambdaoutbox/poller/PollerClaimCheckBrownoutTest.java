@@ -196,7 +196,7 @@ class PollerClaimCheckBrownoutTest {
             "5000",
             "OUTBOX_PUBLISH_CONCURRENCY",
             uploads);
-    S3Client s3 = bed.s3(front.uri(), config.publishTimeout());
+    S3Client s3 = bed.s3(front.uri(), config.timing().publishTimeout());
     return bed.invoke(
         bed.handler(
             config, bed.store(config), bed.publisher(config), new S3PayloadUploader(() -> s3)),

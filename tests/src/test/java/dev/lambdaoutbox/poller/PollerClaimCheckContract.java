@@ -360,7 +360,7 @@ abstract class PollerClaimCheckContract {
   /** An invocation whose uploads reach S3 through {@code front}. */
   private PollSummary invokeThrough(S3Front front, String[] routes, String... more) {
     PollerConfig config = bed.config(concat(routes, more));
-    S3Client client = bed.s3(front.uri(), config.publishTimeout());
+    S3Client client = bed.s3(front.uri(), config.timing().publishTimeout());
     return bed.invoke(
         bed.handler(
             config, store(config), bed.publisher(config), new S3PayloadUploader(() -> client)));

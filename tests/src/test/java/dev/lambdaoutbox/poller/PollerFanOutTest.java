@@ -343,9 +343,17 @@ class PollerFanOutTest {
       var publisher = bed.publisher(config);
       JsonLogger log =
           new JsonLogger(
-              config.serviceName(), PollerHandler.class, config.logLevel(), bed.out(), clock);
+              config.telemetry().serviceName(),
+              PollerHandler.class,
+              config.telemetry().logLevel(),
+              bed.out(),
+              clock);
       EmfMetrics metrics =
-          new EmfMetrics(config.metricsNamespace(), config.serviceName(), bed.out(), clock);
+          new EmfMetrics(
+              config.telemetry().metricsNamespace(),
+              config.telemetry().serviceName(),
+              bed.out(),
+              clock);
       OutboxPoller poller =
           PollerWiring.poller(
               config, store, publisher, clock, new SplittableRandom(1), log, metrics);
@@ -363,7 +371,10 @@ class PollerFanOutTest {
               config,
               store,
               this,
-              new FanOutDecision(config.maxConcurrentPollers(), config.batchSize(), SLOW_RATE),
+              new FanOutDecision(
+                  config.publishing().maxConcurrentPollers(),
+                  config.claims().batchSize(),
+                  SLOW_RATE),
               clock,
               log);
       return new Container(new PollerHandler(poller, fanOutPoller, fanOut));

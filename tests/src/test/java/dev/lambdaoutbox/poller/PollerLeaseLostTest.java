@@ -61,8 +61,9 @@ class PollerLeaseLostTest {
         new SqsClient() {
           @Override
           public SendMessageBatchResponse sendMessageBatch(SendMessageBatchRequest request) {
-            bed.clock.advance(config.lease().plusSeconds(1)); // the call outlasts the lease
-            other.claim("poller:other", 100, bed.clock.instant(), config.lease());
+            bed.clock.advance(
+                config.timing().lease().plusSeconds(1)); // the call outlasts the lease
+            other.claim("poller:other", 100, bed.clock.instant(), config.timing().lease());
             return rejecting.sendMessageBatch(request);
           }
 

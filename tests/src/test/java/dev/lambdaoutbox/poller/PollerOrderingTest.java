@@ -295,7 +295,7 @@ class PollerOrderingTest {
     Map<String, List<UUID>> written = writeAll(bed, 3, 5);
     OutboxStore store = bed.store(config);
     List<OutboxMessage> taken =
-        store.claim("poller:killed", 1, bed.clock.instant(), config.lease()).messages();
+        store.claim("poller:killed", 1, bed.clock.instant(), config.timing().lease()).messages();
     assertThat(taken).extracting(OutboxMessage::aggregateId).containsExactly("agg-0");
     PollerHandler handler = bed.handler(config);
 
@@ -309,7 +309,7 @@ class PollerOrderingTest {
     assertThat(byAggregate(bed.receive(queue, 10))).isEqualTo(others);
     assertThat(bed.count(bed.tables.messages())).isEqualTo(5);
 
-    bed.clock.advance(config.lease());
+    bed.clock.advance(config.timing().lease());
     PollSummary afterLease = drainAlone(bed, handler);
 
     assertThat(afterLease.published()).isEqualTo(5);

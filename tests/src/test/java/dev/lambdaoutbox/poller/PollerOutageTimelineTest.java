@@ -109,7 +109,7 @@ class PollerOutageTimelineTest {
       assertThat(drainTime)
           .as("drained within the longest probe interval plus one schedule period")
           .isNotNull()
-          .isLessThanOrEqualTo(config.probeIntervalMax().plus(SCHEDULE));
+          .isLessThanOrEqualTo(config.retry().probeIntervalMax().plus(SCHEDULE));
       assertThat(bed.count(bed.tables.deadLetters())).isZero();
       assertThat(bed.count(bed.tables.destinationHealth())).isZero();
       bed.assertReceivedOnce(queue, written);

@@ -95,7 +95,7 @@ abstract class PollerPipelineContract {
             "OUTBOX_DEFAULT_DESTINATION", queue,
             "OUTBOX_BATCH_SIZE", "100",
             "OUTBOX_MAX_BATCH_SIZE", "100");
-    assertThat(config.pipeline()).as("pipelining is the default").isTrue();
+    assertThat(config.publishing().pipeline()).as("pipelining is the default").isTrue();
 
     PollSummary summary = bed.invoke(bed.handler(config));
 
@@ -272,7 +272,7 @@ abstract class PollerPipelineContract {
     assertThat(leased).as("the batch whose recording failed stays leased").hasSize(BATCH);
     assertThat(leased.stream().map(r -> r.get("id"))).contains(locked[0]);
 
-    bed.clock.advance(config.lease().plusSeconds(1));
+    bed.clock.advance(config.timing().lease().plusSeconds(1));
     PollSummary after = bed.invoke(bed.handler(config, bed.store(config), counting));
 
     assertThat(after.stoppedBecause()).isEqualTo("drained");

@@ -60,7 +60,7 @@ class PollerPipelineDataApiTest {
             "https://sqs.us-east-1.amazonaws.com/123456789012/counted",
             "OUTBOX_BATCH_SIZE",
             "100");
-    assertThat(config.pipeline()).isTrue();
+    assertThat(config.publishing().pipeline()).isTrue();
     PollerPipelineContract.Counting counting = new PollerPipelineContract.Counting();
     DataApiEndpoint dataApi = TestEndpoints.dataApi();
     List<PollerHandler> handlers = new ArrayList<>();

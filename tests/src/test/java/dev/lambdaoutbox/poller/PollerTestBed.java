@@ -179,10 +179,10 @@ final class PollerTestBed implements AutoCloseable {
     OutboxStore.Builder store =
         OutboxStore.builder(wrap.apply(JdbcExecutor.of(connections, budget)))
             .tables(tables)
-            .retention(config.retention())
+            .retention(config.storeTuning().retention())
             .ordering(config.ordering())
-            .idempotencyWindow(config.idempotencyWindow());
-    if (config.pipeline()) {
+            .idempotencyWindow(config.storeTuning().idempotencyWindow());
+    if (config.publishing().pipeline()) {
       store.completionsOnSecondConnection();
     }
     return store.build();

@@ -269,8 +269,8 @@ class TemplateParametersTest {
         defaults
             .connectionLimits()
             .connectTimeout()
-            .plus(defaults.publishTimeout())
-            .plus(defaults.safetyMargin());
+            .plus(defaults.timing().publishTimeout())
+            .plus(defaults.timing().safetyMargin());
     assertThat(Duration.ofSeconds(Long.parseLong(String.valueOf(timeout.get("MinValue")))))
         .isGreaterThanOrEqualTo(needed);
     assertThat(timeout.get("MaxValue")).as("Lambda's longest timeout").isEqualTo(900);
@@ -319,7 +319,12 @@ class TemplateParametersTest {
                             .build()));
 
         PollerConfig defaults = PollerConfig.fromEnvironment(minimal());
-        Duration tooShort = defaults.publishTimeout().plus(defaults.safetyMargin()).minusSeconds(1);
+        Duration tooShort =
+            defaults
+                .timing()
+                .publishTimeout()
+                .plus(defaults.timing().safetyMargin())
+                .minusSeconds(1);
         JsonNode cut = run(stack, event, tooShort, aws, login);
         assertThat(cut.get("claimed").asInt()).isZero();
         assertThat(cut.get("stoppedBecause").asText()).isEqualTo("time");

@@ -13,17 +13,9 @@ import java.util.UUID;
  * over its destination's limit, and, with a threshold, every payload of more UTF-8 bytes than that.
  *
  * <p>An object's key is {@code prefix}, its destination's own prefix ({@code
- * sns|sqs|events/ACCOUNT/NAME/}), then the event id and the SHA-256 of the payload in hex:
- *
- * <pre>outbox-payloads/sns/123456789012/orders/0192d3c4-...-1e2f3a4b5c6d-9f86d081...</pre>
- *
- * <ul>
- *   <li>Event ids are the application's to set: an id written again with another payload gets
- *       another object, so a message still in a queue keeps its own; the same event published again
- *       (a retry, a replay) writes the same object with the same content.
- *   <li>Each destination has a prefix of its own, so a consumer's role may read the payloads of the
- *       destinations it consumes and no others.
- * </ul>
+ * sns|sqs|events/ACCOUNT/NAME/}), the event id and the payload's SHA-256: an id written again with
+ * another payload gets another object, and a consumer's role may read its destinations' payloads
+ * and no others.
  *
  * @param bucket the S3 bucket ({@code OUTBOX_CLAIM_CHECK_BUCKET})
  * @param prefix the key prefix ({@code OUTBOX_CLAIM_CHECK_PREFIX}), possibly empty

@@ -30,27 +30,15 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Stores messages' payloads in the claim-check bucket and returns the messages carrying pointers
- * instead. The uploads of a round run side by side ({@link #start}), at most {@code concurrency} at
- * a time on threads of their own, while the round publishes its other rows; the round collects them
- * ({@link Uploads#await}) before it publishes the pointers. A payload the claim returned cut (over
- * 256 KiB) is first read whole from the outbox ({@link OutboxStore#fullPayload}), in pieces, up to
- * {@link #MAX_PAYLOAD_BYTES}, one such read at a time, so the database sees no more of them than
- * before.
+ * instead. A round's uploads run side by side ({@link #start}), at most {@code concurrency} at a
+ * time, while the round publishes its other rows. A payload the claim returned cut is first read
+ * whole from the outbox ({@link OutboxStore#fullPayload}), one such read at a time.
  *
- * <p>What becomes of a row that cannot be offloaded:
- *
- * <ul>
- *   <li>its payload over {@link #MAX_PAYLOAD_BYTES}: {@link Refused}, dead-lettered as too large;
- *   <li>the upload failed (bucket missing, access denied, S3 down or slow past the call's timeout):
- *       {@link Waiting}, tried again later without spending a retry, the reason naming the bucket;
- *       the round's uploads not yet started then wait too, unattempted, so a failing bucket is
- *       asked once or a few times per round rather than once per row;
- *   <li>too little time left for the upload and the publish after it, before the invocation's
- *       timeout or the lease's end ({@link PublishGate#uploadRefusal}): {@link NotStarted},
- *       released as any row not sent for lack of time;
- *   <li>the row left the outbox meanwhile (its lease lost): {@link Waiting}, and the completion,
- *       which finds it no longer held, leaves it alone.
- * </ul>
+ * <p>A row that cannot be offloaded: over {@link #MAX_PAYLOAD_BYTES}, {@link Refused}
+ * (dead-lettered); the upload failed, or the row left the outbox meanwhile, {@link Waiting} (tried
+ * again later, no retry spent; the round's uploads not yet started wait too, so a failing bucket is
+ * asked a few times per round, not once per row); too little time left ({@link
+ * PublishGate#uploadRefusal}), {@link NotStarted} (released).
  */
 public final class PayloadOffloader {
   /**

@@ -16,31 +16,20 @@ import software.amazon.awssdk.core.exception.SdkClientException;
 
 /**
  * Decides whose failure a failed publish is ({@link Failure.Scope}), from the error code SNS, SQS
- * or EventBridge gave (for a whole call or one batch entry) or from the exception a call threw. The
- * code table below and the rules here are the whole policy:
+ * or EventBridge gave (for a whole call or one entry) or from the exception a call threw:
  *
  * <ul>
- *   <li>A whole call that threw: a code of {@link Kind#DESTINATION} names the destination
- *       (misconfigured); a code of {@link Kind#MESSAGE} belongs to some message of the batch, the
- *       call cannot say which (the publisher sends each message alone to find out); anything else
- *       (throttling, 5xx, timeouts, connection errors, unknown codes and client errors) is the
- *       destination being unavailable.
- *   <li>A failed entry of a batch in which another entry went through: permanent, the message's
- *       own, for a {@link Kind#MESSAGE} or {@link Kind#DESTINATION} code; the destination busy for
- *       a {@link Kind#THROTTLING} or {@link Kind#SERVICE} code, or any code the service says is its
- *       own fault ({@code SenderFault} false); otherwise (a code nobody knows) the message's,
- *       transient.
- *   <li>A batch in which no entry went through is judged as a whole ({@link #noneWentThrough}).
+ *   <li>a whole call that threw: a {@link Kind#DESTINATION} code, the destination (misconfigured);
+ *       a {@link Kind#MESSAGE} code, some message of the batch (sent alone to find which); anything
+ *       else, the destination unavailable;
+ *   <li>a failed entry beside one that went through: a {@link Kind#MESSAGE} or {@link
+ *       Kind#DESTINATION} code, the message's, permanent; throttling, a service fault or {@code
+ *       SenderFault} false, the destination busy; an unknown code, the message's, transient;
+ *   <li>a batch in which no entry went through is judged as a whole ({@link #noneWentThrough}).
  * </ul>
  *
- * <p>So throttling, internal failures, outages and unknown failures of a call never spend a row's
- * retries; only failures that belong to one message do.
- *
- * <p>The throttling codes are those the services document: SNS {@code Throttling} (its Query API's)
- * and {@code ThrottledException}, SQS {@code RequestThrottled} and {@code ThrottlingException} (its
- * JSON API's common error), EventBridge's {@code ThrottlingException} entry code (with {@code
- * InternalFailure} the retryable ones, API_PutEventsResultEntry), and the KMS throttling codes each
- * service passes on for an encrypted topic or queue.
+ * <p>So only failures that belong to one message spend its retries. The throttling codes are those
+ * the services document, and the KMS throttling codes they pass on for encrypted topics and queues.
  */
 public final class FailureClassifier {
   /** What an error code says is wrong. */

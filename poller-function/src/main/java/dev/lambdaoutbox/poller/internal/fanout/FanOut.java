@@ -75,7 +75,9 @@ public final class FanOut {
       return 0;
     }
     long usable =
-        remainingMillis - config.safetyMargin().toMillis() - config.publishTimeout().toMillis();
+        remainingMillis
+            - config.timing().safetyMargin().toMillis()
+            - config.timing().publishTimeout().toMillis();
     int due;
     try {
       due = store.countDue(clock.instant(), decision.countLimit(usable));
@@ -111,7 +113,7 @@ public final class FanOut {
     fields.put("eventsPerSecondAssumed", Math.round(decision.eventsPerSecond()));
     fields.put("usableMs", usable);
     fields.put("started", started);
-    fields.put("maxConcurrentPollers", config.maxConcurrentPollers());
+    fields.put("maxConcurrentPollers", config.publishing().maxConcurrentPollers());
     log.info("backlog beyond one invocation; started more", fields);
     return started;
   }

@@ -8,27 +8,17 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * Which woken run lingers: the one holding the store's {@link OutboxStore#WAKE_LINGER_LEASE}. A
- * woken run asks for it once its drain is over and it would linger, with its promise ({@link
- * Linger#promise()}: until when its claims keep starting) as the lease's end. The holder's end is
- * thus a time until which it claims, and a run asking for it:
+ * Which woken run lingers: the one holding the store's {@link OutboxStore#WAKE_LINGER_LEASE}, whose
+ * end is its promise ({@link Linger#promise()}: until when its claims keep starting). A run woken
+ * with a quiet period takes it when the holder's end comes no later than its own promise, and
+ * lingers in its place (the holder's next renewal fails, and it stops); otherwise it stops, as the
+ * holder covers everything it was woken for. A run woken without one takes it only when free. So
+ * one run lingers, and the latest promise is kept.
  *
- * <ul>
- *   <li>woken with a quiet period, takes it when the holder's end comes no later than its own
- *       promise (the lease's compare-and-set, with the promise as the moment to compare with), and
- *       lingers in its place: the holder, whose next renewal fails, stops, and every commit it
- *       covered is covered by the new holder, which claims at least as long. When the holder's end
- *       comes later, the asking run stops: the holder claims past everything this run was woken to
- *       cover. So however the runs of overlapping wake-ups interleave, one lingers, and the latest
- *       promise is kept.
- *   <li>woken without one (each commit has a wake-up of its own), takes it only when it is free.
- * </ul>
- *
- * The holder renews it at most once per {@link #RENEW_AFTER}, with its promise as it grows (a lease
- * end below the promise is still true); a renewal that fails means another run took it, and this
- * one stops. A holder gives it back when it stops; one that died loses it at its end. It decides
- * only who lingers, never whether a row is published: a run asks only after a claim that began
- * after its wake-up arrived, and a wake-up is sent after its commit. One per run.
+ * <p>The holder renews it at most once per {@link #RENEW_AFTER}; a failed renewal stops it. It
+ * gives it back when it stops; a dead holder loses it at its end. It decides only who lingers,
+ * never whether a row is published: a wake-up is sent after its commit, and a run asks only after a
+ * claim that began after its wake-up arrived. One per run.
  */
 final class LingerLease {
   /**

@@ -1,7 +1,9 @@
 package dev.lambdaoutbox.poller.internal.invocation;
 
+import dev.lambdaoutbox.poller.IdleSettings;
 import dev.lambdaoutbox.poller.PollSummary;
 import dev.lambdaoutbox.poller.PollerConfig;
+import dev.lambdaoutbox.poller.PublishSettings;
 import dev.lambdaoutbox.poller.internal.log.DeadLetterReports;
 import dev.lambdaoutbox.poller.internal.metrics.InvocationMetrics;
 import dev.lambdaoutbox.poller.internal.metrics.InvocationTotals;
@@ -16,7 +18,6 @@ import dev.lambdaoutbox.store.model.CompletionReport;
 import dev.lambdaoutbox.store.model.DeliveryOutcome;
 import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.store.model.OutboxMessage;
-import dev.lambdaoutbox.store.model.PurgeReport;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,45 +35,21 @@ import java.util.function.LongSupplier;
  * each, and repeat.
  *
  * <ul>
- *   <li>A full batch is followed at once by another claim, so a backlog drains in one invocation,
- *       in claims that grow while they come back full ({@link ClaimSize}) and fall back to {@code
- *       OUTBOX_BATCH_SIZE} after a short one. With ordering, so is any claim that found rows:
- *       publishing an aggregate's head makes its next event due, so a short claim does not mean the
- *       backlog is drained. Once a claim comes back short (with ordering: empty), the poller stops,
- *       or, with a poll interval, waits that long and claims again, until the remaining time runs
- *       low.
+ *   <li>A full claim is followed at once by another, growing while claims come back full ({@link
+ *       ClaimSize}); with ordering, so is any claim that found rows, since publishing an
+ *       aggregate's head makes its next event due. After a short claim the run stops, or with a
+ *       poll interval (or lingering after a wake-up, {@link Linger}) waits and claims again.
  *   <li>Nothing is claimed, and no batch call started, that could not finish before the safety
- *       margin ({@link InvocationBudget}); rows claimed but not sent for lack of time are released
- *       at once, their retry count untouched.
- *   <li>A destination found down is left alone across invocations and pollers ({@link
- *       dev.lambdaoutbox.poller.internal.health.DestinationGuard}): its rows wait without spending
- *       retries while one poller at a time probes it at growing intervals, and rows for other
- *       destinations keep flowing.
- *   <li>Each batch call waits for its destination's send rate ({@link SendRates}: a cap, lowered
- *       while the destination throttles); once a call finds no slot before the time runs out, the
- *       invocation claims no more and stops ({@code sendRate}).
- *   <li>A row that cannot be read is dead-lettered by the claim itself ({@link
- *       dev.lambdaoutbox.store.model.UnreadableRow}); the rows claimed with it go on.
- *   <li>Last, the store's retention pass, bounded by time ({@link #PURGE_SLICE}), and the backlog.
- *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}): the next batch
- *       is claimed while one is published, and outcomes are recorded on a second connection
- *       meanwhile, with the same leases, failure paths and order per aggregate.
+ *       margin ({@link InvocationBudget}); once a call finds no send-rate slot in time ({@link
+ *       Pacing}), the run claims no more.
+ *   <li>Unless {@code OUTBOX_PIPELINE=false}, the steps overlap ({@link Pipeline}).
+ *   <li>Last, the retention purge and the backlog ({@link Housekeeping}), and one EMF metrics line
+ *       ({@link InvocationMetrics}).
  * </ul>
- *
- * <p>With {@code OUTBOX_ORDERING=aggregate} the store claims at most one event per aggregate, the
- * oldest unpublished one, so nothing in a round (parallel batches, a split batch, a probe, a
- * deferral) can put two events of one aggregate in flight; a dead-lettered head parks its
- * aggregate, an unreadable one too (in the claim's transaction).
- *
- * <p>Each invocation writes one EMF metrics line ({@link InvocationMetrics}). A row is logged at
- * ERROR exactly once, when it is really dead-lettered; retries are logged at INFO.
  */
 public final class OutboxPoller implements AutoCloseable {
   /** Longest lease owner the tables hold ({@code locked_by varchar(128)}). */
   private static final int MAX_OWNER_LENGTH = 128;
-
-  /** The longest the retention purge may take at the end of an invocation. */
-  private static final Duration PURGE_SLICE = Duration.ofSeconds(10);
 
   private final PollerConfig config;
   private final OutboxStore store;
@@ -86,13 +63,15 @@ public final class OutboxPoller implements AutoCloseable {
   private final Clock clock;
 
   private final JsonLogger log;
+  private final Housekeeping housekeeping;
+  private final Idling idling;
   private final boolean ordered;
   private final SendRates sendRates;
   private final Sleeper sleeper;
 
   /**
    * @param round what each claim's rows go through
-   * @param threads the pipeline's threads when {@link PollerConfig#pipeline()}, else null
+   * @param threads the pipeline's threads when {@link PublishSettings#pipeline()}, else null
    * @param publisher the publisher {@code round} sends with, closed with this poller
    * @param sendRates the container's send rates, kept from one invocation to the next
    * @param sleeper waits for them
@@ -112,7 +91,7 @@ public final class OutboxPoller implements AutoCloseable {
     this.config = Objects.requireNonNull(config, "config");
     this.store = Objects.requireNonNull(store, "store");
     this.round = Objects.requireNonNull(round, "round");
-    if (config.pipeline() != (threads != null)) {
+    if (config.publishing().pipeline() != (threads != null)) {
       throw new IllegalArgumentException("threads: given exactly when the poller pipelines");
     }
     this.threads = threads;
@@ -122,6 +101,9 @@ public final class OutboxPoller implements AutoCloseable {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.log = Objects.requireNonNull(log, "log").forClass(OutboxPoller.class);
     this.ordered = config.ordering() == Ordering.AGGREGATE;
+    this.idling = new Idling(config.idle(), config.timing(), sleeper, clock, this.log);
+    this.housekeeping =
+        new Housekeeping(store, config.timing().safetyMargin(), ordered, clock, this.log);
     this.sendRates = Objects.requireNonNull(sendRates, "sendRates");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
   }
@@ -137,14 +119,11 @@ public final class OutboxPoller implements AutoCloseable {
     return run(remainingMillis, requestId, null);
   }
 
-  /** The longest quiet period a wake-up may ask a run to cover. */
-  static final Duration MAX_QUIET = Duration.ofSeconds(60);
-
   /**
    * Runs one invocation woken after an application's commit: drains the due rows, then lingers
    * ({@link Linger}) whatever the poll interval: until {@code quiet} and {@link Linger#MARGIN} past
    * its start, so that the commits its waker sends no wake-up for are published by it, and until
-   * {@link PollerConfig#wakeLinger()} past the last claim that found rows; unless another woken run
+   * {@link IdleSettings#wakeLinger()} past the last claim that found rows; unless another woken run
    * lingers as long already ({@link LingerLease}). A woken run without a quiet period whose claim
    * found nothing (another run took the rows it was woken for) stops after that one indexed read:
    * no retention purge, no backlog query, which the scheduled runs and the woken runs that
@@ -163,8 +142,11 @@ public final class OutboxPoller implements AutoCloseable {
     String owner = owner(requestId);
     InvocationBudget budget =
         new InvocationBudget(
-            remainingMillis, config.safetyMargin(), config.publishTimeout(), config.lease());
-    Linger linger = quiet == null ? null : linger(budget, quiet);
+            remainingMillis,
+            config.timing().safetyMargin(),
+            config.timing().publishTimeout(),
+            config.timing().lease());
+    Linger linger = quiet == null ? null : idling.linger(budget, quiet);
     InvocationTotals totals = new InvocationTotals();
     Pacing pacing = new Pacing(sendRates, sleeper, clock);
     Pipeline pipeline =
@@ -196,8 +178,7 @@ public final class OutboxPoller implements AutoCloseable {
       pipeline.finish();
       stoppedBecause = stopped;
       if (linger == null || !linger.foundNothing()) {
-        purge(budget);
-        backlog = backlog();
+        backlog = housekeeping.run(budget);
       }
     } finally {
       durationMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -220,7 +201,7 @@ public final class OutboxPoller implements AutoCloseable {
       Pipeline pipeline,
       Linger linger,
       LingerLease lease) {
-    ClaimSize sizes = new ClaimSize(config.batchSize(), config.maxBatchSize());
+    ClaimSize sizes = new ClaimSize(config.claims().batchSize(), config.claims().maxBatchSize());
     int ask = sizes.first();
     double rowsPerSecond = Double.NaN; // the last round's publishing pace
     while (true) {
@@ -237,8 +218,8 @@ public final class OutboxPoller implements AutoCloseable {
                 "too little time left to claim anything; raise the function timeout",
                 Map.of(
                     "remainingMs", budget.remainingMillis(),
-                    "safetyMarginMs", config.safetyMargin().toMillis(),
-                    "publishTimeoutMs", config.publishTimeout().toMillis()));
+                    "safetyMarginMs", config.timing().safetyMargin().toMillis(),
+                    "publishTimeoutMs", config.timing().publishTimeout().toMillis()));
           }
           return "time";
         }
@@ -286,7 +267,7 @@ public final class OutboxPoller implements AutoCloseable {
         if (batch.besideRecording()) {
           continue; // rows the recordings held locked were skipped: claim again before stopping
         }
-        String stopped = idle(budget, linger, lease, batch.claimedAt());
+        String stopped = idling.idle(budget, linger, lease, batch.claimedAt());
         if (stopped != null) {
           return stopped;
         }
@@ -302,32 +283,11 @@ public final class OutboxPoller implements AutoCloseable {
     long remainingAtClaim = budget.remainingMillis();
     Instant claimedAt = clock.instant();
     return new Pipeline.Batch(
-        store.claim(owner, limit, claimedAt, config.lease()),
+        store.claim(owner, limit, claimedAt, config.timing().lease()),
         limit,
         remainingAtClaim,
         claimedAt,
         besideRecording);
-  }
-
-  /**
-   * A woken run's linger, its promise bounded by the last moment the run may claim; says so when
-   * that cuts the wake-up's quiet period short.
-   */
-  private Linger linger(InvocationBudget budget, Duration quiet) {
-    Duration covered = quiet.compareTo(MAX_QUIET) > 0 ? MAX_QUIET : quiet;
-    Instant deadline = clock.instant().plus(budget.claimingTime());
-    Linger linger = new Linger(clock, config.wakeLinger(), covered, deadline);
-    if (linger.cutShort()) {
-      log.warn(
-          "the wake-up's quiet period runs past the time this run may claim; commits at its end"
-              + " wait for the next wake-up or the schedule: raise the function timeout",
-          Map.of(
-              "quietMs", quiet.toMillis(),
-              "remainingMs", budget.remainingMillis(),
-              "safetyMarginMs", config.safetyMargin().toMillis(),
-              "publishTimeoutMs", config.publishTimeout().toMillis()));
-    }
-    return linger;
   }
 
   /**
@@ -350,86 +310,6 @@ public final class OutboxPoller implements AutoCloseable {
     log.info(
         "released rows claimed ahead: the invocation stops on a failure",
         Map.of("released", report.completions().stream().filter(Completion::applied).count()));
-  }
-
-  /**
-   * After a short claim: stop, or wait the poll interval (lingering: {@link Linger#POLL_INTERVAL},
-   * if no other woken run lingers) when there is time.
-   */
-  private String idle(
-      InvocationBudget budget, Linger linger, LingerLease lease, Instant claimedAt) {
-    Duration interval;
-    if (linger != null) {
-      String stop = linger.stop(claimedAt);
-      if (stop != null) {
-        return stop;
-      }
-      if (!lease.hold(linger.promise(), linger.covers())) {
-        return "anotherLingers";
-      }
-      interval = Linger.POLL_INTERVAL;
-    } else {
-      interval = config.pollInterval();
-      if (interval.isZero()) {
-        return "drained";
-      }
-    }
-    if (!budget.maySleep(interval)) {
-      return "time";
-    }
-    try {
-      if (linger != null) {
-        sleeper.sleepUntil(clock.instant().plus(interval)); // a test's clock moves instead
-      } else {
-        Thread.sleep(interval.toMillis());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "interrupted";
-    }
-    return null;
-  }
-
-  /**
-   * The store's retention pass, in what is left of the invocation before the safety margin, at most
-   * {@link #PURGE_SLICE}; what it does not reach, the next invocation does.
-   */
-  private void purge(InvocationBudget budget) {
-    Duration slice = slice(budget);
-    PurgeReport report = store.purge(clock.instant(), slice);
-    if (!report.caughtUp()) {
-      log.warn(
-          "the retention purge did not catch up in its time slice; the next invocation goes on",
-          Map.of("purged", report.purged(), "sliceMs", Math.max(0, slice.toMillis())));
-    } else if (report.total() > 0) {
-      log.debug("purged rows past their time", Map.of("purged", report.purged()));
-    }
-  }
-
-  /** What is left of the invocation before the safety margin, at most {@link #PURGE_SLICE}. */
-  private Duration slice(InvocationBudget budget) {
-    return Duration.ofMillis(
-        Math.min(
-            PURGE_SLICE.toMillis(), budget.remainingMillis() - config.safetyMargin().toMillis()));
-  }
-
-  /** The gauges for the metrics line; forgets destination health rows nobody probes any more. */
-  private Backlog backlog() {
-    Instant now = clock.instant();
-    Backlog backlog = store.backlog(now);
-    if (backlog.staleDestinations() > 0) {
-      int forgotten = store.destinationHealth().forgetStale(now);
-      log.info(
-          "forgot destinations marked down that no pending row has been routed to for a while",
-          Map.of("forgotten", forgotten));
-    }
-    if (!ordered && backlog.parkedKeys() > 0) {
-      log.warn(
-          "aggregates are parked behind dead letters, and OUTBOX_ORDERING is none: their events"
-              + " are published without order; replay or discard each dead letter to unpark",
-          Map.of("parkedKeys", backlog.parkedKeys(), "parkedEvents", backlog.parkedEvents()));
-    }
-    return backlog;
   }
 
   private static String owner(String requestId) {

@@ -11,50 +11,24 @@ import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * How one invocation overlaps its three steps: while the invocation's own thread routes and
- * publishes batch N, the claim thread claims batch N+1 (on the store's claim connection), and the
- * record thread records the outcomes of batch N-1 (on the store's second connection, see {@link
- * dev.lambdaoutbox.store.OutboxStore.Builder#completionsOnSecondConnection()}). Each connection is
- * used by one thread at a time: the claim connection by the claim thread while the loop runs (the
- * invocation's thread uses it again only for the retention purge and the backlog, after everything
- * here has ended), the second one by the record thread and, for destination health, by the
- * invocation's thread, taking turns.
- *
- * <p>What it keeps as the sequential loop did:
+ * How one invocation overlaps its three steps: while the invocation's thread publishes batch N, the
+ * claim thread claims batch N+1 and the record thread records batch N-1 (on the store's second
+ * connection, {@link dev.lambdaoutbox.store.OutboxStore.Builder#completionsOnSecondConnection()}).
+ * Each connection is used by one thread at a time. It keeps what the sequential loop guarantees:
  *
  * <ul>
- *   <li><b>Leases.</b> A batch claimed ahead carries the time left when its claim started; no batch
- *       call for it starts once it could outlast that lease ({@link RoundGate}), and its rows not
- *       sent for that reason are released at once like any unsent row. A batch is claimed ahead
- *       only after a full one, and only while two whole publish calls still fit in the invocation
- *       ({@link InvocationBudget#mayClaimAhead()}): one batch at most is claimed ahead. (An ordered
- *       claim that came back short took every due head; the next one waits for this batch's
- *       recording instead, as the successors become claimable only then.)
- *   <li><b>When to stop.</b> A claim that says the due rows are taken (short; ordered, empty) ends
- *       the drain only when no recording ran beside it (a row a recording holds locked is skipped,
- *       and, ordered, a successor is claimable only once its predecessor's recording committed);
- *       otherwise the recordings are waited for and the rows claimed once more.
- *   <li><b>Failures.</b> The first failed recording stops the invocation: nothing more is claimed,
- *       a batch claimed ahead and not yet published is released (if the database lets it), the
- *       recordings under way are waited for, and the failure is thrown as a failed recording always
- *       was. The rows it did not record stay leased and are delivered again after the lease:
- *       at-least-once, never lost. A failed claim ahead is thrown the same way.
- *   <li><b>What was applied.</b> Counts and logs come from each recording's own report, after it
- *       committed; the invocation returns its summary only when every recording has ended.
- *   <li><b>Order per aggregate</b> ({@code OUTBOX_ORDERING=aggregate}). The ordered claim never
- *       takes a key whose earlier event is leased, backing off or parked; it takes the oldest
- *       unpublished event of a key only. Claims run one at a time on one thread, so batch N+1's
- *       claim begins after batch N's committed, and sees N's rows leased: no successor of a row in
- *       batch N can be in batch N+1. A successor becomes claimable only once its predecessor has
- *       left the outbox (or been released), that is once the predecessor's recording committed; and
- *       a recording is handed to the record thread only after its batch's publishing has ended. So
- *       a successor is published only after its predecessor's publish call returned, whichever
- *       claim takes it. A predecessor whose recording failed stays leased, and its successors wait
- *       behind it until it is delivered again.
+ *   <li><b>Leases.</b> One batch at most is claimed ahead, after a full one and while two publish
+ *       calls still fit ({@link InvocationBudget#mayClaimAhead()}); no call starts that could
+ *       outlast its lease ({@link RoundGate}).
+ *   <li><b>When to stop.</b> A short claim beside a recording (which may hold rows locked) is
+ *       followed by one more claim.
+ *   <li><b>Failures.</b> The first failed recording or claim ahead stops the invocation: a batch
+ *       claimed ahead is released, the recordings under way are awaited, and the failure thrown.
+ *   <li><b>Order per aggregate.</b> Claims run one at a time, and a successor is claimable only
+ *       once its predecessor's recording committed, which starts after its publish call returned.
  * </ul>
  *
- * <p>{@link #sequential} does each step in turn on the invocation's thread, as with {@code
- * OUTBOX_PIPELINE=false}. Not thread-safe: one invocation's thread drives it.
+ * <p>{@link #sequential} does each step in turn ({@code OUTBOX_PIPELINE=false}). Not thread-safe.
  */
 final class Pipeline {
   /** Recordings handed over and not yet collected, at most: the one running and one waiting. */

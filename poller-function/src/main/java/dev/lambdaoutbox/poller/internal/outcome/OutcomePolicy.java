@@ -16,19 +16,14 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>sent: {@link DeliveryOutcome.Published};
- *   <li>a failure of the message: permanent, or transient once {@code maxRetries} retries are used
- *       up, {@link DeliveryOutcome.DeadLetter}; otherwise {@link DeliveryOutcome.Retry} after a
- *       {@link Backoff} delay, the only outcome that spends a retry;
- *   <li>its destination down (the failure showed it, or it was down before and not probed): {@link
- *       DeliveryOutcome.Defer} to the destination's next probe, no retry spent, naming the
- *       destination it waits for;
- *   <li>refused for now by a destination that took other messages of the call (throttled, an
- *       internal failure): {@link DeliveryOutcome.Defer} for the first retry's {@link Backoff}
- *       delay, no retry spent, however often it happens. Such a row is never dead-lettered for it:
- *       a destination that throttles it forever keeps it in the outbox, where the oldest
- *       unpublished age and its alarm show it;
- *   <li>waiting for something besides its destination (the claim-check bucket): {@link
- *       DeliveryOutcome.Defer} for {@code waitingRetry}, no retry spent;
+ *   <li>a failure of the message: {@link DeliveryOutcome.DeadLetter} when permanent or out of
+ *       retries, else {@link DeliveryOutcome.Retry} after a {@link Backoff} delay, the only outcome
+ *       that spends a retry;
+ *   <li>its destination down: {@link DeliveryOutcome.Defer} to the destination's next probe;
+ *   <li>refused for now by a destination that took others of the call (throttled): {@link
+ *       DeliveryOutcome.Defer} for the first backoff delay, never dead-lettered for it (the oldest
+ *       unpublished age and its alarm show a row kept so);
+ *   <li>waiting for the claim-check bucket: {@link DeliveryOutcome.Defer} for {@code waitingRetry};
  *   <li>not sent for lack of time: {@link DeliveryOutcome.Release}, due again at once;
  *   <li>held back behind a failed message of its FIFO group: no outcome; it keeps its lease.
  * </ul>

@@ -13,26 +13,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * How fast one poller container sends to each destination, in messages per second, and when each
  * batch call may start so that it keeps to that rate.
  *
- * <p><b>The rate.</b> At most the container's share of the configured cap ({@link #perPoller}), or
- * unlimited. A call that comes back throttled, whole or any entry of it, halves the rate (from the
- * rate measured over the last second if that is lower, or if there was no limit), at most once a
- * second, since the calls of one burst come back throttled together, and never below {@link
- * #FLOOR}. Each call that comes back without throttling raises it by a step per second since the
- * previous answer (one second's worth at most, so that idle time earns nothing): a twentieth of the
- * rate at which the destination began to throttle, at least {@link #MIN_STEP}. So a halved rate is
- * back within about ten seconds of sending, up to the cap; without a cap, pacing stops once the
- * rate is back where throttling began. Additive increase, multiplicative decrease: pollers sharing
- * a destination that throttles converge on shares of what it takes.
+ * <p><b>The rate.</b> At most the container's share of the cap ({@link #perPoller}), or unlimited.
+ * A throttled call halves it (at most once a second, never below {@link #FLOOR}); each call that is
+ * not raises it by a twentieth of the rate where throttling began per second since the last answer
+ * (at least {@link #MIN_STEP}). Additive increase, multiplicative decrease: pollers sharing a
+ * destination converge on shares of what it takes.
  *
- * <p><b>The schedule.</b> Each call of n messages takes n / rate seconds of its destination's time
- * line, and starts no earlier than the end of the previous call's share: the k-th message goes no
- * earlier than k / rate after the first, so in any window of T seconds at most rate × T messages go
- * out, plus one call's worth when calls are of uneven sizes. A call that would have to wait longer
- * than its caller can afford reserves nothing.
+ * <p><b>The schedule.</b> A call of n messages takes n / rate seconds of its destination's time
+ * line and starts no earlier than the end of the previous call's share; a call that would wait
+ * longer than its caller can afford reserves nothing.
  *
- * <p>The state lives in memory: warm invocations of a container share it, a new container starts at
- * the cap. Destinations not sent to for {@link #FORGET_AFTER} are forgotten once more than {@link
- * #MAX_DESTINATIONS} are known. Thread-safe: the batch calls of a round run in parallel.
+ * <p>The state lives in memory, shared by a container's warm invocations; destinations idle for
+ * {@link #FORGET_AFTER} are forgotten beyond {@link #MAX_DESTINATIONS}. Thread-safe.
  */
 public final class SendRates {
   /** The lowest rate throttling brings a destination down to, messages per second. */

@@ -3,10 +3,7 @@ package dev.lambdaoutbox.poller.internal.wiring;
 import dev.lambdaoutbox.poller.PollerConfig;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadOffloader;
 import dev.lambdaoutbox.poller.internal.claimcheck.PayloadUploader;
-import dev.lambdaoutbox.poller.internal.claimcheck.S3PayloadUploader;
 import dev.lambdaoutbox.poller.internal.fanout.FanOut;
-import dev.lambdaoutbox.poller.internal.fanout.FanOutDecision;
-import dev.lambdaoutbox.poller.internal.fanout.LambdaSelfInvoker;
 import dev.lambdaoutbox.poller.internal.health.DestinationGuard;
 import dev.lambdaoutbox.poller.internal.health.ProbeSchedule;
 import dev.lambdaoutbox.poller.internal.invocation.ClaimRound;
@@ -19,24 +16,16 @@ import dev.lambdaoutbox.poller.internal.outcome.Backoff;
 import dev.lambdaoutbox.poller.internal.outcome.FreshRandom;
 import dev.lambdaoutbox.poller.internal.outcome.OutcomePolicy;
 import dev.lambdaoutbox.poller.internal.publish.BatchPublisher;
-import dev.lambdaoutbox.poller.internal.publish.EventBridgeBatchSender;
 import dev.lambdaoutbox.poller.internal.publish.LazyPublisher;
 import dev.lambdaoutbox.poller.internal.publish.MessagePublisher;
-import dev.lambdaoutbox.poller.internal.publish.SnsBatchSender;
-import dev.lambdaoutbox.poller.internal.publish.SqsBatchSender;
 import dev.lambdaoutbox.poller.internal.rate.SendRates;
 import dev.lambdaoutbox.poller.internal.rate.Sleeper;
-import dev.lambdaoutbox.poller.internal.route.DestinationRouter;
 import dev.lambdaoutbox.store.OutboxStore;
-import dev.lambdaoutbox.store.SqlExecutors;
 import dev.lambdaoutbox.telemetry.EmfMetrics;
 import dev.lambdaoutbox.telemetry.JsonLogger;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
@@ -44,19 +33,11 @@ import software.amazon.awssdk.services.sns.SnsClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * The poller's composition root: the one place its object graph is built from its configuration.
- * {@code PollerHandler}'s no-arg constructor calls {@link #create(PollerConfig)} once per
- * container, so warm invocations and SnapStart restores reuse the graph; everything in it takes its
- * collaborators and builds none. Tests and benchmarks build the same graph over collaborators of
- * their own ({@link #create(PollerConfig, OutboxStore, MessagePublisher, Clock, RandomGenerator,
- * PrintStream)}, {@link #poller}).
- *
- * <p>The real graph: the store of the configured database (JDBC or Data API); SNS and SQS clients
- * ({@link AwsClients}) and the publishing threads built on the first publish ({@link
- * LazyPublisher}), since loading the SDK is most of a cold start and an invocation that finds the
- * outbox empty does not need it; logs and metrics on standard output; the fan-out's Lambda client,
- * built on the first invocation it starts; and, under SnapStart, the priming hook ({@link
- * SnapStartPriming}) that builds the clients before the snapshot.
+ * The poller's composition root: the one place its object graph is built from its configuration,
+ * once per container ({@link #create(PollerConfig)}), so warm invocations and SnapStart restores
+ * reuse it; tests and benchmarks build the same graph over collaborators of their own. The SDK
+ * clients and publishing threads are built on the first publish ({@link LazyPublisher}): loading
+ * the SDK is most of a cold start, and a run that finds the outbox empty does not need it.
  */
 public final class PollerWiring {
   private PollerWiring() {}
@@ -80,9 +61,9 @@ public final class PollerWiring {
    * {@code http.maxConnections} is set.
    */
   public static Graph create(PollerConfig config) {
-    HttpKeepAlive.keepAtLeast(config.publishConcurrency());
+    HttpKeepAlive.keepAtLeast(config.publishing().publishConcurrency());
     PrintStream out = System.out;
-    OutboxStore store = store(config);
+    OutboxStore store = PollerParts.store(config);
     // Due times, leases, backoff and ages are the database's times: compared with its clock, not
     // the host's. Log lines and metrics are the host's, as Lambda's own are.
     Clock clock = store.databaseClock();
@@ -92,29 +73,18 @@ public final class PollerWiring {
             () ->
                 publisher(
                     config,
-                    AwsClients.sns(config.publishTimeout()),
-                    AwsClients.sqs(config.publishTimeout())));
+                    AwsClients.sns(config.timing().publishTimeout()),
+                    AwsClients.sqs(config.timing().publishTimeout())));
     // Seeded afresh in each SnapStart sandbox. (Not RandomGenerator.getDefault(): that looks its
     // algorithm up through ServiceLoader in the jdk.random module, which a trimmed Java runtime
     // may lack; FreshRandom is built on java.base alone.)
     FreshRandom random = new FreshRandom().register();
-    JsonLogger log = logger(config, out, host);
-    EmfMetrics metrics = metrics(config, out, host);
-    Duration timeout = config.publishTimeout();
-    FanOut fanOut =
-        new FanOut(
-            config,
-            store,
-            new LambdaSelfInvoker(() -> AwsClients.lambda(timeout)),
-            new FanOutDecision(
-                config.maxConcurrentPollers(),
-                config.batchSize(),
-                FanOutDecision.ASSUMED_EVENTS_PER_SECOND),
-            clock,
-            log);
-    PayloadUploader uploader = uploader(config);
+    JsonLogger log = PollerParts.logger(config.telemetry(), out, host);
+    EmfMetrics metrics = PollerParts.metrics(config.telemetry(), out, host);
+    FanOut fanOut = PollerParts.fanOut(config, store, clock, log);
+    PayloadUploader uploader = PollerParts.uploader(config.timing());
     // One container's rates, whichever kind of invocation sends.
-    SendRates rates = sendRates(config, clock, log);
+    SendRates rates = PollerParts.sendRates(config.publishing(), clock, log);
     return new Graph(
         poller(
             config,
@@ -154,7 +124,14 @@ public final class PollerWiring {
       RandomGenerator random,
       PrintStream out) {
     return create(
-        config, store, publisher, clock, random, out, uploader(config), Sleeper.on(clock));
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        out,
+        PollerParts.uploader(config.timing()),
+        Sleeper.on(clock));
   }
 
   /**
@@ -170,7 +147,15 @@ public final class PollerWiring {
       RandomGenerator random,
       PrintStream out,
       Sleeper sleeper) {
-    return create(config, store, publisher, clock, random, out, uploader(config), sleeper);
+    return create(
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        out,
+        PollerParts.uploader(config.timing()),
+        sleeper);
   }
 
   /**
@@ -197,7 +182,7 @@ public final class PollerWiring {
       PrintStream out,
       PayloadUploader uploader,
       Sleeper sleeper) {
-    JsonLogger log = logger(config, out, clock);
+    JsonLogger log = PollerParts.logger(config.telemetry(), out, clock);
     OutboxPoller poller =
         poller(
             config,
@@ -206,9 +191,9 @@ public final class PollerWiring {
             clock,
             random,
             log,
-            metrics(config, out, clock),
+            PollerParts.metrics(config.telemetry(), out, clock),
             uploader,
-            sendRates(config, clock, log),
+            PollerParts.sendRates(config.publishing(), clock, log),
             sleeper);
     return new Graph(poller, poller, null, null);
   }
@@ -225,7 +210,15 @@ public final class PollerWiring {
       RandomGenerator random,
       JsonLogger log,
       EmfMetrics metrics) {
-    return poller(config, store, publisher, clock, random, log, metrics, uploader(config));
+    return poller(
+        config,
+        store,
+        publisher,
+        clock,
+        random,
+        log,
+        metrics,
+        PollerParts.uploader(config.timing()));
   }
 
   /**
@@ -250,7 +243,7 @@ public final class PollerWiring {
         log,
         metrics,
         uploader,
-        sendRates(config, clock, log),
+        PollerParts.sendRates(config.publishing(), clock, log),
         Sleeper.on(clock));
   }
 
@@ -275,35 +268,38 @@ public final class PollerWiring {
             .map(
                 c ->
                     new PayloadOffloader(
-                        c, store, uploader, config.publishConcurrency(), log, config.envelope()))
+                        c,
+                        store,
+                        uploader,
+                        config.publishing().publishConcurrency(),
+                        log,
+                        config.routing().envelope()))
             .orElse(null);
     DeadLetterReports deadLetterReports =
         new DeadLetterReports(log.forClass(DeadLetterReports.class));
     ClaimRound round =
         new ClaimRound(
-            new DestinationRouter(config.routes(), config.defaultDestination()),
-            config.eventSource(),
-            config.eventBusMaxEntryBytes(),
+            config.routing(),
             new DestinationGuard(
                 store.destinationHealth(),
-                new ProbeSchedule(config.probeIntervalMin(), config.probeIntervalMax()),
+                new ProbeSchedule(
+                    config.retry().probeIntervalMin(), config.retry().probeIntervalMax()),
                 log),
             publisher,
             new OutcomePolicy(
-                config.maxRetries(),
-                new Backoff(config.backoffBase(), config.backoffMax(), random),
-                config.probeIntervalMax()),
+                config.retry().maxRetries(),
+                new Backoff(config.retry().backoffBase(), config.retry().backoffMax(), random),
+                config.retry().probeIntervalMax()),
             store,
             new CompletionLog(log, deadLetterReports),
             clock,
             log,
-            offloader,
-            config.envelope());
+            offloader);
     return new OutboxPoller(
         config,
         store,
         round,
-        config.pipeline() ? new PipelineThreads() : null,
+        config.publishing().pipeline() ? new PipelineThreads() : null,
         publisher,
         deadLetterReports,
         new InvocationMetrics(metrics),
@@ -314,38 +310,11 @@ public final class PollerWiring {
   }
 
   /**
-   * A container's send rates: {@code OUTBOX_MAX_SEND_RATE} shared among {@code
-   * OUTBOX_MAX_CONCURRENT_POLLERS}, lowered while a destination throttles.
-   */
-  public static SendRates sendRates(PollerConfig config, Clock clock, JsonLogger log) {
-    return new SendRates(
-        SendRates.perPoller(config.maxSendRate(), config.maxConcurrentPollers()), clock, log);
-  }
-
-  /**
-   * The store of the configured database, over JDBC or the Data API, recording outcomes on a second
-   * connection when the poller pipelines ({@link PollerConfig#pipeline()}); nothing is called yet.
-   */
-  public static OutboxStore store(PollerConfig config) {
-    OutboxStore.Builder store =
-        OutboxStore.builder(SqlExecutors.fromSettings(config.database(), config.connectionLimits()))
-            .tables(config.database().tables())
-            .retention(config.retention())
-            .ordering(config.ordering())
-            .idempotencyWindow(config.idempotencyWindow())
-            .parkingChunkSize(config.parkingChunkSize());
-    if (config.pipeline()) {
-      store.completionsOnSecondConnection();
-    }
-    return store.build();
-  }
-
-  /**
    * The batch publisher with a pool of {@code OUTBOX_PUBLISH_CONCURRENCY} daemon threads; its
    * EventBridge client is built from the SDK's defaults when a bus is first published to.
    */
   public static BatchPublisher publisher(PollerConfig config, SnsClient sns, SqsClient sqs) {
-    Duration timeout = config.publishTimeout();
+    Duration timeout = config.timing().publishTimeout();
     return publisher(config, sns, sqs, () -> AwsClients.events(timeout));
   }
 
@@ -355,33 +324,6 @@ public final class PollerWiring {
       SnsClient sns,
       SqsClient sqs,
       Supplier<? extends EventBridgeClient> events) {
-    return new BatchPublisher(
-        new SnsBatchSender(sns),
-        new SqsBatchSender(sqs),
-        new EventBridgeBatchSender(events),
-        Executors.newFixedThreadPool(config.publishConcurrency(), daemonThreads()));
-  }
-
-  /** The claim check's S3 uploader, its client built on the first upload. */
-  private static PayloadUploader uploader(PollerConfig config) {
-    Duration timeout = config.publishTimeout();
-    return new S3PayloadUploader(() -> AwsClients.s3(timeout));
-  }
-
-  private static JsonLogger logger(PollerConfig config, PrintStream out, Clock clock) {
-    return new JsonLogger(config.serviceName(), OutboxPoller.class, config.logLevel(), out, clock);
-  }
-
-  private static EmfMetrics metrics(PollerConfig config, PrintStream out, Clock clock) {
-    return new EmfMetrics(config.metricsNamespace(), config.serviceName(), out, clock);
-  }
-
-  private static ThreadFactory daemonThreads() {
-    AtomicInteger next = new AtomicInteger();
-    return task -> {
-      Thread thread = new Thread(task, "outbox-publisher-" + next.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+    return PollerParts.publisher(config.publishing(), sns, sqs, events);
   }
 }

@@ -34,25 +34,15 @@ import software.amazon.awssdk.services.sqs.SqsClient;
  * SnapStart's priming hook: before Lambda snapshots an initialised poller, it runs the code a first
  * invocation runs, so that the snapshot holds those classes loaded and compiled.
  *
- * <p>It may not touch anything real: a snapshot is taken at deploy time, where a published message
- * would reach consumers and a claimed row would be leased by an invocation that never happens. So
- * it:
+ * <p>A snapshot is taken at deploy time, so priming touches nothing real: it builds the SNS/SQS
+ * clients ({@link LazyPublisher#initialize()}) without calling them, publishes one SNS and one SQS
+ * batch through the real path ({@link BatchPublisher}) to a stub on 127.0.0.1 in this JVM with
+ * dummy credentials, and loads the JDBC driver without connecting (a connection would be dead after
+ * a restore).
  *
- * <ul>
- *   <li>builds the real SNS/SQS clients ({@link LazyPublisher#initialize()}), without calling them;
- *   <li>publishes one SNS and one SQS batch through the real publish path ({@link BatchPublisher}:
- *       batch planning, marshalling, signing, the URL-connection client, response parsing,
- *       reconciling), with clients built like the real ones but pointed at a stub on 127.0.0.1 in
- *       this JVM, with dummy credentials: nothing leaves the process;
- *   <li>loads the JDBC driver (with {@code OUTBOX_STORE=jdbc}), but opens no connection: a
- *       connection would be dead after a restore, and the claim path's only real work is the
- *       database's.
- * </ul>
- *
- * <p>Where CRaC is absent (every JVM but a SnapStart one, or one started with CRaC), {@code
- * org.crac} makes {@link #register} a no-op and the hook never runs. A failure while priming is
- * swallowed: a snapshot without priming is slower to warm up, not wrong. CRaC keeps registered
- * resources only weakly, so whoever registers this must keep a reference to it.
+ * <p>Without CRaC, {@link #register} is a no-op. A failure while priming is swallowed: an unprimed
+ * snapshot is slower to warm up, not wrong. CRaC holds registered resources only weakly, so whoever
+ * registers this keeps a reference to it.
  */
 public final class SnapStartPriming implements Resource {
   private static final String STUB_ACCOUNT = "000000000000";
@@ -125,13 +115,13 @@ public final class SnapStartPriming implements Resource {
         StaticCredentialsProvider.create(AwsBasicCredentials.create("priming", "priming"));
     Region region = Region.US_EAST_1;
     try (SnsClient sns =
-            AwsClients.snsBuilder(config.publishTimeout())
+            AwsClients.snsBuilder(config.timing().publishTimeout())
                 .endpointOverride(endpoint)
                 .region(region)
                 .credentialsProvider(dummy)
                 .build();
         SqsClient sqs =
-            AwsClients.sqsBuilder(config.publishTimeout())
+            AwsClients.sqsBuilder(config.timing().publishTimeout())
                 .endpointOverride(endpoint)
                 .region(region)
                 .credentialsProvider(dummy)
