@@ -56,12 +56,8 @@ class ModuleWallsTest {
   @BeforeAll
   static void importMainClasses() throws IOException {
     moduleByClasses = new HashMap<>();
-    Matcher module =
-        Pattern.compile("<module>([^<]+)</module>")
-            .matcher(Files.readString(ROOT.resolve("pom.xml")));
     boolean builtBeforeTheTests = true;
-    while (module.find()) {
-      String name = module.group(1);
+    for (String name : ReactorModules.inBuildOrder()) {
       if (!builtBeforeTheTests) {
         builtAfterTheTests.add(name);
         continue;

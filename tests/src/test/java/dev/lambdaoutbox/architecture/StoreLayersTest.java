@@ -7,14 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.lambdaoutbox.testing.PackagedFunction;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,16 +28,11 @@ import org.junit.jupiter.api.Test;
  * </ol>
  *
  * A package uses only those below it, and no packages use each other in a circle, so that each can
- * be read, and changed, knowing only what is under it. And each stays small enough to read: no
- * package of more than {@value #MOST_CLASSES} classes, no source file of more than {@value
- * #MOST_LINES} lines.
+ * be read, and changed, knowing only what is under it. ({@link CodeShapeTest} keeps each package
+ * and file small enough to read.)
  */
 class StoreLayersTest {
   private static final String STORE = "dev.lambdaoutbox.store";
-  private static final int MOST_CLASSES = 20;
-  private static final int MOST_LINES = 350;
-  private static final Path SOURCES =
-      PackagedFunction.projectRoot().resolve("outbox-store/src/main/java");
 
   private static JavaClasses store;
 
@@ -104,34 +93,5 @@ class StoreLayersTest {
         .mayOnlyBeAccessedByLayers(
             "Executors", "Rows", "Dialects", "Statements", "Clock", "Stores", "Root")
         .check(store);
-  }
-
-  @Test
-  void noPackage_holdsMoreThan20Classes() throws IOException {
-    Map<Path, Integer> classes = new TreeMap<>();
-    try (Stream<Path> files = Files.walk(SOURCES)) {
-      files
-          .filter(f -> f.toString().endsWith(".java"))
-          .filter(f -> !f.endsWith("package-info.java"))
-          .forEach(f -> classes.merge(SOURCES.relativize(f.getParent()), 1, Integer::sum));
-    }
-    assertThat(classes).isNotEmpty();
-    assertThat(classes)
-        .allSatisfy(
-            (p, n) -> assertThat(n).as("classes in %s", p).isLessThanOrEqualTo(MOST_CLASSES));
-  }
-
-  @Test
-  void noSourceFile_isLongerThan350Lines() throws IOException {
-    List<String> tooLong = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(SOURCES)) {
-      for (Path f : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-        long lines = Files.readAllLines(f).size();
-        if (lines > MOST_LINES) {
-          tooLong.add(SOURCES.relativize(f) + ": " + lines + " lines");
-        }
-      }
-    }
-    assertThat(tooLong).isEmpty();
   }
 }
