@@ -218,5 +218,39 @@ final class MysqlClaimSql {
   static final String MOVE_BEHIND =
       "UPDATE {prefix}outbox_messages SET next_attempt_at = :due WHERE id IN";
 
+  /**
+   * The ordered claim's shared cursor (one row per cursor, migration V9): where the walk of the
+   * aggregates stands, read by its primary key.
+   */
+  static final String CURSOR_READ =
+      """
+      SELECT aggregate_type, aggregate_id FROM {prefix}outbox_claim_cursors WHERE cursor_name = :name
+      """;
+
+  /** {@link #CURSOR_READ}, the row locked until the transaction ends (a missing row locks none). */
+  static final String CURSOR_LOCK =
+      """
+      SELECT aggregate_type, aggregate_id FROM {prefix}outbox_claim_cursors WHERE cursor_name = :name
+      FOR UPDATE
+      """;
+
+  /** The cursor moved to the key the walk reached (both columns null: before the first key). */
+  static final String CURSOR_MOVE =
+      """
+      UPDATE {prefix}outbox_claim_cursors
+      SET aggregate_type = :type, aggregate_id = :id, moved_at = :now
+      WHERE cursor_name = :name
+      """;
+
+  /**
+   * A cursor's row deleted by hand, inserted again. A row another claim inserted first fails it
+   * with a duplicate key, which leaves the transaction usable; that row is kept.
+   */
+  static final String CURSOR_INSERT =
+      """
+      INSERT INTO {prefix}outbox_claim_cursors (cursor_name, aggregate_type, aggregate_id, moved_at)
+      VALUES (:name, :type, :id, :now)
+      """;
+
   private MysqlClaimSql() {}
 }

@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.internal.dialect.mysql;
 
 import dev.lambdaoutbox.store.internal.dialect.OutboxSql;
+import dev.lambdaoutbox.store.internal.dialect.portable.PortableClaimCursors;
 import dev.lambdaoutbox.store.internal.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.internal.rows.InLists;
 import dev.lambdaoutbox.store.sql.Params;
@@ -142,5 +143,14 @@ final class MysqlClaims {
 
   static Params windowParams(Instant now, int limit) {
     return Params.of().timestamp("now", now).integer("scan", OutboxSql.scan(limit));
+  }
+
+  /** The ordered claim's shared cursor, run with the statements of {@link MysqlClaimSql}. */
+  static PortableClaimCursors cursors(SqlTemplate sql) {
+    return new PortableClaimCursors(
+        sql.fill(MysqlClaimSql.CURSOR_READ),
+        sql.fill(MysqlClaimSql.CURSOR_LOCK),
+        sql.fill(MysqlClaimSql.CURSOR_MOVE),
+        sql.fill(MysqlClaimSql.CURSOR_INSERT));
   }
 }

@@ -54,7 +54,8 @@ public final class MysqlSql extends PortableSql {
         sql,
         MysqlDeadLetters.byIds(sql),
         MysqlAudit.DETAILS_PREVIEW,
-        MysqlAudit::withPayloadOfTheRow);
+        MysqlAudit::withPayloadOfTheRow,
+        MysqlClaims.cursors(sql));
     this.locks = new MysqlLocks(sql);
     this.claims = new MysqlClaims(sql);
     this.completions = new MysqlCompletions(sql, locks);
@@ -181,11 +182,11 @@ public final class MysqlSql extends PortableSql {
     return purge.purgeIdempotencyKeys(s, purgeParams(cutoff, limit));
   }
 
-  // ---- the ordered claim's shared cursor (the rest: see PortableClaimCursors)
+  // ---- the ordered claim's shared cursor (the statements: MysqlClaimSql)
 
   /**
-   * A plain INSERT: MySQL refuses a second row for the cursor with a duplicate-key error, which
-   * leaves the transaction usable; the row another claim inserted first is kept as it is.
+   * MySQL refuses a second row for the cursor with a duplicate-key error, which leaves the
+   * transaction usable; the row another claim inserted first is kept as it is.
    */
   @Override
   protected void insertClaimCursor(SqlSession s, String insert, Params params) {

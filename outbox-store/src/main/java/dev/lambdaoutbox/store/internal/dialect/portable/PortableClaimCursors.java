@@ -8,10 +8,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The ordered claim's shared cursor ({@code outbox_claim_cursors}, migration V9): where the walk of
- * the aggregates stands, one row per cursor, read by its primary key (with or without locking it)
- * and moved by one {@code UPDATE} of it. A row deleted by hand is inserted again by the dialect
- * ({@link #insert}, kept as it is where another claim inserted it first).
+ * Runs the ordered claim's shared cursor ({@code outbox_claim_cursors}, migration V9): where the
+ * walk of the aggregates stands, one row per cursor, read by its primary key (with or without
+ * locking it) and moved by one {@code UPDATE} of it; a row deleted by hand is inserted again, kept
+ * as it is where another claim inserted it first. The statements are the dialect's, in its claim
+ * file.
  */
 public final class PortableClaimCursors {
   private final String read;
@@ -19,25 +20,12 @@ public final class PortableClaimCursors {
   private final String move;
   private final String insert;
 
-  public PortableClaimCursors(SqlTemplate sql) {
-    this.read =
-        sql.fill(
-            """
-            SELECT aggregate_type, aggregate_id FROM {claimCursors} WHERE cursor_name = :name
-            """);
-    this.lock = read.strip() + " FOR UPDATE";
-    this.move =
-        sql.fill(
-            """
-            UPDATE {claimCursors} SET aggregate_type = :type, aggregate_id = :id, moved_at = {at:now}
-            WHERE cursor_name = :name
-            """);
-    this.insert =
-        sql.fill(
-            """
-            INSERT INTO {claimCursors} (cursor_name, aggregate_type, aggregate_id, moved_at)
-            VALUES (:name, :type, :id, {at:now})
-            """);
+  /** The dialect's statements, filled by {@link SqlTemplate#fill}. */
+  public PortableClaimCursors(String read, String lock, String move, String insert) {
+    this.read = read;
+    this.lock = lock;
+    this.move = move;
+    this.insert = insert;
   }
 
   /**
@@ -72,9 +60,7 @@ public final class PortableClaimCursors {
     return s.update(move, params(name, key, now)) == 1;
   }
 
-  /**
-   * The plain INSERT of a cursor's row, which each dialect completes to keep a row already there.
-   */
+  /** The INSERT of a cursor's row, which the dialect runs keeping a row already there. */
   public String insert() {
     return insert;
   }

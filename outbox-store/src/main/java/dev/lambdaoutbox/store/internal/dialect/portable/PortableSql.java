@@ -27,8 +27,8 @@ import java.util.function.UnaryOperator;
  * of one concern each. What PostgreSQL and MySQL run alike, apart from how a time is written
  * ({@link Syntax}), is in this package: the backlog ({@link PortableBacklog}), destination health
  * ({@link PortableHealth}), released parked keys ({@link PortableParking}), the poller leases
- * ({@link PortableLeases}), the ordered claim's shared cursor ({@link PortableClaimCursors}, but
- * for the insert of a missing row, which the dialect writes: {@link #insertClaimCursor}), waiting
+ * ({@link PortableLeases}), the ordered claim's shared cursor ({@link PortableClaimCursors}, its
+ * statements the dialect's, with the insert of a missing row: {@link #insertClaimCursor}), waiting
  * rows, the reprocessor's reads and the audit rows ({@link PortableOperatorSql}). The two dialect
  * homes extend this and hold everything else.
  */
@@ -45,13 +45,14 @@ public abstract class PortableSql extends PortableOperatorSql
       SqlTemplate sql,
       PortableDeadLetters.ByIds byIds,
       String detailsPreview,
-      UnaryOperator<String> snapshotPayload) {
+      UnaryOperator<String> snapshotPayload,
+      PortableClaimCursors cursors) {
     super(sql, byIds, detailsPreview, snapshotPayload);
     this.backlog = new PortableBacklog(sql);
     this.health = new PortableHealth(sql);
     this.payloads = new PortablePayloads(sql);
     this.leases = new PortableLeases(sql);
-    this.cursors = new PortableClaimCursors(sql);
+    this.cursors = cursors;
     this.clock = new PortableClock(sql);
   }
 
@@ -137,8 +138,8 @@ public abstract class PortableSql extends PortableOperatorSql
   }
 
   /**
-   * Runs {@code insert}, the plain INSERT of a cursor's row, with {@code params}, keeping the row
-   * as it is where another transaction inserted it first (without failing this one).
+   * Runs {@code insert}, the dialect's INSERT of a cursor's row, with {@code params}, keeping the
+   * row as it is where another transaction inserted it first (without failing this one).
    */
   protected abstract void insertClaimCursor(SqlSession s, String insert, Params params);
 

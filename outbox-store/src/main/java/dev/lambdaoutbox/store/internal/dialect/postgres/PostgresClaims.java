@@ -2,6 +2,7 @@ package dev.lambdaoutbox.store.internal.dialect.postgres;
 
 import dev.lambdaoutbox.store.internal.dialect.OutboxSql;
 import dev.lambdaoutbox.store.internal.dialect.portable.KeyWalk;
+import dev.lambdaoutbox.store.internal.dialect.portable.PortableClaimCursors;
 import dev.lambdaoutbox.store.internal.dialect.portable.SqlTemplate;
 import dev.lambdaoutbox.store.internal.rows.JsonLists;
 import dev.lambdaoutbox.store.sql.Params;
@@ -102,5 +103,14 @@ final class PostgresClaims {
       return s.query(sql, params);
     }
     return s.query(sizedSql, params.integer("maxBytes", ResultBudget.asParameter(s)));
+  }
+
+  /** The ordered claim's shared cursor, run with the statements of {@link PostgresClaimSql}. */
+  static PortableClaimCursors cursors(SqlTemplate sql) {
+    return new PortableClaimCursors(
+        sql.fill(PostgresClaimSql.CURSOR_READ),
+        sql.fill(PostgresClaimSql.CURSOR_LOCK),
+        sql.fill(PostgresClaimSql.CURSOR_MOVE),
+        sql.fill(PostgresClaimSql.CURSOR_INSERT));
   }
 }

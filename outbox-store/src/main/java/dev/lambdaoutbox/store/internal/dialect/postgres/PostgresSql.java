@@ -50,7 +50,8 @@ public final class PostgresSql extends PortableSql {
         sql,
         PostgresDeadLetters.byIds(sql),
         PostgresAudit.DETAILS_PREVIEW,
-        PostgresAudit::withPayloadOfTheRow);
+        PostgresAudit::withPayloadOfTheRow,
+        PostgresClaims.cursors(sql));
     this.claims = new PostgresClaims(sql);
     this.completions = new PostgresCompletions(sql);
     this.parking = new PostgresParking(sql);
@@ -158,12 +159,12 @@ public final class PostgresSql extends PortableSql {
     return s.update(purge.purgeKeys, purgeParams(cutoff, limit));
   }
 
-  // ---- the ordered claim's shared cursor (the rest: see PortableClaimCursors)
+  // ---- the ordered claim's shared cursor (the statements: PostgresClaimSql)
 
-  /** {@code ON CONFLICT DO NOTHING}: a row another claim inserted first is kept as it is. */
+  /** The insert says {@code ON CONFLICT DO NOTHING}: a row inserted first is kept as it is. */
   @Override
   protected void insertClaimCursor(SqlSession s, String insert, Params params) {
-    s.update(insert + " ON CONFLICT DO NOTHING", params);
+    s.update(insert, params);
   }
 
   // ---- destination health (the rest: see PortableHealth)
