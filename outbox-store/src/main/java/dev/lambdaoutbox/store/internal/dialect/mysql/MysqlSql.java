@@ -182,21 +182,6 @@ public final class MysqlSql extends PortableSql {
     return purge.purgeIdempotencyKeys(s, purgeParams(cutoff, limit));
   }
 
-  // ---- the ordered claim's shared cursor (the statements: MysqlClaimSql)
-
-  /**
-   * MySQL refuses a second row for the cursor with a duplicate-key error, which leaves the
-   * transaction usable; the row another claim inserted first is kept as it is.
-   */
-  @Override
-  protected void insertClaimCursor(SqlSession s, String insert, Params params) {
-    try {
-      s.update(insert, params);
-    } catch (DuplicateKeyException e) {
-      // Another claim recreated the row first: it moves on from there.
-    }
-  }
-
   // ---- destination health (the rest: see PortableHealth)
 
   /**

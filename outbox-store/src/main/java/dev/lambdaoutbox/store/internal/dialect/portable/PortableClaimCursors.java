@@ -1,6 +1,7 @@
 package dev.lambdaoutbox.store.internal.dialect.portable;
 
 import dev.lambdaoutbox.store.internal.dialect.KeyHead;
+import dev.lambdaoutbox.store.sql.DuplicateKeyException;
 import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.Row;
 import dev.lambdaoutbox.store.sql.SqlSession;
@@ -53,20 +54,25 @@ public final class PortableClaimCursors {
   }
 
   /**
-   * Moves cursor {@code name} to {@code key} (null: before the first key); returns whether its row
-   * was there to move.
+   * Moves cursor {@code name} to {@code key} (null: before the first key); a row deleted by hand is
+   * inserted again. Where another claim inserted it first, its row is kept: PostgreSQL's insert
+   * says {@code ON CONFLICT DO NOTHING}, and MySQL refuses the second row with a duplicate-key
+   * error, which leaves the transaction usable.
    */
-  public boolean move(SqlSession s, String name, KeyHead.Key key, Instant now) {
-    return s.update(move, params(name, key, now)) == 1;
+  public void move(SqlSession s, String name, KeyHead.Key key, Instant now) {
+    Params params = params(name, key, now);
+    if (s.update(move, params) == 1) {
+      return;
+    }
+    try {
+      s.update(insert, params);
+    } catch (DuplicateKeyException e) {
+      // Another claim recreated the row first: it moves on from there.
+    }
   }
 
-  /** The INSERT of a cursor's row, which the dialect runs keeping a row already there. */
-  public String insert() {
-    return insert;
-  }
-
-  /** The parameters of {@link #move} and {@link #insert}. */
-  public static Params params(String name, KeyHead.Key key, Instant now) {
+  /** The parameters of the move and the insert. */
+  private static Params params(String name, KeyHead.Key key, Instant now) {
     return Params.of()
         .text("name", name)
         .text("type", key == null ? null : key.aggregateType())

@@ -28,9 +28,8 @@ import java.util.function.UnaryOperator;
  * ({@link Syntax}), is in this package: the backlog ({@link PortableBacklog}), destination health
  * ({@link PortableHealth}), released parked keys ({@link PortableParking}), the poller leases
  * ({@link PortableLeases}), the ordered claim's shared cursor ({@link PortableClaimCursors}, its
- * statements the dialect's, with the insert of a missing row: {@link #insertClaimCursor}), waiting
- * rows, the reprocessor's reads and the audit rows ({@link PortableOperatorSql}). The two dialect
- * homes extend this and hold everything else.
+ * statements the dialect's), waiting rows, the reprocessor's reads and the audit rows ({@link
+ * PortableOperatorSql}). The two dialect homes extend this and hold everything else.
  */
 public abstract class PortableSql extends PortableOperatorSql
     implements OutboxSql, DestinationHealthSql, PurgeSql, ExplainSql, ClockSql {
@@ -132,16 +131,8 @@ public abstract class PortableSql extends PortableOperatorSql
 
   @Override
   public final void moveClaimCursor(SqlSession s, String name, KeyHead.Key key, Instant now) {
-    if (!cursors.move(s, name, key, now)) {
-      insertClaimCursor(s, cursors.insert(), PortableClaimCursors.params(name, key, now));
-    }
+    cursors.move(s, name, key, now);
   }
-
-  /**
-   * Runs {@code insert}, the dialect's INSERT of a cursor's row, with {@code params}, keeping the
-   * row as it is where another transaction inserted it first (without failing this one).
-   */
-  protected abstract void insertClaimCursor(SqlSession s, String insert, Params params);
 
   // ---- the backlog
 

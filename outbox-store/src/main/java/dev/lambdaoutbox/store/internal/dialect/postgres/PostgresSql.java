@@ -15,7 +15,6 @@ import dev.lambdaoutbox.store.model.Ordering;
 import dev.lambdaoutbox.store.model.UnreadableRow;
 import dev.lambdaoutbox.store.model.deadletter.DeadLetter;
 import dev.lambdaoutbox.store.model.deadletter.SkipReason;
-import dev.lambdaoutbox.store.sql.Params;
 import dev.lambdaoutbox.store.sql.SqlSession;
 import java.time.Instant;
 import java.util.Collection;
@@ -157,14 +156,6 @@ public final class PostgresSql extends PortableSql {
   @Override
   public int purgeIdempotencyKeys(SqlSession s, Instant cutoff, int limit) {
     return s.update(purge.purgeKeys, purgeParams(cutoff, limit));
-  }
-
-  // ---- the ordered claim's shared cursor (the statements: PostgresClaimSql)
-
-  /** The insert says {@code ON CONFLICT DO NOTHING}: a row inserted first is kept as it is. */
-  @Override
-  protected void insertClaimCursor(SqlSession s, String insert, Params params) {
-    s.update(insert, params);
   }
 
   // ---- destination health (the rest: see PortableHealth)
